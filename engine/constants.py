@@ -1,0 +1,20 @@
+"""Limits named once: bad input must never hang the bot or eat its memory."""
+
+from typing import Final
+
+#: Largest final pool (Will dice included) the engine will roll.
+MAX_POOL: Final = 100
+#: Extra dice (explosions) stop at exactly this many in one roll; rote replacements do not count.
+MAX_EXTRA: Final = 1000
+#: Largest successes requirement an extended action, `need` or target may ask for.
+MAX_TARGET: Final = 1000
+#: Dice faces.
+SIDES: Final = 10
+#: Willpower adds this many dice in `cofd` and `fistful`.
+WILL_DICE: Final = 3
+#: Default `cofd` exceptional-success threshold and its allowed range.
+EXCEPTIONAL_AT: Final = 5
+EXCEPTIONAL_RANGE: Final = (1, 10)
+#: `v20` difficulty: default and allowed range.
+DIFFICULTY: Final = 6
+DIFFICULTY_RANGE: Final = (2, 10)

@@ -1,0 +1,71 @@
+"""Face sources: where dice come from.
+
+Every roll draws its faces from an injected source, never the module-level
+``random``: tests script the faces, reproducible runs use a seeded
+``random.Random``, production uses ``random.SystemRandom``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Protocol
+
+from engine.constants import SIDES
+
+
+class FaceSource(Protocol):
+    """Anything that yields d10 faces (1–10), one per call."""
+
+    def draw(self) -> int:
+        """Return the next face."""
+        ...
+
+
+class FacesExhaustedError(LookupError):
+    """A scripted source ran out of faces: the test scripted too few."""
+
+
+class ScriptedFaces:
+    """Faces given in advance, drawn in order (tests, ``--faces``)."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = list(faces)
+        for face in self._faces:
+            if not 1 <= face <= SIDES:
+                msg = f"a d10 face is 1 to {SIDES}, not {face}"
+                raise ValueError(msg)
+        self._next = 0
+
+    def draw(self) -> int:
+        if self._next >= len(self._faces):
+            msg = f"the script has only {len(self._faces)} faces and the roll needs more"
+            raise FacesExhaustedError(msg)
+        face = self._faces[self._next]
+        self._next += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        """Faces not drawn yet."""
+        return len(self._faces) - self._next
+
+
+class RandomFaces:
+    """Faces from a ``random.Random`` (seeded) or ``random.SystemRandom``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._randrange = rng.randrange
+
+    def draw(self) -> int:
+        return self._randrange(SIDES) + 1
+
+
+def system_faces() -> RandomFaces:
+    """The production source: the operating system's randomness."""
+    return RandomFaces(random.SystemRandom())
+
+
+def seeded_faces(seed: int) -> RandomFaces:
+    """A reproducible source for demos, benchmarks and statistical tests."""
+    return RandomFaces(random.Random(seed))
