@@ -15,10 +15,10 @@ from engine.constants import SIDES
 
 
 class FaceSource(Protocol):
-    """Anything that yields d10 faces (1–10), one per call."""
+    """Anything that yields d10 faces (1–10) in order."""
 
-    def draw(self) -> int:
-        """Return the next face."""
+    def draw(self, count: int) -> list[int]:
+        """Return the next ``count`` faces."""
         ...
 
 
@@ -37,13 +37,14 @@ class ScriptedFaces:
                 raise ValueError(msg)
         self._next = 0
 
-    def draw(self) -> int:
-        if self._next >= len(self._faces):
+    def draw(self, count: int) -> list[int]:
+        end = self._next + count
+        if end > len(self._faces):
             msg = f"the script has only {len(self._faces)} faces and the roll needs more"
             raise FacesExhaustedError(msg)
-        face = self._faces[self._next]
-        self._next += 1
-        return face
+        faces = self._faces[self._next : end]
+        self._next = end
+        return faces
 
     @property
     def remaining(self) -> int:
@@ -52,13 +53,20 @@ class ScriptedFaces:
 
 
 class RandomFaces:
-    """Faces from a ``random.Random`` (seeded) or ``random.SystemRandom``."""
+    """Faces from a ``random.Random`` (seeded) or ``random.SystemRandom``.
+
+    ``int(random() * 10)`` is used instead of ``randrange(10)``, which is
+    several times slower: ``random()`` is a multiple of 2**-53, so no face is
+    more or less likely than another by more than about 1e-15, far below
+    anything the exact odds (accurate to 1e-9) or a statistical test can see.
+    """
 
     def __init__(self, rng: random.Random) -> None:
-        self._randrange = rng.randrange
+        self._random = rng.random
 
-    def draw(self) -> int:
-        return self._randrange(SIDES) + 1
+    def draw(self, count: int) -> list[int]:
+        random_ = self._random
+        return [int(random_() * SIDES) + 1 for _ in range(count)]
 
 
 def system_faces() -> RandomFaces:

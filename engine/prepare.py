@@ -8,7 +8,7 @@ they can never disagree about what a request means.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.constants import (
     DIFFICULTY,
@@ -55,8 +55,7 @@ _UNTRAINED_DICE = {
 _AGAIN_AT = {Again.TEN: 10, Again.NINE: 9, Again.EIGHT: 8, Again.NONE: None}
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     """What a valid request rolls, and how each face is read."""
 
     request: RollRequest
@@ -71,22 +70,24 @@ class Prepared:
     """`v20` always; `fistful` when unskilled or risky."""
 
 
+_FOREIGN = {
+    ruleset: tuple(name for name, owners in OPTION_RULESETS.items() if ruleset not in owners)
+    for ruleset in Ruleset
+}
+
+
+def _given(request: RollRequest, name: str) -> bool:
+    return getattr(request, name) not in (None, False, 0)
+
+
 def given_options(request: RollRequest) -> list[str]:
     """The options the request sets to something other than "not given"."""
-    return [
-        name
-        for name in OPTION_RULESETS
-        if getattr(request, name) not in (None, False, 0)
-    ]
+    return [name for name in OPTION_RULESETS if _given(request, name)]
 
 
 def foreign_options(request: RollRequest) -> list[str]:
     """The options the request sets that its ruleset does not have."""
-    return [
-        name
-        for name in given_options(request)
-        if request.ruleset not in OPTION_RULESETS[name]
-    ]
+    return [name for name in _FOREIGN[request.ruleset] if _given(request, name)]
 
 
 def _out_of_range(name: str, value: int, low: int, high: int) -> str | None:
@@ -154,7 +155,7 @@ def _prepare_cofd(request: RollRequest, adjustments: list[Adjustment], pool: int
     again = request.again or Again.TEN
     return Prepared(
         request=request,
-        breakdown=Breakdown(
+        breakdown=Breakdown.trusted(
             terms=request.terms, adjustments=tuple(adjustments), dice=final, chance=chance
         ),
         dice=1 if chance else final,
@@ -195,7 +196,7 @@ def _prepare_v20(request: RollRequest, adjustments: list[Adjustment], pool: int)
             )
     return Prepared(
         request=request,
-        breakdown=Breakdown(
+        breakdown=Breakdown.trusted(
             terms=request.terms, adjustments=tuple(adjustments), dice=pool, difficulty=difficulty
         ),
         dice=0 if request.auto else pool,
@@ -223,7 +224,9 @@ def _prepare_fistful(
         return problem
     return Prepared(
         request=request,
-        breakdown=Breakdown(terms=request.terms, adjustments=tuple(adjustments), dice=final),
+        breakdown=Breakdown.trusted(
+            terms=request.terms, adjustments=tuple(adjustments), dice=final
+        ),
         dice=final,
         success_at=6 if request.initiative else 8,
         explode_at=10,

@@ -1,0 +1,417 @@
+"""Single rolls, read exactly by the three rulesets (RULES.md §1–§4).
+
+:func:`roll` is a pure function of (request, face stream). Faces are drawn in
+the order RULES.md §0 fixes: round 0 left to right, then `cofd` rote
+replacements, then each round of extra dice. :func:`spend_will` re-reads a
+finished roll with Willpower added after the fact: faces already seen keep
+their places (a queue per draw slot serves them again before any fresh face
+is drawn), so spending after the roll has exactly the odds of declaring Will
+up front.
+
+A roll is read on mutable rows, one per die (``[face, round, kind, fate,
+successes, explodes, pair]``), frozen into :class:`~engine.models.Die` tuples
+at the end: a roll is on every command's hot path, and rows cost a fraction
+of objects.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from functools import partial
+from operator import itemgetter
+from typing import Any
+
+from engine.constants import EXCEPTIONAL_AT, MAX_EXTRA, WILL_DICE
+from engine.faces import FaceSource
+from engine.models import (
+    Degree,
+    Die,
+    DieKind,
+    Fate,
+    Outcome,
+    RollRequest,
+    RollResult,
+    Ruleset,
+    WillUse,
+)
+from engine.prepare import Prepared, prepare
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow on this roll (the roll stays as it was)."""
+
+
+#: Draw slots: round 0, rote replacements, then extra rounds 1, 2, ...
+_ROUND0 = 0
+_ROTE = -1
+
+#: Columns of a row.
+_FACE, _ROUND, _KIND, _FATE, _SUCCESSES, _EXPLODES, _PAIR = range(7)
+Row = list[Any]
+
+#: Builds a Die from a row in C (``Die._make`` is a Python function around this call).
+_new_die = partial(tuple.__new__, Die)
+_successes_of = itemgetter(_SUCCESSES)
+
+_DEGREES = (Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONAL)
+
+
+class _Feed:
+    """Hands out faces per draw slot: earlier faces of that slot first, then fresh ones."""
+
+    __slots__ = ("_draw", "_old")
+
+    def __init__(self, source: FaceSource, old: dict[int, deque[int]] | None = None) -> None:
+        self._draw = source.draw
+        self._old = old or {}
+
+    def take(self, slot: int, count: int) -> list[int]:
+        queue = self._old.get(slot)
+        if not queue:
+            return self._draw(count)
+        reused = [queue.popleft() for _ in range(min(count, len(queue)))]
+        return reused + self._draw(count - len(reused))
+
+    def unused(self) -> Iterable[tuple[int, int]]:
+        """Earlier faces the new reading did not ask for: (slot, face)."""
+        if not self._old:
+            return
+        for slot in sorted(self._old):
+            for face in self._old[slot]:
+                yield slot, face
+
+
+class _Tally:
+    """The rows of one reading; frozen into a RollResult at the end."""
+
+    __slots__ = ("capped", "linked", "rows")
+
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+        self.capped = False
+        self.linked = False
+
+    def add(self, faces: list[int], round_: int, kind: DieKind, at: int) -> list[Row]:
+        """Add faces read against success threshold ``at``; returns their rows."""
+        success, failure = Fate.SUCCESS, Fate.FAILURE
+        new = [
+            [face, round_, kind, success if face >= at else failure, 1 if face >= at else 0,
+             False, None]
+            for face in faces
+        ]
+        self.rows += new
+        return new
+
+    def link(self, first: Row, second: Row, first_fate: Fate, second_fate: Fate) -> None:
+        """Pair two dice (a 1 and what it cancels, a die and its rote replacement)."""
+        first[_FATE], first[_PAIR] = first_fate, second
+        second[_FATE], second[_PAIR] = second_fate, first
+        self.linked = True
+
+    def extra_rounds(self, feed: _Feed, granters: list[Row], explode_at: int, at: int) -> None:
+        """Roll every round of extra dice granted by ``granters`` (`cofd`)."""
+        drawn = 0
+        round_ = 1
+        while granters:
+            granters = self.grant(granters, drawn)
+            drawn += len(granters)
+            new = self.add(feed.take(round_, len(granters)), round_, DieKind.EXTRA, at)
+            if self.capped:
+                return
+            granters = [row for row in new if row[_FACE] >= explode_at]
+            round_ += 1
+
+    def grant(self, granters: list[Row], drawn: int) -> list[Row]:
+        """Mark the granters that get their extra die, stopping at ``MAX_EXTRA``."""
+        if drawn + len(granters) > MAX_EXTRA:
+            granters = granters[: MAX_EXTRA - drawn]
+            self.capped = True
+        for row in granters:
+            row[_EXPLODES] = True
+        return granters
+
+    def void(self, feed: _Feed) -> None:
+        for slot, face in feed.unused():
+            kind = DieKind.ROTE if slot == _ROTE else DieKind.EXTRA
+            self.rows.append([face, max(slot, 0), kind, Fate.VOID, 0, False, None])
+
+    def dice(self) -> tuple[Die, ...]:
+        rows = self.rows
+        if self.linked:
+            index = {id(row): i for i, row in enumerate(rows)}
+            for row in rows:
+                if row[_PAIR] is not None:
+                    row[_PAIR] = index[id(row[_PAIR])]
+        return tuple(map(_new_die, rows))
+
+
+def _round0(tally: _Tally, feed: _Feed, dice: int, pool_dice: int, at: int) -> list[Row]:
+    """Draw round 0: the first ``pool_dice`` dice are the pool's, the rest Willpower's.
+
+    With Will on a pool below 3 dice every die is counted as Willpower's.
+    """
+    pool_dice = max(0, min(pool_dice, dice))
+    faces = feed.take(_ROUND0, dice)
+    rows = tally.add(faces[:pool_dice], 0, DieKind.POOL, at)
+    if pool_dice < dice:
+        rows += tally.add(faces[pool_dice:], 0, DieKind.WILL, at)
+    return rows
+
+
+def roll(request: RollRequest, source: FaceSource) -> RollResult:
+    """Roll a request, drawing faces from ``source``; refusals roll nothing."""
+    prepared = prepare(request)
+    if isinstance(prepared, str):
+        return RollResult(request=request, outcome=Outcome.REFUSED, message=prepared)
+    will = WillUse.DECLARED if request.will else WillUse.NONE
+    pool_dice = prepared.dice - WILL_DICE if request.will else prepared.dice
+    return _read(prepared, _Feed(source), request, will, pool_dice)
+
+
+def _read(
+    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
+) -> RollResult:
+    ruleset = prepared.request.ruleset
+    if ruleset is Ruleset.COFD:
+        if prepared.breakdown.chance:
+            return _read_chance(prepared, feed, request, will)
+        return _read_cofd(prepared, feed, request, will, pool_dice)
+    if ruleset is Ruleset.V20:
+        return _read_v20(prepared, feed, request, will)
+    return _read_fistful(prepared, feed, request, will, pool_dice)
+
+
+def _result(
+    prepared: Prepared, request: RollRequest, will: WillUse, tally: _Tally, **fields: Any
+) -> RollResult:
+    return RollResult.trusted(
+        request=request,
+        breakdown=prepared.breakdown,
+        will=will,
+        dice=tally.dice(),
+        capped=tally.capped,
+        **fields,
+    )
+
+
+# --- Chronicles of Darkness -------------------------------------------------------------
+
+
+def _read_cofd(
+    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
+) -> RollResult:
+    rules = prepared.request
+    tally = _Tally()
+    at = prepared.success_at
+    positions = _round0(tally, feed, prepared.dice, pool_dice, at)
+    if rules.rote:
+        for place, row in enumerate(positions):
+            if row[_FATE] is Fate.FAILURE:
+                (new,) = tally.add(feed.take(_ROTE, 1), 0, DieKind.ROTE, at)
+                tally.link(row, new, Fate.REPLACED, new[_FATE])
+                positions[place] = new
+    explode_at = prepared.explode_at
+    if explode_at is not None:
+        granters = [row for row in positions if row[_FACE] >= explode_at]
+        tally.extra_rounds(feed, granters, explode_at, at)
+    tally.void(feed)
+    dice_successes = sum(map(_successes_of, tally.rows))
+    threshold = rules.exceptional_at if rules.exceptional_at is not None else EXCEPTIONAL_AT
+    if dice_successes == 0:
+        outcome = Outcome.FAILURE
+    elif dice_successes >= threshold:
+        outcome = Outcome.EXCEPTIONAL_SUCCESS
+    else:
+        outcome = Outcome.SUCCESS
+    total = dice_successes + rules.extra if dice_successes else 0
+    return _result(
+        prepared, request, will, tally,
+        outcome=outcome, successes=total, dice_successes=dice_successes,
+    )
+
+
+def _read_chance(
+    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse
+) -> RollResult:
+    """One chance die: 10 succeeds (no again), 1 is a dramatic failure; rote rerolls a 2–9."""
+    tally = _Tally()
+    (last,) = tally.add(feed.take(_ROUND0, 1), 0, DieKind.CHANCE, 10)
+    if prepared.request.rote and 2 <= last[_FACE] <= 9:
+        (reroll,) = tally.add(feed.take(_ROTE, 1), 0, DieKind.ROTE, 10)
+        tally.link(last, reroll, Fate.REPLACED, reroll[_FATE])
+        last = reroll
+    outcome = Outcome.FAILURE
+    if last[_SUCCESSES]:
+        outcome = Outcome.SUCCESS
+    elif last[_FACE] == 1:
+        last[_FATE] = Fate.ONE
+        outcome = Outcome.DRAMATIC_FAILURE
+    tally.void(feed)
+    dice_successes = last[_SUCCESSES]
+    total = dice_successes + prepared.request.extra if dice_successes else 0
+    return _result(
+        prepared, request, will, tally,
+        outcome=outcome, successes=total, dice_successes=dice_successes,
+    )
+
+
+# --- Classic World of Darkness ----------------------------------------------------------
+
+
+def _read_v20(
+    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse
+) -> RollResult:
+    rules = prepared.request
+    tally = _Tally()
+    if rules.auto:
+        return _result(
+            prepared, request, will, tally, outcome=Outcome.SUCCESS, successes=1,
+            degree=Degree.MARGINAL, automatic=True,
+        )
+    rows = tally.add(feed.take(_ROUND0, prepared.dice), 0, DieKind.POOL, prepared.success_at)
+    ones = [row for row in rows if row[_FACE] == 1]
+    for one in ones:
+        one[_FATE] = Fate.ONE
+    if rules.specialty:
+        for row in rows:
+            if row[_FACE] == 10 and row[_SUCCESSES]:
+                row[_SUCCESSES] = 2
+    met = any(row[_SUCCESSES] for row in rows)
+    rolled = sum(map(_successes_of, rows))
+    for one in ones:
+        victim = _lowest_success(rows)
+        if victim is None:
+            break
+        victim[_SUCCESSES] -= 1
+        tally.link(one, victim, Fate.CANCELS,
+                   Fate.SUCCESS if victim[_SUCCESSES] else Fate.CANCELLED)
+    tally.void(feed)
+    net = max(0, rolled - len(ones)) + (1 if rules.will else 0)
+    if net:
+        degree = _DEGREES[net - 1] if net <= len(_DEGREES) else Degree.PHENOMENAL
+        return _result(
+            prepared, request, will, tally, outcome=Outcome.SUCCESS, successes=net,
+            dice_successes=rolled, degree=degree,
+        )
+    outcome = Outcome.BOTCH if ones and not met else Outcome.FAILURE
+    return _result(prepared, request, will, tally, outcome=outcome, dice_successes=rolled)
+
+
+def _lowest_success(rows: list[Row]) -> Row | None:
+    """The success a `v20` 1 cancels (display only): lowest face, earliest drawn."""
+    best: Row | None = None
+    for row in rows:
+        if row[_SUCCESSES] and (best is None or row[_FACE] < best[_FACE]):
+            best = row
+    return best
+
+
+# --- Fist Full of Dice --------------------------------------------------------------------
+
+
+def _read_fistful(
+    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
+) -> RollResult:
+    rules = prepared.request
+    tally = _Tally()
+    at = prepared.success_at
+    eats = prepared.ones_cancel
+    standing: list[Row] = []
+    round_ = 0
+    drawn = 0
+    rows = _round0(tally, feed, prepared.dice, pool_dice, at)
+    while True:
+        standing += [row for row in rows if row[_SUCCESSES]]
+        for one in [row for row in rows if row[_FACE] == 1]:
+            place = _fistful_victim(standing, round_) if eats else None
+            if place is None:
+                one[_FATE] = Fate.ONE
+                continue
+            victim = standing.pop(place)
+            victim[_SUCCESSES] = 0
+            tally.link(one, victim, Fate.CANCELS, Fate.CANCELLED)
+        granters = [row for row in rows if row[_FACE] == 10 and row[_SUCCESSES]]
+        if not granters or tally.capped:
+            break
+        granters = tally.grant(granters, drawn)
+        drawn += len(granters)
+        round_ += 1
+        rows = tally.add(feed.take(round_, len(granters)), round_, DieKind.EXTRA, at)
+    tally.void(feed)
+    successes = len(standing)
+    need_met = successes >= rules.need if rules.need is not None else None
+    if successes:
+        return _result(
+            prepared, request, will, tally, outcome=Outcome.SUCCESS, successes=successes,
+            dice_successes=successes, need_met=need_met,
+        )
+    ones = sum(1 for row in tally.rows if row[_FATE] is Fate.ONE)
+    if ones and not rules.no_botch:
+        return _result(
+            prepared, request, will, tally, outcome=Outcome.BOTCH, botch_degree=ones,
+            need_met=need_met,
+        )
+    return _result(prepared, request, will, tally, outcome=Outcome.FAILURE, need_met=need_met)
+
+
+def _fistful_victim(standing: list[Row], round_: int) -> int | None:
+    """Where in ``standing`` is the success a `fistful` 1 eats.
+
+    The 1's own round's 10s go first (so they grant no die), then the highest
+    face; among equal faces the earliest drawn (display only: the count does
+    not depend on which die is eaten).
+    """
+    best: int | None = None
+    best_key = (False, 0)
+    for place, row in enumerate(standing):
+        key = (row[_ROUND] == round_ and row[_FACE] == 10, row[_FACE])
+        if key > best_key:
+            best, best_key = place, key
+    return best
+
+
+# --- After the roll -------------------------------------------------------------------------
+
+
+def spend_will(result: RollResult, source: FaceSource) -> RollResult:
+    """Spend Willpower on a finished roll (RULES.md §4), or raise :class:`RuleError`.
+
+    Faces already seen keep their places; new faces are drawn from ``source``
+    only where the new reading needs more than the roll already drew.
+    """
+    if result.refused:
+        raise RuleError("no roll happened, so there is nothing to spend Willpower on")
+    if result.will is WillUse.DECLARED:
+        raise RuleError("Willpower was declared with this roll already: once per roll")
+    if result.will is WillUse.AFTER:
+        raise RuleError("Willpower was already spent on this roll: once per roll")
+    if result.beat:
+        raise RuleError("this roll was closed by Take a Beat")
+    if result.automatic:
+        raise RuleError("an automatic success has no dice for Willpower to help")
+    request = result.request
+    prepared = prepare(request.model_copy(update={"will": True}))
+    if isinstance(prepared, str):
+        raise RuleError(prepared)
+    old: dict[int, deque[int]] = {}
+    kept = 0
+    for die in result.dice:
+        if die.kind in (DieKind.POOL, DieKind.CHANCE, DieKind.WILL):
+            slot = _ROUND0
+            kept += 1
+        else:
+            slot = _ROTE if die.kind is DieKind.ROTE else die.round
+        old.setdefault(slot, deque()).append(die.face)
+    return _read(prepared, _Feed(source, old), request, WillUse.AFTER, kept)
+
+
+def take_beat(result: RollResult) -> RollResult:
+    """`cofd`: turn a failure into a dramatic failure to gain a Beat; it closes the roll."""
+    if result.request.ruleset is not Ruleset.COFD:
+        raise RuleError(f"Take a Beat is a cofd rule; this roll is {result.request.ruleset}")
+    if result.beat:
+        raise RuleError("a Beat was already taken on this roll")
+    if result.outcome is not Outcome.FAILURE:
+        raise RuleError("a Beat can be taken only on a failure (not a dramatic failure)")
+    return result.model_copy(update={"outcome": Outcome.DRAMATIC_FAILURE, "beat": True})
