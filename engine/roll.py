@@ -58,13 +58,31 @@ _DEGREES = (Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONA
 
 
 class _Feed:
-    """Hands out faces per draw slot: earlier faces of that slot first, then fresh ones."""
+    """Hands out faces per draw slot: earlier faces of that slot first, then fresh ones.
 
-    __slots__ = ("_draw", "_old")
+    Rote replacements are kept by the round-0 position of the die they
+    replaced, not in a queue: a die that no longer needs its replacement (a
+    chance die's 8 read as an ordinary success) leaves it void rather than
+    passing it to the next failing die.
+    """
 
-    def __init__(self, source: FaceSource, old: dict[int, deque[int]] | None = None) -> None:
+    __slots__ = ("_draw", "_old", "_rote")
+
+    def __init__(
+        self,
+        source: FaceSource,
+        old: dict[int, deque[int]] | None = None,
+        rote: dict[int, int] | None = None,
+    ) -> None:
         self._draw = source.draw
         self._old = old or {}
+        self._rote = rote or {}
+
+    def replacement(self, position: int) -> int:
+        """The rote replacement of the round-0 die at ``position``."""
+        if position in self._rote:
+            return self._rote.pop(position)
+        return self._draw(1)[0]
 
     def take(self, slot: int, count: int) -> list[int]:
         queue = self._old.get(slot)
@@ -75,6 +93,8 @@ class _Feed:
 
     def unused(self) -> Iterable[tuple[int, int]]:
         """Earlier faces the new reading did not ask for: (slot, face)."""
+        for position in sorted(self._rote):
+            yield _ROTE, self._rote[position]
         if not self._old:
             return
         for slot in sorted(self._old):
@@ -208,7 +228,7 @@ def _read_cofd(
     if rules.rote:
         for place, row in enumerate(positions):
             if row[_FATE] is Fate.FAILURE:
-                (new,) = tally.add(feed.take(_ROTE, 1), 0, DieKind.ROTE, at)
+                (new,) = tally.add([feed.replacement(place)], 0, DieKind.ROTE, at)
                 tally.link(row, new, Fate.REPLACED, new[_FATE])
                 positions[place] = new
     explode_at = prepared.explode_at
@@ -238,7 +258,7 @@ def _read_chance(
     tally = _Tally()
     (last,) = tally.add(feed.take(_ROUND0, 1), 0, DieKind.CHANCE, 10)
     if prepared.request.rote and 2 <= last[_FACE] <= 9:
-        (reroll,) = tally.add(feed.take(_ROTE, 1), 0, DieKind.ROTE, 10)
+        (reroll,) = tally.add([feed.replacement(0)], 0, DieKind.ROTE, 10)
         tally.link(last, reroll, Fate.REPLACED, reroll[_FATE])
         last = reroll
     outcome = Outcome.FAILURE
@@ -395,15 +415,20 @@ def spend_will(result: RollResult, source: FaceSource) -> RollResult:
     if isinstance(prepared, str):
         raise RuleError(prepared)
     old: dict[int, deque[int]] = {}
-    kept = 0
-    for die in result.dice:
-        if die.kind in (DieKind.POOL, DieKind.CHANCE, DieKind.WILL):
-            slot = _ROUND0
-            kept += 1
-        else:
-            slot = _ROTE if die.kind is DieKind.ROTE else die.round
-        old.setdefault(slot, deque()).append(die.face)
-    return _read(prepared, _Feed(source, old), request, WillUse.AFTER, kept)
+    rote: dict[int, int] = {}
+    round0: list[int] = []
+    for index, die in enumerate(result.dice):
+        if die.kind is DieKind.ROTE:
+            continue
+        if die.round == 0:
+            round0.append(index)
+        old.setdefault(die.round, deque()).append(die.face)
+    for position, index in enumerate(round0):
+        replaced_by = result.dice[index].pair
+        if result.dice[index].fate is Fate.REPLACED and replaced_by is not None:
+            rote[position] = result.dice[replaced_by].face
+    feed = _Feed(source, old, rote)
+    return _read(prepared, feed, request, WillUse.AFTER, len(round0))
 
 
 def take_beat(result: RollResult) -> RollResult:
