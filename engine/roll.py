@@ -394,24 +394,38 @@ def _fistful_victim(standing: list[Row], round_: int) -> int | None:
 # --- After the roll -------------------------------------------------------------------------
 
 
+def will_refusal(result: RollResult) -> str | None:
+    """Why Willpower cannot be spent on this roll now, or None when it can.
+
+    The bot asks this to decide whether to offer the Spend Will button;
+    :func:`spend_will` applies the same checks, so the two never disagree.
+    """
+    prepared = _will_prepared(result)
+    return prepared if isinstance(prepared, str) else None
+
+
+def _will_prepared(result: RollResult) -> Prepared | str:
+    """The roll's request prepared with Willpower, or why Willpower cannot be spent."""
+    if result.refused:
+        return "no roll happened, so there is nothing to spend Willpower on"
+    if result.will is WillUse.DECLARED:
+        return "Willpower was declared with this roll already: once per roll"
+    if result.will is WillUse.AFTER:
+        return "Willpower was already spent on this roll: once per roll"
+    if result.beat:
+        return "this roll was closed by Take a Beat"
+    if result.automatic:
+        return "an automatic success has no dice for Willpower to help"
+    return prepare(result.request.model_copy(update={"will": True}))
+
+
 def spend_will(result: RollResult, source: FaceSource) -> RollResult:
     """Spend Willpower on a finished roll (RULES.md §4), or raise :class:`RuleError`.
 
     Faces already seen keep their places; new faces are drawn from ``source``
     only where the new reading needs more than the roll already drew.
     """
-    if result.refused:
-        raise RuleError("no roll happened, so there is nothing to spend Willpower on")
-    if result.will is WillUse.DECLARED:
-        raise RuleError("Willpower was declared with this roll already: once per roll")
-    if result.will is WillUse.AFTER:
-        raise RuleError("Willpower was already spent on this roll: once per roll")
-    if result.beat:
-        raise RuleError("this roll was closed by Take a Beat")
-    if result.automatic:
-        raise RuleError("an automatic success has no dice for Willpower to help")
-    request = result.request
-    prepared = prepare(request.model_copy(update={"will": True}))
+    prepared = _will_prepared(result)
     if isinstance(prepared, str):
         raise RuleError(prepared)
     old: dict[int, deque[int]] = {}
@@ -428,7 +442,7 @@ def spend_will(result: RollResult, source: FaceSource) -> RollResult:
         if result.dice[index].fate is Fate.REPLACED and replaced_by is not None:
             rote[position] = result.dice[replaced_by].face
     feed = _Feed(source, old, rote)
-    return _read(prepared, feed, request, WillUse.AFTER, len(round0))
+    return _read(prepared, feed, result.request, WillUse.AFTER, len(round0))
 
 
 def take_beat(result: RollResult) -> RollResult:
