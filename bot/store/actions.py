@@ -1,0 +1,123 @@
+"""Generic actions (extended actions, teamwork, contests) with engine-owned state.
+
+The store does not read the state: it keeps it as JSON and guards every
+change with the version the caller read, so two presses that both read
+version 3 cannot both write version 4.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from pydantic import BaseModel
+
+from bot.store.records import ActionKind, ActionRecord, ActionStatus, label_key
+from bot.store.repository import Repository
+
+
+def _action(row: sqlite3.Row) -> ActionRecord:
+    return ActionRecord(
+        id=row["id"],
+        kind=row["kind"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        owner_id=row["owner_id"],
+        label=row["label"],
+        status=row["status"],
+        state_json=row["state_json"],
+        version=row["version"],
+        message_id=row["message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+class ActionRepository(Repository):
+    """Open and closed actions of a channel."""
+
+    async def create(
+        self,
+        kind: ActionKind,
+        *,
+        guild_id: int,
+        channel_id: int,
+        owner_id: int,
+        label: str,
+        state: BaseModel,
+    ) -> ActionRecord:
+        """Store a new open action at version 1.
+
+        Nothing stops two open actions with one label: a caller that wants
+        labels unique checks :meth:`find_open` first, in the same transaction.
+        """
+        row = await self._returning(
+            "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
+            " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            (
+                kind.value,
+                guild_id,
+                channel_id,
+                owner_id,
+                label,
+                label_key(label),
+                state.model_dump_json(),
+            ),
+        )
+        return _action(row)
+
+    async def get(self, action_id: int) -> ActionRecord | None:
+        """An action by id, open or closed."""
+        row = await self._one("SELECT * FROM actions WHERE id = ?", (action_id,))
+        return None if row is None else _action(row)
+
+    async def find_open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        kind: ActionKind | None = None,
+        label: str | None = None,
+        owner_id: int | None = None,
+    ) -> list[ActionRecord]:
+        """The channel's open actions, oldest first, optionally of one kind, with one
+        label (matched as :func:`label_key` does) or of one owner."""
+        kind_value = None if kind is None else kind.value
+        key = None if label is None else label_key(label)
+        rows = await self._all(
+            "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
+            " AND (? IS NULL OR kind = ?)"
+            " AND (? IS NULL OR label_key = ?)"
+            " AND (? IS NULL OR owner_id = ?)"
+            " ORDER BY id",
+            (guild_id, channel_id, kind_value, kind_value, key, key, owner_id, owner_id),
+        )
+        return [_action(row) for row in rows]
+
+    async def update(
+        self,
+        action_id: int,
+        version: int,
+        state: BaseModel,
+        status: ActionStatus = ActionStatus.OPEN,
+    ) -> bool:
+        """Replace the state of an open action if it is still at ``version``.
+
+        False (and nothing changed) when someone changed it since it was read,
+        or it is closed or gone. ``status=CLOSED`` ends it: a closed action
+        never changes again.
+        """
+        changed = await self._run(
+            "UPDATE actions SET state_json = ?, status = ?, version = version + 1,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND version = ? AND status = 'open'",
+            (state.model_dump_json(), status.value, action_id, version),
+        )
+        return changed == 1
+
+    async def attach_message(self, action_id: int, message_id: int) -> None:
+        """Remember the card that shows the action, so later changes can edit it."""
+        await self._run(
+            "UPDATE actions SET message_id = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+            (message_id, action_id),
+        )

@@ -1,0 +1,265 @@
+"""What the store hands back: small frozen pydantic records around engine models.
+
+Ids are Discord snowflakes as plain ints; nothing here knows about discord.py.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Generic, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engine.models import RollRequest, RollResult, Ruleset
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+class Record(BaseModel):
+    """Base of every store record: immutable, strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def label_key(label: str) -> str:
+    """How labels are matched: case and runs of whitespace do not matter.
+
+    "Force the door" and "force  the DOOR" are the same action, for successive
+    attempts and for open actions alike.
+    """
+    return " ".join(label.split()).casefold()
+
+
+class Change(Record, Generic[T]):
+    """A value before and after a change, so the bot can confirm "old → new"."""
+
+    old: T
+    new: T
+
+
+# --- settings -----------------------------------------------------------------
+
+
+class WillTiming(StrEnum):
+    """When Will may be spent in a channel (RULES.md §4)."""
+
+    ANY = "any"
+    """Declared with the roll or spent afterwards with the button."""
+    BEFORE = "before"
+    """Declared with the roll only: no Spend Will button."""
+
+
+class DiceOrder(StrEnum):
+    """How dice are shown."""
+
+    ROLLED = "rolled"
+    SORTED = "sorted"
+
+
+class ChannelOption(StrEnum):
+    """The per-channel settings; each value is the name of a field of ChannelConfig."""
+
+    RULESET = "ruleset"
+    WILL_TIMING = "will_timing"
+    PRESSURE = "pressure"
+    FISTFUL_STEP = "fistful_step"
+    TEXT_ONLY = "text_only"
+    DICE_ORDER = "dice_order"
+
+
+OptionValue = Ruleset | WillTiming | DiceOrder | bool | int
+"""A value of a channel option (its type depends on the option)."""
+
+
+class GuildSettings(Record):
+    """Server-wide settings as stored; None means not set."""
+
+    guild_id: int
+    ruleset: Ruleset | None = None
+    storyteller_role_id: int | None = None
+    storyteller_channel_id: int | None = None
+    """Where full copies of secret rolls go."""
+
+
+class ChannelSettings(Record):
+    """One channel's overrides as stored; None means "use the next level"."""
+
+    guild_id: int
+    channel_id: int
+    ruleset: Ruleset | None = None
+    will_timing: WillTiming | None = None
+    pressure: bool | None = None
+    fistful_step: int | None = Field(default=None, ge=0)
+    text_only: bool | None = None
+    dice_order: DiceOrder | None = None
+
+
+class ChannelConfig(Record):
+    """The settings in force in a channel: channel → parent channel → server → default.
+
+    Only the ruleset has a server-wide value; the other options fall back from
+    the channel (or a thread's parent channel) straight to their defaults here.
+    """
+
+    guild_id: int
+    channel_id: int
+    ruleset: Ruleset = Ruleset.COFD
+    will_timing: WillTiming = WillTiming.ANY
+    pressure: bool = True
+    """Successive-attempt penalties apply; False is the Storyteller's "no pressure"."""
+    fistful_step: int = Field(default=1, ge=0)
+    """Dice of Successive Action Penalty per earlier action this turn (0: none)."""
+    text_only: bool = False
+    """No emoji: for screen readers."""
+    dice_order: DiceOrder = DiceOrder.ROLLED
+    storyteller_role_id: int | None = None
+    storyteller_channel_id: int | None = None
+
+    def value(self, option: ChannelOption) -> OptionValue:
+        """The value in force for one option."""
+        value: OptionValue = getattr(self, option.value)
+        return value
+
+
+# --- rolls --------------------------------------------------------------------
+
+
+class WillState(StrEnum):
+    """Whether Will went into a roll, or still may (RULES.md §4)."""
+
+    NONE = "none"
+    """No Spend Will button: the ruleset, the channel or the result does not allow one."""
+    DECLARED = "declared"
+    """Will was declared with the roll."""
+    OFFERED = "offered"
+    """The Spend Will button is offered (it acts while the roll is not closed)."""
+    SPENT = "spent"
+    """Will was spent after the roll."""
+
+
+class Refusal(StrEnum):
+    """Why a button on a roll changed nothing."""
+
+    NOT_FOUND = "not_found"
+    NOT_ROLLER = "not_roller"
+    VOID = "void"
+    CLOSED = "closed"
+    """New roll by the roller, next turn, end of scene or a Beat closed it."""
+    DECLARED = "declared"
+    """Will was declared up front: no spend after the roll."""
+    NOT_OFFERED = "not_offered"
+    """This roll never offered Will (ruleset, channel setting or result)."""
+    ALREADY_SPENT = "already_spent"
+    NO_WILL = "no_will"
+    """The roller's tracked Will pool is at 0."""
+    BEAT_TAKEN = "beat_taken"
+    ALREADY_RETRIED = "already_retried"
+
+
+class RollRecord(Record):
+    """A stored roll with its current result."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    roller_id: int
+    roller_name: str
+    """The roller's name as the roll's message showed it."""
+    label: str | None
+    private: bool
+    request: RollRequest
+    """The request as first rolled."""
+    result: RollResult
+    """The current reading (after a Will spend or a Beat, if any)."""
+    will_state: WillState
+    beat: bool
+    retried: bool
+    closed: bool
+    void: bool
+    voided_by: int | None
+    action_id: int | None
+    message_id: int | None
+    copy_channel_id: int | None
+    copy_message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class WillPool(Record):
+    """A tracked Will pool."""
+
+    guild_id: int
+    user_id: int
+    current: int = Field(ge=0)
+    maximum: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _current_within_maximum(self) -> Self:
+        if self.current > self.maximum:
+            msg = f"current Will ({self.current}) is above the maximum ({self.maximum})"
+            raise ValueError(msg)
+        return self
+
+
+class WillSpent(Record):
+    """A successful Will spend: the updated roll and the pool after the debit."""
+
+    roll: RollRecord
+    pool: WillPool | None
+    """None when the roller's pool is not tracked (nothing was debited)."""
+
+
+class BeatTaken(Record):
+    """A successful Take a Beat: the closed roll and the roller's Beats now."""
+
+    roll: RollRecord
+    beats: int
+
+
+class Voided(Record):
+    """The roll after a void; ``already`` when it was void before."""
+
+    roll: RollRecord
+    already: bool
+
+
+# --- actions ------------------------------------------------------------------
+
+
+class ActionKind(StrEnum):
+    """The kinds of table state kept as generic actions."""
+
+    EXTENDED = "extended"
+    TEAMWORK = "teamwork"
+    CONTEST = "contest"
+
+
+class ActionStatus(StrEnum):
+    """An action is open until it ends; a closed action never changes again."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class ActionRecord(Record):
+    """A stored action. ``state_json`` is the engine's state model as JSON."""
+
+    id: int
+    kind: ActionKind
+    guild_id: int
+    channel_id: int
+    owner_id: int
+    label: str
+    status: ActionStatus
+    state_json: str
+    version: int
+    """Bumped by every change; an update names the version it read."""
+    message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+    def state(self, model: type[M]) -> M:
+        """The state parsed as the engine model that the action's kind uses."""
+        return model.model_validate_json(self.state_json)

@@ -1,0 +1,130 @@
+"""Server and channel settings, and the configuration in force in a channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store.records import (
+    Change,
+    ChannelConfig,
+    ChannelOption,
+    ChannelSettings,
+    GuildSettings,
+    OptionValue,
+)
+from bot.store.repository import Repository
+from engine.models import Ruleset
+
+
+class SettingsRepository(Repository):
+    """Settings per server and per channel. Setters answer the value in force before and after."""
+
+    async def guild(self, guild_id: int) -> GuildSettings:
+        """The server's settings (all unset when never configured)."""
+        row = await self._one(
+            "SELECT ruleset, storyteller_role_id, storyteller_channel_id"
+            " FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        return GuildSettings.model_validate({"guild_id": guild_id, **dict(row)})
+
+    async def channel(self, guild_id: int, channel_id: int) -> ChannelSettings:
+        """One channel's own overrides (all unset when never configured)."""
+        row = await self._one(
+            "SELECT ruleset, will_timing, pressure, fistful_step, text_only, dice_order"
+            " FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
+            (guild_id, channel_id),
+        )
+        base = {"guild_id": guild_id, "channel_id": channel_id}
+        return ChannelSettings.model_validate(base if row is None else {**base, **dict(row)})
+
+    async def config(
+        self, guild_id: int, channel_id: int, parent_id: int | None = None
+    ) -> ChannelConfig:
+        """The settings in force: the channel's, then its parent's (a thread's channel),
+        then the server's ruleset, then the defaults."""
+        guild = await self.guild(guild_id)
+        levels = [await self.channel(guild_id, channel_id)]
+        if parent_id is not None:
+            levels.append(await self.channel(guild_id, parent_id))
+        values: dict[str, Any] = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "storyteller_role_id": guild.storyteller_role_id,
+            "storyteller_channel_id": guild.storyteller_channel_id,
+        }
+        for option in ChannelOption:
+            chosen = [getattr(level, option.value) for level in levels]
+            if option is ChannelOption.RULESET:
+                chosen.append(guild.ruleset)
+            value = next((value for value in chosen if value is not None), None)
+            if value is not None:
+                values[option.value] = value
+        return ChannelConfig.model_validate(values)
+
+    async def set_guild_ruleset(self, guild_id: int, ruleset: Ruleset | None) -> Change[Ruleset]:
+        """Set (or, with None, clear) the server's ruleset; the server-wide value in force
+        before and after (``cofd`` when unset)."""
+        old = (await self.guild(guild_id)).ruleset or Ruleset.COFD
+        await self._run(
+            "INSERT INTO guild_settings (guild_id, ruleset) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            (guild_id, None if ruleset is None else ruleset.value),
+        )
+        return Change[Ruleset](old=old, new=ruleset or Ruleset.COFD)
+
+    async def set_storyteller(
+        self, guild_id: int, role_id: int | None, channel_id: int | None
+    ) -> Change[GuildSettings]:
+        """Set both the Storyteller role and the channel for copies of secret rolls
+        (None clears one)."""
+        old = await self.guild(guild_id)
+        await self._run(
+            "INSERT INTO guild_settings (guild_id, storyteller_role_id, storyteller_channel_id)"
+            " VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET"
+            " storyteller_role_id = excluded.storyteller_role_id,"
+            " storyteller_channel_id = excluded.storyteller_channel_id,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            (guild_id, role_id, channel_id),
+        )
+        return Change[GuildSettings](old=old, new=await self.guild(guild_id))
+
+    async def set_channel_option(
+        self,
+        guild_id: int,
+        channel_id: int,
+        option: ChannelOption,
+        value: OptionValue | None,
+        parent_id: int | None = None,
+    ) -> Change[OptionValue]:
+        """Set one channel option (None: back to the parent's, the server's or the default).
+
+        Answers the value in force before and after, so "old → new" is what the
+        channel actually gets. Raises ``pydantic.ValidationError`` (a
+        ValueError) when the value does not fit the option, e.g. a bool for
+        ``fistful_step`` or a negative step.
+        """
+        before = await self.config(guild_id, channel_id, parent_id)
+        current = await self.channel(guild_id, channel_id)
+        updated = ChannelSettings.model_validate(
+            {**current.model_dump(), option.value: value}, strict=True
+        )
+        row = updated.model_dump(mode="json")
+        await self._run(
+            "INSERT INTO channel_settings (guild_id, channel_id, ruleset, will_timing,"
+            " pressure, fistful_step, text_only, dice_order)"
+            " VALUES (:guild_id, :channel_id, :ruleset, :will_timing,"
+            " :pressure, :fistful_step, :text_only, :dice_order)"
+            " ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
+            " ruleset = excluded.ruleset, will_timing = excluded.will_timing,"
+            " pressure = excluded.pressure, fistful_step = excluded.fistful_step,"
+            " text_only = excluded.text_only, dice_order = excluded.dice_order,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            row,
+        )
+        after = await self.config(guild_id, channel_id, parent_id)
+        return Change[OptionValue](old=before.value(option), new=after.value(option))

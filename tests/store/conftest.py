@@ -1,0 +1,138 @@
+"""A real SQLite file per test, and roll results built from engine models directly."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, WillState
+from engine.models import (
+    Breakdown,
+    Die,
+    DieKind,
+    Fate,
+    Outcome,
+    RollRequest,
+    RollResult,
+    Ruleset,
+    Term,
+    WillUse,
+)
+
+GUILD = 1_000_000_000_000_000_001
+CHANNEL = 2_000_000_000_000_000_002
+OTHER_CHANNEL = 2_000_000_000_000_000_003
+ROLLER = 3_000_000_000_000_000_003
+OTHER = 3_000_000_000_000_000_004
+STORYTELLER = 3_000_000_000_000_000_005
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    yield opened
+    await opened.close()
+
+
+def failure(*, will: WillUse = WillUse.NONE) -> RollResult:
+    """`cofd` Strength 2 + Brawl 1, faces 3 1 7: a failure."""
+    request = RollRequest(
+        ruleset=Ruleset.COFD,
+        terms=(Term(label="Strength", value=2), Term(label="Brawl", value=1)),
+        will=will is WillUse.DECLARED,
+    )
+    return RollResult(
+        request=request,
+        outcome=Outcome.FAILURE,
+        dice=tuple(
+            Die(face=face, round=0, kind=DieKind.POOL, fate=Fate.FAILURE) for face in (3, 1, 7)
+        ),
+        breakdown=Breakdown(terms=request.terms, dice=3),
+        will=will,
+    )
+
+
+def success() -> RollResult:
+    """`cofd` pool 2, faces 8 10 · 4: a success with an explosion."""
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(value=2),))
+    return RollResult(
+        request=request,
+        outcome=Outcome.SUCCESS,
+        successes=2,
+        dice_successes=2,
+        dice=(
+            Die(face=8, round=0, kind=DieKind.POOL, fate=Fate.SUCCESS, successes=1),
+            Die(
+                face=10,
+                round=0,
+                kind=DieKind.POOL,
+                fate=Fate.SUCCESS,
+                successes=1,
+                explodes=True,
+            ),
+            Die(face=4, round=1, kind=DieKind.EXTRA, fate=Fate.FAILURE),
+        ),
+        breakdown=Breakdown(terms=request.terms, dice=2),
+    )
+
+
+def refused() -> RollResult:
+    """A request the engine refused: nothing was rolled."""
+    request = RollRequest(ruleset=Ruleset.FISTFUL, terms=(Term(value=2), Term(value=-2)))
+    return RollResult(request=request, outcome=Outcome.REFUSED, message="no dice")
+
+
+def with_will(result: RollResult) -> RollResult:
+    """The failure re-read with Will spent after it: three more dice, one success."""
+    added = (
+        Die(face=9, round=0, kind=DieKind.WILL, fate=Fate.SUCCESS, successes=1),
+        Die(face=2, round=0, kind=DieKind.WILL, fate=Fate.FAILURE),
+        Die(face=5, round=0, kind=DieKind.WILL, fate=Fate.FAILURE),
+    )
+    return result.model_copy(
+        update={
+            "will": WillUse.AFTER,
+            "outcome": Outcome.SUCCESS,
+            "successes": 1,
+            "dice_successes": 1,
+            "dice": result.dice + added,
+        }
+    )
+
+
+def with_beat(result: RollResult) -> RollResult:
+    """The failure turned into a dramatic failure by Take a Beat."""
+    return result.model_copy(update={"outcome": Outcome.DRAMATIC_FAILURE, "beat": True})
+
+
+async def roll(
+    store: Store,
+    *,
+    result: RollResult | None = None,
+    roller_id: int = ROLLER,
+    channel_id: int = CHANNEL,
+    guild_id: int = GUILD,
+    will_state: WillState = WillState.OFFERED,
+    label: str | None = "force the door",
+    private: bool = False,
+    roller_name: str = "Roller",
+) -> int:
+    """Insert a roll in its own transaction; its id."""
+    async with store.transaction() as tx:
+        return await tx.rolls.insert(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            roller_id=roller_id,
+            roller_name=roller_name,
+            result=failure() if result is None else result,
+            will_state=will_state,
+            label=label,
+            private=private,
+        )

@@ -1,0 +1,143 @@
+"""Generic actions: engine state as JSON, changed only at the version that was read."""
+
+from __future__ import annotations
+
+import asyncio
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.store import ActionKind, ActionRecord, ActionStatus, Store
+from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER
+
+
+class Progress(BaseModel):
+    """Stands in for the engine's extended-action state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    successes: int = 0
+    target: int = 10
+    conditions: tuple[str, ...] = ()
+
+
+async def _start(
+    store: Store,
+    label: str = "Research the cult",
+    *,
+    kind: ActionKind = ActionKind.EXTENDED,
+    owner_id: int = ROLLER,
+    channel_id: int = CHANNEL,
+) -> ActionRecord:
+    return await store.create_action(
+        kind,
+        guild_id=GUILD,
+        channel_id=channel_id,
+        owner_id=owner_id,
+        label=label,
+        state=Progress(),
+    )
+
+
+async def test_a_new_action_is_open_at_version_one_with_its_state(store: Store) -> None:
+    action = await _start(store)
+
+    assert (action.kind, action.status, action.version) == (
+        ActionKind.EXTENDED,
+        ActionStatus.OPEN,
+        1,
+    )
+    assert action.state(Progress) == Progress()
+    assert await store.get_action(action.id) == action
+
+
+async def test_an_update_at_the_version_read_takes_effect(store: Store) -> None:
+    action = await _start(store)
+    progress = Progress(successes=4, conditions=("Obsessed",))
+
+    updated = await store.update_action(action.id, action.version, progress)
+    stored = await store.get_action(action.id)
+
+    assert updated
+    assert stored is not None
+    assert stored.version == 2
+    assert stored.state(Progress) == progress
+
+
+async def test_a_stale_update_is_refused_and_changes_nothing(store: Store) -> None:
+    action = await _start(store)
+    await store.update_action(action.id, action.version, Progress(successes=3))
+
+    stale = await store.update_action(action.id, action.version, Progress(successes=9))
+    stored = await store.get_action(action.id)
+
+    assert not stale
+    assert stored is not None
+    assert (stored.version, stored.state(Progress).successes) == (2, 3)
+
+
+async def test_only_one_of_many_concurrent_updates_from_one_version_takes_effect(
+    store: Store,
+) -> None:
+    action = await _start(store)
+
+    answers = await asyncio.gather(
+        *(
+            store.update_action(action.id, action.version, Progress(successes=n))
+            for n in range(1, 51)
+        )
+    )
+
+    assert answers.count(True) == 1
+    stored = await store.get_action(action.id)
+    assert stored is not None
+    assert stored.version == 2
+
+
+async def test_a_closed_action_never_changes_again(store: Store) -> None:
+    action = await _start(store)
+    await store.update_action(action.id, 1, Progress(successes=10), ActionStatus.CLOSED)
+    closed = await store.get_action(action.id)
+    assert closed is not None
+
+    reopened = await store.update_action(action.id, closed.version, Progress())
+
+    assert closed.status is ActionStatus.CLOSED
+    assert not reopened
+    assert await store.get_action(action.id) == closed
+    assert await store.find_open_actions(GUILD, CHANNEL) == []
+
+
+async def test_an_update_of_a_missing_action_is_refused(store: Store) -> None:
+    assert not await store.update_action(404, 1, Progress())
+    assert await store.get_action(404) is None
+
+
+async def test_the_open_action_with_a_label_is_found_in_its_channel(store: Store) -> None:
+    wanted = await _start(store, "Research the cult")
+    await _start(store, "Pick the lock")
+    await _start(store, "Research the cult", channel_id=OTHER_CHANNEL)
+
+    found = await store.find_open_actions(GUILD, CHANNEL, label="research  THE cult")
+
+    assert found == [wanted]
+
+
+async def test_open_actions_are_found_by_kind_and_owner(store: Store) -> None:
+    extended = await _start(store)
+    teamwork = await _start(store, "Lift the car", kind=ActionKind.TEAMWORK, owner_id=OTHER)
+
+    assert await store.find_open_actions(GUILD, CHANNEL, kind=ActionKind.TEAMWORK) == [teamwork]
+    assert await store.find_open_actions(GUILD, CHANNEL, owner_id=ROLLER) == [extended]
+    assert await store.find_open_actions(GUILD, CHANNEL) == [extended, teamwork]
+
+
+async def test_the_card_of_an_action_is_remembered(store: Store) -> None:
+    action = await _start(store)
+
+    async with store.transaction() as tx:
+        await tx.actions.attach_message(action.id, 999)
+        stored = await tx.actions.get(action.id)
+
+    assert stored is not None
+    assert stored.message_id == 999
+    assert stored.version == action.version

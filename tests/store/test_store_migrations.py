@@ -1,0 +1,212 @@
+"""Migrations: from empty, as a re-run, and a broken file rolled back."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import MIGRATIONS_DIR, MigrationError, Store, WillState
+from bot.store.migrations import discover, migrate, split_statements
+from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure
+
+TABLES = {
+    "schema_version",
+    "guild_settings",
+    "channel_settings",
+    "rolls",
+    "will_pools",
+    "beats",
+    "attempts",
+    "turn_actions",
+    "actions",
+}
+
+
+def _versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        return [row[0] for row in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {row[0] for row in rows}
+
+
+@pytest.fixture
+def migrations(tmp_path: Path) -> Path:
+    """A copy of the real migrations folder that a test may add files to."""
+    folder = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS_DIR, folder)
+    return folder
+
+
+def test_migration_files_are_numbered_in_order_without_gaps() -> None:
+    versions = [migration.version for migration in discover(MIGRATIONS_DIR)]
+
+    assert versions == list(range(1, len(versions) + 1))
+
+
+async def test_opening_an_empty_database_applies_every_migration(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+
+    assert _versions(db_path) == [m.version for m in discover(MIGRATIONS_DIR)]
+    assert _tables(db_path) >= TABLES
+
+
+async def test_the_database_file_is_in_wal_mode(store: Store, db_path: Path) -> None:
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with store.transaction() as tx:
+            await tx.rolls.insert(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                roller_id=ROLLER,
+                result=failure(),
+                will_state=WillState.OFFERED,
+                action_id=999,
+            )
+
+
+async def test_a_rerun_applies_nothing_and_keeps_the_data(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.set_will(1, 2, maximum=5)
+    await store.close()
+
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        applied = await migrate(conn)
+    reopened = await Store.open(db_path)
+    pool = await reopened.get_will(1, 2)
+    await reopened.close()
+
+    assert applied == []
+    assert pool is not None
+    assert pool.maximum == 5
+    assert _versions(db_path) == [m.version for m in discover(MIGRATIONS_DIR)]
+
+
+async def test_a_new_migration_is_applied_on_the_next_start(
+    db_path: Path, migrations: Path
+) -> None:
+    store = await Store.open(db_path, migrations)
+    await store.close()
+    (migrations / "0900_notes.sql").write_text(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL);\n"
+        "INSERT INTO notes (body) VALUES ('a; b');\n"
+    )
+
+    store = await Store.open(db_path, migrations)
+    await store.close()
+
+    assert _versions(db_path)[-1] == 900
+    assert "notes" in _tables(db_path)
+
+
+async def test_a_failing_migration_is_rolled_back_and_not_recorded(
+    db_path: Path, migrations: Path
+) -> None:
+    store = await Store.open(db_path, migrations)
+    await store.close()
+    before = _versions(db_path)
+    broken = migrations / "0900_broken.sql"
+    broken.write_text(
+        "CREATE TABLE half_done (id INTEGER PRIMARY KEY);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+
+    with pytest.raises(MigrationError, match=r"0900_broken\.sql"):
+        await Store.open(db_path, migrations)
+
+    assert _versions(db_path) == before
+    assert "half_done" not in _tables(db_path)
+
+    broken.write_text("CREATE TABLE half_done (id INTEGER PRIMARY KEY);\n")
+    store = await Store.open(db_path, migrations)
+    await store.close()
+    assert _versions(db_path) == [*before, 900]
+
+
+async def test_a_failing_first_migration_leaves_an_empty_schema(
+    db_path: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "only_broken"
+    folder.mkdir()
+    (folder / "0001_initial.sql").write_text("CREATE TABLE t (id INTEGER);\nNOT SQL AT ALL;\n")
+
+    with pytest.raises(MigrationError, match="rolled back"):
+        await Store.open(db_path, folder)
+
+    assert _versions(db_path) == []
+    assert _tables(db_path) == {"schema_version"}
+
+
+async def test_a_database_from_a_newer_bot_is_refused(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO schema_version (version, name) VALUES (9999, '9999_future.sql')")
+
+    with pytest.raises(MigrationError, match="newer version of the bot"):
+        await Store.open(db_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [("initial.sql", "not named"), ("01_short.sql", "not named"), ("0002_Caps.sql", "not named")],
+)
+def test_a_badly_named_migration_file_stops_start_up(
+    migrations: Path, name: str, problem: str
+) -> None:
+    (migrations / name).write_text("SELECT 1;")
+
+    with pytest.raises(MigrationError, match=problem):
+        discover(migrations)
+
+
+def test_two_migrations_with_one_version_stop_start_up(migrations: Path) -> None:
+    (migrations / "0001_again.sql").write_text("SELECT 1;")
+
+    with pytest.raises(MigrationError, match="share version 1"):
+        discover(migrations)
+
+
+def test_a_missing_migrations_folder_stops_start_up(tmp_path: Path) -> None:
+    with pytest.raises(MigrationError, match="no migrations folder"):
+        discover(tmp_path / "nowhere")
+
+
+def test_statements_split_where_sqlite_says_they_end() -> None:
+    script = """
+        -- a comment; with a semicolon
+        CREATE TABLE t (body TEXT DEFAULT 'x; y'); INSERT INTO t VALUES ('1;2');
+        CREATE TRIGGER t_touch AFTER INSERT ON t BEGIN
+            UPDATE t SET body = body || ';';
+        END;
+        -- trailing comment
+    """
+
+    statements = split_statements(script)
+
+    assert len(statements) == 3
+    assert statements[1] == "INSERT INTO t VALUES ('1;2');"
+    assert statements[2].endswith("END;")
+
+
+def test_an_unterminated_statement_is_refused() -> None:
+    with pytest.raises(ValueError, match="unterminated"):
+        split_statements("CREATE TABLE t (id INTEGER);\nCREATE TABLE u (id INTEGER)")
+
+
+async def test_an_unterminated_statement_stops_start_up(db_path: Path, migrations: Path) -> None:
+    (migrations / "0900_cut.sql").write_text("CREATE TABLE cut (id INTEGER)")
+
+    with pytest.raises(MigrationError, match=r"0900_cut\.sql cannot be read"):
+        await Store.open(db_path, migrations)
