@@ -172,6 +172,9 @@ def _prepare_v20(request: RollRequest, adjustments: list[Adjustment], pool: int)
         return problem
     raised = sum(adj.difficulty for adj in adjustments)
     difficulty = base_difficulty + raised
+    if difficulty < DIFFICULTY_RANGE[0]:
+        low = DIFFICULTY_RANGE[0]
+        return f"the difficulty would be {difficulty}: it can be lowered to {low} at most"
     if raised and difficulty >= DIFFICULTY_RANGE[1]:
         return (
             f"this action cannot be taken: its difficulty would be {difficulty} "

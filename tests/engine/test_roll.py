@@ -473,6 +473,14 @@ def test_v20_raised_difficulty_reaching_ten_cannot_be_taken() -> None:
     assert ok.breakdown is not None and ok.breakdown.difficulty == 9
 
 
+def test_v20_difficulty_lowered_below_two_is_refused() -> None:
+    lowered = (Adjustment(kind=AdjustmentKind.MULTIPLE_ACTION, difficulty=-2),)
+    result, _ = scripted("v20", 3, [], difficulty=3, adjustments=lowered)
+    assert result.outcome is Outcome.REFUSED
+    assert result.message is not None
+    assert "2" in result.message
+
+
 def test_v20_pool_of_zero_is_refused_willpower_or_not() -> None:
     for will in (False, True):
         result, _ = scripted("v20", 0, [], will=will)
