@@ -1,0 +1,40 @@
+"""The `fistful` Successive Action Penalty (RULES.md §3).
+
+Each action a character takes after the first in the same turn has a
+cumulative penalty of ``step`` dice per earlier action (1 by default; a channel
+setting may change it). With the penalty a pool can fall to 0 or less: then
+the character cannot take the action now, and :func:`engine.prepare.prepare`
+refuses it (Will cannot rescue it). The store counts actions per turn.
+"""
+
+from __future__ import annotations
+
+from engine.models import Adjustment, AdjustmentKind, RollRequest, Ruleset
+from engine.roll import RuleError
+from engine.table._adjust import replace_adjustments
+
+
+def penalty(actions_taken: int, step: int = 1) -> tuple[Adjustment, ...]:
+    """The penalty of an action after ``actions_taken`` earlier actions this turn.
+
+    Empty for the first action of the turn, so the breakdown shows no
+    zero-dice line.
+    """
+    if actions_taken < 0 or step < 0:
+        msg = f"actions and step count up from 0, not {actions_taken} and {step}"
+        raise ValueError(msg)
+    amount = actions_taken * step
+    if not amount:
+        return ()
+    return (Adjustment(kind=AdjustmentKind.SUCCESSIVE_ACTION, dice=-amount),)
+
+
+def with_penalty(request: RollRequest, actions_taken: int, step: int = 1) -> RollRequest:
+    """``request`` with this turn's penalty (replacing any earlier one on it)."""
+    if request.ruleset is not Ruleset.FISTFUL:
+        raise RuleError(
+            f"the Successive Action Penalty is a fistful rule; this roll is {request.ruleset}"
+        )
+    return replace_adjustments(
+        request, {AdjustmentKind.SUCCESSIVE_ACTION}, penalty(actions_taken, step)
+    )

@@ -1,0 +1,103 @@
+"""Contested and resisted rolls: the winner, the margin and ties, per ruleset."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.models import Degree, Outcome, Ruleset
+from engine.roll import RuleError
+from engine.table.contest import Winner, resolve
+from tests.engine.table.helpers import scripted
+
+
+def test_cofd_more_successes_wins_by_the_difference() -> None:
+    contest = resolve(
+        Ruleset.COFD, scripted("cofd", 3, [8, 9, 2]), scripted("cofd", 3, [8, 2, 3])
+    )
+    assert (contest.winner, contest.margin, contest.actor, contest.opponent) == (
+        Winner.ACTOR, 1, 2, 1,
+    )
+    assert contest.degree is None
+
+
+def test_cofd_extra_successes_count_in_a_contest() -> None:
+    actor = scripted("cofd", 3, [8, 2, 3], extra=2)
+    opponent = scripted("cofd", 3, [8, 9, 2])
+    contest = resolve(Ruleset.COFD, actor, opponent)
+    assert (contest.winner, contest.margin) == (Winner.ACTOR, 1)
+
+
+def test_cofd_exceptional_success_is_each_side_s_own_not_the_difference() -> None:
+    actor = scripted("cofd", 6, [8, 8, 8, 8, 8, 2])
+    opponent = scripted("cofd", 6, [8, 8, 8, 8, 2, 3])
+    contest = resolve(Ruleset.COFD, actor, opponent)
+    assert contest.margin == 1
+    assert actor.outcome is Outcome.EXCEPTIONAL_SUCCESS
+
+
+def test_cofd_equal_successes_are_a_tie() -> None:
+    contest = resolve(
+        Ruleset.COFD, scripted("cofd", 2, [8, 2]), scripted("cofd", 2, [3, 9])
+    )
+    assert (contest.winner, contest.margin) == (Winner.TIE, 0)
+
+
+def test_cofd_a_dramatic_failure_counts_as_no_successes() -> None:
+    contest = resolve(Ruleset.COFD, scripted("cofd", 0, [1]), scripted("cofd", 2, [8, 2]))
+    assert (contest.winner, contest.margin) == (Winner.OPPONENT, 1)
+
+
+def test_v20_more_net_successes_wins_and_the_degree_is_the_difference() -> None:
+    actor = scripted("v20", 5, [6, 7, 8, 9, 2])
+    opponent = scripted("v20", 3, [6, 1, 2])
+    contest = resolve(Ruleset.V20, actor, opponent)
+    assert (contest.winner, contest.margin, contest.degree) == (
+        Winner.ACTOR, 4, Degree.EXCEPTIONAL,
+    )
+
+
+def test_v20_a_tie_means_neither_succeeds() -> None:
+    contest = resolve(
+        Ruleset.V20, scripted("v20", 3, [6, 7, 2]), scripted("v20", 3, [8, 9, 3])
+    )
+    assert (contest.winner, contest.margin, contest.degree) == (Winner.TIE, 0, None)
+
+
+def test_v20_a_botch_counts_as_no_successes() -> None:
+    contest = resolve(
+        Ruleset.V20, scripted("v20", 2, [1, 2]), scripted("v20", 2, [6, 2])
+    )
+    assert (contest.winner, contest.margin, contest.degree) == (
+        Winner.OPPONENT, 1, Degree.MARGINAL,
+    )
+
+
+def test_fistful_resistance_reduces_successes_both_ways() -> None:
+    actor = scripted("fistful", 3, [8, 9, 2])
+    opponent = scripted("fistful", 4, [8, 9, 10, 2, 3])
+    contest = resolve(Ruleset.FISTFUL, actor, opponent)
+    assert (contest.winner, contest.margin, contest.opponent) == (Winner.OPPONENT, 1, 3)
+
+
+def test_fistful_equal_successes_leave_nobody_with_consequences() -> None:
+    contest = resolve(
+        Ruleset.FISTFUL, scripted("fistful", 2, [8, 2]), scripted("fistful", 2, [9, 3])
+    )
+    assert (contest.winner, contest.margin) == (Winner.TIE, 0)
+
+
+def test_fistful_a_botch_counts_as_no_successes() -> None:
+    actor = scripted("fistful", 2, [1, 2])
+    assert actor.outcome is Outcome.BOTCH
+    contest = resolve(Ruleset.FISTFUL, actor, scripted("fistful", 2, [2, 3]))
+    assert (contest.winner, contest.margin) == (Winner.TIE, 0)
+
+
+def test_a_refused_roll_cannot_be_contested() -> None:
+    with pytest.raises(RuleError, match="did not happen"):
+        resolve(Ruleset.V20, scripted("v20", 0, []), scripted("v20", 2, [6, 2]))
+
+
+def test_both_sides_roll_in_the_contest_s_ruleset() -> None:
+    with pytest.raises(RuleError, match="but the contest is v20"):
+        resolve(Ruleset.V20, scripted("v20", 2, [6, 2]), scripted("cofd", 2, [8, 2]))
