@@ -1,0 +1,101 @@
+"""Composition root: ``python -m bot``.
+
+Builds the settings, opens the store (applying migrations), picks the dice
+source and hands all three to the bot. A missing or rejected token is one
+clear line and exit code 2; SIGINT and SIGTERM close the bot and the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.client import StorytellerBot
+from bot.endpoints import apply_endpoint_overrides
+from bot.settings import Settings
+from bot.store import Store, StoreError
+from bot.store.migrations import MigrationError
+from engine.faces import FaceSource, seeded_faces, system_faces
+
+log = logging.getLogger("bot")
+
+LOGIN_HELP = (
+    "DISCORD_TOKEN is not set: create an application at "
+    "https://discord.com/developers/applications, copy its bot token into .env "
+    "(see .env.example) or the environment, and start again."
+)
+LOGIN_REJECTED = (
+    "Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal "
+    "(Bot → Reset Token) into .env or the environment."
+)
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 2
+
+
+def main() -> int:
+    """Start the bot; the return value is the process exit code."""
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        if any(part["loc"] == ("discord_token",) for part in error.errors()):
+            return _fail(LOGIN_HELP)
+        problems = "; ".join(
+            f"{'.'.join(map(str, part['loc'])).upper()}: {part['msg']}" for part in error.errors()
+        )
+        return _fail(f"Invalid settings: {problems}")
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    apply_endpoint_overrides(settings)
+    try:
+        return asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def run(settings: Settings) -> int:
+    """Run until the bot stops or a signal asks it to; always close the database."""
+    try:
+        store = await Store.open(settings.database_path)
+    except (MigrationError, StoreError) as error:
+        return _fail(f"The database cannot be used, nothing was started: {error}")
+    faces: FaceSource = (
+        seeded_faces(settings.dice_seed) if settings.dice_seed is not None else system_faces()
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        async with StorytellerBot(settings=settings, store=store, faces=faces) as bot:
+            running = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if running.done():
+                stopping.cancel()
+                failure = running.exception()
+                if isinstance(failure, discord.LoginFailure):
+                    return _fail(LOGIN_REJECTED)
+                if failure is not None:
+                    raise failure
+                return 0
+            log.info("Shutting down")
+            await bot.close()
+            await running
+            return 0
+    finally:
+        await store.close()
+        log.info("Database closed")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Who may do what (COMMANDS.md "Roles"), as real checks.
+
+``default_permissions`` on a command is only a hint for Discord's UI, and a
+server admin can override it: every restricted command also runs one of
+these checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.context import channel_config
+
+
+class NotStoryteller(app_commands.CheckFailure):
+    """The member is not the Storyteller here."""
+
+
+async def is_storyteller(interaction: discord.Interaction) -> bool:
+    """Manage Channels here, or the Storyteller role an admin set with /config storyteller."""
+    if interaction.permissions.manage_channels:
+        return True
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    role_id = (await channel_config(interaction)).storyteller_role_id
+    return role_id is not None and any(role.id == role_id for role in member.roles)
+
+
+async def _storyteller_check(interaction: discord.Interaction) -> bool:
+    if await is_storyteller(interaction):
+        return True
+    raise NotStoryteller(
+        "Only the Storyteller can do this: a member with Manage Channels here, "
+        "or with the Storyteller role (/config storyteller)."
+    )
+
+
+async def require_storyteller(interaction: discord.Interaction) -> None:
+    """Refuse unless the member is the Storyteller (for buttons and option-dependent checks)."""
+    await _storyteller_check(interaction)
+
+
+def storyteller_only() -> Any:
+    """Decorator: the command is the Storyteller's."""
+    return app_commands.check(_storyteller_check)
+
+
+def require_permission(interaction: discord.Interaction, permission: str) -> None:
+    """Refuse unless the member has ``permission`` here (a check that depends on an option)."""
+    if not getattr(interaction.permissions, permission):
+        raise app_commands.MissingPermissions([permission])

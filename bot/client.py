@@ -1,0 +1,59 @@
+"""The bot object: settings, store and dice are handed in by the composition root."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.errors import StorytellerTree
+from bot.settings import Settings
+from bot.store import Store
+from engine.faces import FaceSource
+
+log = logging.getLogger(__name__)
+
+#: Every extension, loaded explicitly (a test checks none is missing).
+EXTENSIONS: tuple[str, ...] = (
+    "bot.cogs.rolling",
+    "bot.cogs.will",
+    "bot.cogs.history",
+    "bot.cogs.config",
+    "bot.cogs.help",
+)
+
+
+class StorytellerBot(commands.Bot):
+    """A dice bot for Storyteller tables."""
+
+    def __init__(self, *, settings: Settings, store: Store, faces: FaceSource) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+            tree_cls=StorytellerTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.store = store
+        self.faces = faces
+
+    async def setup_hook(self) -> None:
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self._sync()
+
+    async def _sync(self) -> None:
+        """Sync deliberately: to the development guild if set, globally only when asked."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), guild.id)
+        if self.settings.sync_commands:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("Ready as %s in %d servers", self.user, len(self.guilds))

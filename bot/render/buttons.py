@@ -1,0 +1,30 @@
+"""Wording for buttons and their refusals (every refusal is an ephemeral sentence)."""
+
+from __future__ import annotations
+
+from bot.store import Refusal, WillPool
+
+SPEND_WILL = "Spend Will"
+TAKE_BEAT = "Take a Beat"
+TRY_AGAIN = "Try again"
+
+REFUSALS: dict[Refusal, str] = {
+    Refusal.NOT_FOUND: "I no longer know this roll, so nothing was changed.",
+    Refusal.NOT_ROLLER: "Only the member who made this roll can use its buttons.",
+    Refusal.VOID: "The Storyteller voided this roll, so its buttons no longer act.",
+    Refusal.CLOSED: (
+        "This roll is closed (a newer roll, the next turn, the end of the scene or a Beat), "
+        "so nothing was changed."
+    ),
+    Refusal.DECLARED: "Will was declared with this roll already: once per roll.",
+    Refusal.NOT_OFFERED: "Will cannot be spent on this roll after the fact.",
+    Refusal.ALREADY_SPENT: "Will was already spent on this roll: once per roll.",
+    Refusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
+    Refusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
+    Refusal.ALREADY_RETRIED: "This roll was already tried again; use the newer roll's buttons.",
+}
+
+
+def will_pool_text(pool: WillPool) -> str:
+    """A Will pool as players say it: "Will 3/5"."""
+    return f"Will {pool.current}/{pool.maximum}"

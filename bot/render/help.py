@@ -1,0 +1,297 @@
+"""/help: how to roll in the channel's ruleset, with examples, and one page per topic."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+
+from bot.render.rolls import RULESET_NAMES
+from bot.render.text import INFO_COLOUR, safe
+from engine.constants import MAX_EXTRA, MAX_POOL
+from engine.models import Ruleset
+
+__all__ = ["HELP_TOPICS", "help_embed"]
+
+HELP_TOPICS: Final = ("roll", "will", "odds", "config", "history", "extended", "teamwork")
+
+_POOL: Final = (
+    "`pool:7` · `pool:4+3` · `pool:Manipulation 4 + Subterfuge 3 + 1 - 2` · "
+    "`pool:[Strength 3 + Brawl 2]`\n"
+    "Words are labels for the number after them; the reply lists them in the pool "
+    "breakdown. A word with no number is refused (character sheets are not supported yet). "
+    f"At most {MAX_POOL} dice."
+)
+
+_OPTIONS: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "`again` 10/9/8/none (default 10-again) · `rote` (failed dice rerolled once) · "
+        "`specialty` (+1 die) · `untrained` mental (-3) / physical or social (-1) · "
+        "`resist` (dice to subtract) · `extra` (extra successes on a success) · "
+        "`exceptional_at` (default 5)\n"
+        "Below 1 die you roll a chance die: only a 10 succeeds, a 1 is a dramatic failure."
+    ),
+    Ruleset.V20: (
+        "`difficulty` 2 to 10 (default 6) · `specialty` (10s count twice) · "
+        "`auto` (automatic success: the pool must be at least the difficulty)\n"
+        "Each 1 cancels a success; no success and a 1 is a botch. A pool of 0 or less "
+        "cannot be rolled."
+    ),
+    Ruleset.FISTFUL: (
+        "`untrained` (the skill has no dots: 1s eat successes) · `risky` (1s eat successes) · "
+        "`initiative` (6 to 10 succeed) · `no_botch` (soak and the like) · "
+        "`need` (successes required)\n"
+        "8 to 10 succeed and 10s roll again. No successes with a 1 standing is a botch. "
+        "A pool of 0 or less means the character cannot act now."
+    ),
+}
+
+_EXAMPLES: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "`/roll pool:Dexterity 3 + Athletics 2 label:climb the wall`\n"
+        "`/roll pool:Wits 2 + Investigation 3 again:9 rote:True`\n"
+        "`/roll pool:Strength 2 + Brawl 1 untrained:physical will:True`"
+    ),
+    Ruleset.V20: (
+        "`/roll pool:Dexterity 3 + Melee 2 difficulty:7 label:parry`\n"
+        "`/roll pool:Manipulation 4 + Subterfuge 3 specialty:True`\n"
+        "`/roll pool:Strength 4 + Athletics 3 difficulty:5 auto:True`"
+    ),
+    Ruleset.FISTFUL: (
+        "`/roll pool:Dexterity 3 + Firearms 2 label:shoot the lock`\n"
+        "`/roll pool:Wits 3 + Drive 0 untrained:physical risky:True`\n"
+        "`/roll pool:Dexterity 2 + Wits 3 initiative:True`"
+    ),
+}
+
+_WILL: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: "Spending 1 Willpower adds 3 dice, once per roll.",
+    Ruleset.V20: (
+        "Spending 1 Willpower adds 1 success that no 1 can cancel, so the roll cannot botch. "
+        "Once per roll; not with an automatic success."
+    ),
+    Ruleset.FISTFUL: (
+        "Spending 1 Will adds 3 dice, once per action. It cannot rescue a pool of 0 or less. "
+        "Your Will pool is Resolve + Composure."
+    ),
+}
+
+_BUTTONS: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "**Spend Will**: adds Willpower after the roll, in place.\n"
+        "**Take a Beat**: on a failure, make it a dramatic failure and gain a Beat.\n"
+        "**Try again**: on a failed labelled roll, roll again with -1 die per earlier failure."
+    ),
+    Ruleset.V20: (
+        "**Spend Will**: adds Willpower's success after the roll, in place.\n"
+        "**Try again**: on a failed labelled roll, roll again at +1 difficulty per earlier "
+        "failure (never reaching 10)."
+    ),
+    Ruleset.FISTFUL: (
+        "**Spend Will**: adds 3 dice after the roll, in place; dice already rolled keep "
+        "their places.\n"
+        "**Try again**: on a failed labelled roll, roll the same request again."
+    ),
+}
+
+_EXTENDED: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "Each roll adds its successes. Failure: take a Condition, lose all progress, or "
+        "abandon. Exceptional success: reduce the target by your Skill dots, shorten the "
+        "interval, or keep the exceptional result. A dramatic failure gives the next roll "
+        "-2 dice. The roll limit is Attribute + Skill + Specialty unless you set `max_rolls`."
+    ),
+    Ruleset.V20: (
+        "Each roll adds its net successes; there is no roll limit unless you set one. A botch "
+        "ends the attempt: start over from 0 or abandon. `against` makes it a resisted action."
+    ),
+    Ruleset.FISTFUL: (
+        "Successes accumulate over the rolls the Storyteller allows. A botch derails the "
+        "effort: start again from 0 or abandon. `against` makes it an ongoing contest: the "
+        "resister's excess each turn is taken from your progress."
+    ),
+}
+
+_TEAMWORK: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "Each helper success is +1 die for the primary; any helper's dramatic failure is "
+        "-4 dice (once)."
+    ),
+    Ruleset.V20: (
+        "Helpers' net successes add dice to the primary's pool. Each helper beyond the "
+        "`helper_limit` raises every roll's difficulty by 1."
+    ),
+    Ruleset.FISTFUL: (
+        "Each helper success is +1 die for the primary; a helper's botch is -4 dice (once)."
+    ),
+}
+
+
+def help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
+    """How to use the bot in a channel with ``ruleset``: an overview, or one of HELP_TOPICS."""
+    name = RULESET_NAMES[ruleset]
+    if topic is None or topic not in HELP_TOPICS:
+        embed = discord.Embed(
+            title="How to roll",
+            description=(
+                f"This channel uses **{name}**. Roll with `/roll pool:<dice>`; add "
+                "`label:` to name what the roll is for, `will:True` to spend Willpower, "
+                "`private:True` for a secret roll."
+            ),
+            colour=INFO_COLOUR,
+        )
+        if topic is not None:
+            embed.description = f"There is no help topic “{safe(topic, limit=50)}”.\n\n" + (
+                embed.description or ""
+            )
+        embed.add_field(name="Pool", value=_POOL, inline=False)
+        embed.add_field(name=f"Options ({ruleset})", value=_OPTIONS[ruleset], inline=False)
+        embed.add_field(name="Examples", value=_EXAMPLES[ruleset], inline=False)
+        embed.add_field(name="Buttons on a roll", value=_BUTTONS[ruleset], inline=False)
+        embed.add_field(
+            name="More help",
+            value="`/help topic:` " + " · ".join(f"`{each}`" for each in HELP_TOPICS),
+            inline=False,
+        )
+        return embed
+    embed = discord.Embed(title=f"Help: {topic}", colour=INFO_COLOUR)
+    embed.set_footer(text=name)
+    for field_name, value in _TOPICS[topic](ruleset):
+        embed.add_field(name=field_name, value=value, inline=False)
+    return embed
+
+
+def _roll(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        ("Rolling", "`/roll pool:<dice> [label] [will] [private] [options]`\n" + _POOL),
+        (f"Options ({ruleset})", _OPTIONS[ruleset]),
+        ("Examples", _EXAMPLES[ruleset]),
+        (
+            "Reading the reply",
+            "Successes are **bold**; 1s that cancel and the dice they cancel are struck "
+            "through; rote rerolls show as `5→10`; extra dice are grouped by round; void dice "
+            "(no longer needed after Will) are marked. A very large roll is summarised as "
+            f"counts per face. Extra dice stop at {MAX_EXTRA:,}. The text-only setting shows "
+            "all of this in words.",
+        ),
+        (
+            "Secret rolls",
+            "`private:True` shows you the dice; the channel sees only that you rolled, with "
+            "the label. A full copy goes to the Storyteller channel when one is set.",
+        ),
+        ("Buttons", _BUTTONS[ruleset]),
+    ]
+
+
+def _will(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        ("Willpower", _WILL[ruleset]),
+        (
+            "When",
+            "Declare it with `will:True` on `/roll`, or press **Spend Will** on the roll "
+            "afterwards: the same message updates, the Will dice are marked, and your Will "
+            "goes down by 1. The button stays until you roll again in the channel, the turn "
+            "or scene moves on, or the Storyteller closes it. A channel can require Will to be "
+            "declared before rolling (`/config set option:will_timing value:before`).",
+        ),
+        (
+            "Your Will pool",
+            "`/will show [member]` · `/will set max:<n> [current:<n>]` · `/will rest` "
+            "(regain 1) · `/will gain member:<m> amount:<n>` (Storyteller) · "
+            "`/night` (Storyteller: everyone regains 1)",
+        ),
+    ]
+
+
+def _odds(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Odds",
+            "`/odds pool:<dice> [same options as /roll]` shows the exact chance of each "
+            "outcome and of at least N successes, with a bar chart. Exact means computed "
+            "from the rules, not simulated.",
+        ),
+        ("Example", _EXAMPLES[ruleset].splitlines()[1].replace("/roll", "/odds", 1)),
+    ]
+
+
+def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Settings",
+            "`/config show` · `/config ruleset ruleset:<cofd|v20|fistful> "
+            "[scope:channel|server]` · `/config set option:<name> value:<value>` · "
+            "`/config storyteller role:<role> [channel:<channel>]`\n"
+            f"This channel's ruleset is **{RULESET_NAMES[ruleset]}**. A channel without one "
+            "uses the server's; a server without one uses cofd.",
+        ),
+        (
+            "Channel options",
+            "`will_timing`: any / before · `pressure`: successive-attempt penalties on or off · "
+            "`fistful_step`: dice lost per earlier action in a turn · `text_only`: words "
+            "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted",
+        ),
+        (
+            "Who",
+            "Admins (Manage Server, or Manage Channels for a channel) change settings. Every "
+            "change is confirmed with the old and the new value.",
+        ),
+    ]
+
+
+def _history(_: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "History",
+            "`/history [count] [member]`: the channel's recent rolls, newest first, with what "
+            "changed (Will spent, extended progress). Secret rolls are listed only for their "
+            "roller and the Storyteller.",
+        ),
+        (
+            "Voiding",
+            "The Storyteller can void a roll from the log: it stays listed and its message "
+            "says it was voided.",
+        ),
+        (
+            "Time",
+            "`/turn next` and `/scene end` (Storyteller) reset penalties and close open Will "
+            "buttons.",
+        ),
+    ]
+
+
+def _extended(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Extended actions",
+            "`/extended start pool:<dice> target:<n> [max_rolls] [interval] [label] [skill] "
+            "[against:<dice>] [options]` posts a card with the progress, the rolls used and "
+            "buttons **Roll** and **Abandon**. `/extended roll`, `/extended list` and "
+            "`/extended abandon` do the same by command. Only the owner or the Storyteller "
+            "may roll or decide.",
+        ),
+        (f"In {ruleset}", _EXTENDED[ruleset]),
+    ]
+
+
+def _teamwork(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Teamwork",
+            "`/teamwork start pool:<dice> [label] [helper_limit] [options]` posts a card. "
+            "Others press **Help** (or use `/teamwork help pool:<dice>`) and roll at once; the "
+            "primary presses **Roll** to roll with the bonus so far, or **Cancel**.",
+        ),
+        (f"In {ruleset}", _TEAMWORK[ruleset]),
+    ]
+
+
+_TOPICS: Final = {
+    "roll": _roll,
+    "will": _will,
+    "odds": _odds,
+    "config": _config,
+    "history": _history,
+    "extended": _extended,
+    "teamwork": _teamwork,
+}

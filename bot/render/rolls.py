@@ -1,0 +1,365 @@
+"""A roll as players see it: every die, the outcome, the pool and who rolled.
+
+The dice go in the description, one line per group (the pool's dice, Will
+dice, each round of extra dice, void dice). A roll can have 100 dice and
+1,000 extra dice, far more than an embed holds, so the dice lines are fitted
+to :data:`DICE_BUDGET`: the extra rounds, void dice and cancellations are
+first summarised as counts per shown face (``12× **10**``), then, if that is
+not enough (hundreds of rounds), every round of extra dice is merged into one
+summarised line. Round 0, the dice the player rolled, is always shown die by
+die.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Final
+
+import discord
+
+from bot.render.text import (
+    OUTCOME_COLOURS,
+    OUTCOME_WORDS,
+    VOID_COLOUR,
+    breakdown_text,
+    dice,
+    options_text,
+    plural,
+    safe,
+)
+from engine.constants import MAX_EXTRA
+from engine.models import Breakdown, Die, DieKind, Fate, RollResult, Ruleset, Term, WillUse
+
+__all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "secret_notice"]
+
+
+class RollStatus(StrEnum):
+    """Where a roll message stands."""
+
+    OPEN = "open"
+    """Buttons (Spend Will, Take a Beat, Try again) may still apply."""
+    CLOSED = "closed"
+    """Its buttons were closed (another roll, the turn or scene advanced, the Storyteller)."""
+    VOID = "void"
+    """Voided by the Storyteller: still listed, no longer counted."""
+
+
+RULESET_NAMES: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: "Chronicles of Darkness (2e)",
+    Ruleset.V20: "Classic World of Darkness (V20 / Dark Ages)",
+    Ruleset.FISTFUL: "Fist Full of Dice (table procedure)",
+}
+
+#: Characters of dice lines in the description (at most 4,096). What is left
+#: of the embed (title, outcome lines, the pool field, at most 1,024, roller,
+#: footer) stays under 2,000, so the embed stays under Discord's 6,000.
+DICE_BUDGET: Final = 3000
+#: User text shown in a roll: longer labels and names are shortened with "…".
+LABEL_LIMIT: Final = 100
+NAME_LIMIT: Final = 100
+_FIELD_LIMIT: Final = 1024
+
+#: Levels of detail, most first: (summarise the later lines (extra rounds, void dice,
+#: cancellations), merge the extra rounds into one line). Round 0 is always shown in
+#: full: at most MAX_POOL dice of at most ~22 characters ("7 rerolled to **10**, ").
+_LEVELS: Final = ((False, False), (True, False), (True, True))
+_BOTCH_DEGREES: Final = {1: "single botch", 2: "double botch", 3: "triple botch"}
+
+
+@dataclass
+class _Group:
+    """One line of dice: each die as (the face that counts, how it is shown)."""
+
+    label: str
+    dice: list[tuple[int, str]] = field(default_factory=list)
+    round: int | None = None
+    """The round of extra dice this line shows, if it shows one."""
+    first: bool = False
+    """Round 0 (the pool's dice, the chance die, Will dice): never summarised."""
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A dice line in full and summarised."""
+
+    full: str
+    short: str
+
+
+def roll_embed(
+    result: RollResult,
+    *,
+    roller: str,
+    label: str | None,
+    roll_id: int | None,
+    text_only: bool = False,
+    sorted_dice: bool = False,
+    status: RollStatus = RollStatus.OPEN,
+    secret: bool = False,
+) -> discord.Embed:
+    """The roll message's embed, within every Discord limit however big the roll.
+
+    ``text_only`` is for screen readers: words instead of emoji, arrows and
+    strikethrough. ``sorted_dice`` orders each group high to low (display only).
+    ``secret`` marks the full result of a secret roll (the roller's ephemeral
+    copy and the Storyteller's).
+    """
+    ruleset = result.request.ruleset
+    phrase = _outcome_phrase(result)
+    title = f"{safe(label, limit=LABEL_LIMIT)}: {phrase}" if label else phrase
+    if status is RollStatus.VOID:
+        title = f"Void - {title}"
+    elif not text_only:
+        title = f"🎲 {title}"
+
+    lines: list[str] = []
+    if status is RollStatus.VOID:
+        lines.append("**Voided by the Storyteller**: this roll no longer counts.")
+    if secret:
+        lines.append("Secret roll: the channel saw only that a roll was made.")
+    if result.refused:
+        lines.append(refusal(result.message or "this roll cannot be made"))
+    else:
+        lines.append(_headline(result))
+        lines.extend(_notes(result))
+        lines.append("")
+        lines.extend(_dice_lines(result, text_only=text_only, sorted_dice=sorted_dice))
+
+    embed = discord.Embed(
+        title=title,
+        description="\n".join(lines),
+        colour=VOID_COLOUR if status is RollStatus.VOID else OUTCOME_COLOURS[result.outcome],
+    )
+    if result.breakdown is not None:
+        embed.add_field(name="Pool", value=_pool_text(result, result.breakdown), inline=False)
+    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
+    embed.add_field(name="Rolled by", value=safe(roller, limit=NAME_LIMIT) or "?", inline=True)
+    footer = _footer(roll_id, status=status, text_only=text_only)
+    if footer:
+        embed.set_footer(text=footer)
+    return embed
+
+
+def secret_notice(*, roller: str, label: str | None) -> str:
+    """The channel's public line for a secret roll: who, what for, no dice."""
+    what = f": {safe(label, limit=LABEL_LIMIT)}" if label else ""
+    return f"**{safe(roller, limit=NAME_LIMIT)}** made a secret roll{what}."
+
+
+def refusal(message: str) -> str:
+    """An engine or parser refusal as an ephemeral reply: a capitalised sentence."""
+    text = message.strip() or "That cannot be done."
+    text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    return safe(text, limit=2000)
+
+
+# --- Outcome -------------------------------------------------------------------------------
+
+
+def _outcome_phrase(result: RollResult) -> str:
+    """The outcome in words, with the ruleset's degree: ``Success (moderate success)``."""
+    words = OUTCOME_WORDS[result.outcome]
+    if result.automatic:
+        return "Automatic success"
+    if result.beat:
+        return f"{words} (Beat taken)"
+    if result.degree is not None:
+        return f"{words} ({result.degree} success)"
+    if result.botch_degree is not None:
+        ones = result.botch_degree
+        degree = _BOTCH_DEGREES.get(ones, f"triple botch or worse: {ones} ones standing")
+        return f"{words} ({degree})"
+    return words
+
+
+def _headline(result: RollResult) -> str:
+    """The number of successes, and where any that are not on the dice came from."""
+    if result.automatic:
+        return "**1 success**, automatic: no dice were rolled."
+    if not result.successes:
+        return "**No successes**"
+    count = f"**{plural(result.successes, 'success')}**"
+    request = result.request
+    if request.ruleset is Ruleset.COFD and request.extra:
+        return f"{count} ({result.dice_successes} on the dice + {request.extra} extra)"
+    if request.ruleset is Ruleset.V20 and result.will is not WillUse.NONE:
+        return f"{count} (including 1 from Willpower)"
+    return count
+
+
+def _notes(result: RollResult) -> list[str]:
+    notes: list[str] = []
+    if result.beat:
+        notes.append("Beat taken: the failure became a dramatic failure, and a Beat was gained.")
+    if result.will is WillUse.AFTER:
+        notes.append("Willpower was spent after the roll.")
+    need = result.request.need
+    if need is not None and result.need_met is not None:
+        met = "met" if result.need_met else f"not met ({result.successes} of {need})"
+        notes.append(f"Needed {plural(need, 'success')}: {met}.")
+    if result.capped:
+        notes.append(
+            f"Extra dice stopped at the limit of {MAX_EXTRA:,}: "
+            "the outcome counts the dice that were rolled."
+        )
+    return notes
+
+
+# --- Dice ----------------------------------------------------------------------------------
+
+
+def _dice_lines(result: RollResult, *, text_only: bool, sorted_dice: bool) -> list[str]:
+    """Every die, grouped, at the first level of detail that fits DICE_BUDGET."""
+    groups = _groups(result, text_only=text_only)
+    if sorted_dice:
+        for group in groups:
+            group.dice.sort(key=lambda shown: -shown[0])
+    cancelled = _cancelled_line(result)
+    chosen: list[str] = []
+    for summarise, merge in _LEVELS:
+        shown = _merge_rounds(groups) if merge else groups
+        lines = [(group.first, _group_line(group, text_only=text_only)) for group in shown]
+        lines += [(False, line) for line in cancelled]
+        chosen = [
+            line.short if summarise and not first and len(line.short) < len(line.full)
+            else line.full
+            for first, line in lines
+        ]
+        if _length(chosen) <= DICE_BUDGET:
+            break
+    return chosen
+
+
+def _groups(result: RollResult, *, text_only: bool) -> list[_Group]:
+    """The dice by group, in draw order; a rote replacement is shown with the die it replaced."""
+    groups: dict[str, _Group] = {}
+    for die in result.dice:
+        if die.fate is Fate.VOID:
+            label = "Void, no longer counted" if text_only else "Void"
+        elif die.kind is DieKind.ROTE:
+            continue
+        elif die.kind is DieKind.WILL:
+            label = "Will"
+        elif die.kind is DieKind.CHANCE:
+            label = "Chance die"
+        elif die.round:
+            label = f"Round {die.round}"
+        else:
+            label = "Dice"
+        void = die.fate is Fate.VOID
+        extra = die.round if die.round and not void else None
+        group = groups.setdefault(
+            label, _Group(label, round=extra, first=not die.round and not void)
+        )
+        group.dice.append(_token(die, result.dice, text_only=text_only))
+    return list(groups.values())
+
+
+def _token(die: Die, every: tuple[Die, ...], *, text_only: bool) -> tuple[int, str]:
+    if die.fate is Fate.REPLACED and die.pair is not None:
+        new = every[die.pair]
+        joiner = " rerolled to " if text_only else "→"
+        return new.face, f"{die.face}{joiner}{_shown(new, text_only=text_only)}"
+    return die.face, _shown(die, text_only=text_only)
+
+
+def _shown(die: Die, *, text_only: bool) -> str:
+    """One face: successes bold, cancelled dice and cancelling 1s struck (or named)."""
+    face = str(die.face)
+    if die.fate is Fate.SUCCESS:
+        if die.successes == 2:
+            return f"**{face}** (counts twice)" if text_only else f"**{face}**×2"
+        return f"**{face}**"
+    if die.fate is Fate.CANCELLED:
+        return f"{face} (cancelled)" if text_only else f"~~{face}~~"
+    if die.fate is Fate.CANCELS:
+        return f"{face} (cancels)" if text_only else f"~~{face}~~"
+    if die.fate is Fate.VOID and not text_only:
+        return f"~~{face}~~"
+    return face
+
+
+def _cancelled_line(result: RollResult) -> list[_Line]:
+    """Which success each 1 cancelled, so struck pairs can be matched up."""
+    eaten: list[str] = []
+    for die in result.dice:
+        if die.fate is not Fate.CANCELS or die.pair is None:
+            continue
+        victim = result.dice[die.pair]
+        # A v20 specialty 10 still standing lost one of its two successes.
+        partial = victim.fate is Fate.SUCCESS
+        what = "one of the two successes of a 10" if partial else str(victim.face)
+        if victim.round != die.round:
+            what += f" (by a 1 from round {die.round})"
+        eaten.append(what)
+    if not eaten:
+        return []
+    return [
+        _Line(
+            full=f"Cancelled by 1s: {', '.join(eaten)}",
+            short=f"Cancelled by 1s: {plural(len(eaten), 'success')}",
+        )
+    ]
+
+
+def _group_line(group: _Group, *, text_only: bool) -> _Line:
+    separator = ", " if text_only else " "
+    full = f"{group.label}: {separator.join(shown for _, shown in group.dice)}"
+    counts = Counter(group.dice)
+    ordered = sorted(counts, key=lambda shown: (-shown[0], shown[1]))
+    if text_only:
+        parts = [f"{dice(counts[key])} showing {key[1]}" for key in ordered]
+    else:
+        parts = [f"{counts[key]}× {key[1]}" for key in ordered]
+    short = f"{group.label} ({dice(len(group.dice))}): {', '.join(parts)}"
+    return _Line(full=full, short=short)
+
+
+def _merge_rounds(groups: list[_Group]) -> list[_Group]:
+    """Every round of extra dice as one group (a roll can have up to MAX_EXTRA rounds)."""
+    rounds = [group for group in groups if group.round is not None]
+    if len(rounds) < 2:
+        return groups
+    merged = _Group(
+        f"Rounds {rounds[0].round} to {rounds[-1].round}",
+        [shown for group in rounds for shown in group.dice],
+        round=rounds[0].round,
+    )
+    place = groups.index(rounds[0])
+    rest = [group for group in groups if group.round is None]
+    return [*rest[:place], merged, *rest[place:]]
+
+
+def _length(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+# --- Pool and footer -----------------------------------------------------------------------
+
+
+def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
+    """The breakdown and the options that change how dice read, within a field's 1,024."""
+    ruleset = result.request.ruleset
+    options = options_text(result.request)
+    tail = f"\nOptions: {options}" if options else ""
+    text = breakdown_text(breakdown, ruleset, result.will) + tail
+    if len(text) > _FIELD_LIMIT:
+        # Many long trait names: show the sum of the terms instead of each term.
+        terms = (Term(value=sum(term.value for term in breakdown.terms)),)
+        compact = breakdown.model_copy(update={"terms": terms})
+        text = breakdown_text(compact, ruleset, result.will) + tail
+    return text[:_FIELD_LIMIT]
+
+
+def _footer(roll_id: int | None, *, status: RollStatus, text_only: bool) -> str:
+    parts: list[str] = []
+    if roll_id is not None:
+        parts.append(f"Roll {roll_id}" if text_only else f"Roll #{roll_id}")
+    if status is RollStatus.CLOSED:
+        parts.append("Buttons closed")
+    return (", " if text_only else " · ").join(parts)
+

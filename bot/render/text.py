@@ -1,0 +1,208 @@
+"""Wording shared by every renderer: user text made harmless, counts, outcomes, pools."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import discord
+from discord.utils import escape_markdown, escape_mentions
+
+from engine.models import (
+    Adjustment,
+    AdjustmentKind,
+    Again,
+    Breakdown,
+    Outcome,
+    RollRequest,
+    Ruleset,
+    WillUse,
+)
+from engine.parser import format_pool
+
+#: Outcome names as players read them.
+OUTCOME_WORDS: Final[dict[Outcome, str]] = {
+    Outcome.DRAMATIC_FAILURE: "Dramatic failure",
+    Outcome.FAILURE: "Failure",
+    Outcome.SUCCESS: "Success",
+    Outcome.EXCEPTIONAL_SUCCESS: "Exceptional success",
+    Outcome.BOTCH: "Botch",
+    Outcome.REFUSED: "Not rolled",
+}
+
+#: Embed colour of a roll by its outcome.
+OUTCOME_COLOURS: Final[dict[Outcome, discord.Colour]] = {
+    Outcome.DRAMATIC_FAILURE: discord.Colour.dark_red(),
+    Outcome.FAILURE: discord.Colour.orange(),
+    Outcome.SUCCESS: discord.Colour.green(),
+    Outcome.EXCEPTIONAL_SUCCESS: discord.Colour.gold(),
+    Outcome.BOTCH: discord.Colour.dark_red(),
+    Outcome.REFUSED: discord.Colour.light_grey(),
+}
+#: A roll the Storyteller voided: grey, whatever its outcome was.
+VOID_COLOUR: Final = discord.Colour.dark_grey()
+#: Help and odds embeds.
+INFO_COLOUR: Final = discord.Colour.blurple()
+
+#: Why the engine changed a pool, as the breakdown names it.
+_REASONS: Final[dict[AdjustmentKind, str]] = {
+    AdjustmentKind.SPECIALTY: "specialty",
+    AdjustmentKind.WILLPOWER: "Willpower",
+    AdjustmentKind.UNTRAINED: "untrained",
+    AdjustmentKind.RESISTANCE: "resistance",
+    AdjustmentKind.SUCCESSIVE_ATTEMPT: "trying again after a failure",
+    AdjustmentKind.SUCCESSIVE_ACTION: "successive action this turn",
+    AdjustmentKind.TEAMWORK: "teamwork (helpers' successes)",
+    AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE: "a helper's dramatic failure",
+    AdjustmentKind.HELPER_LIMIT: "more helpers than the limit",
+    AdjustmentKind.EXTENDED_PENALTY: "dramatic failure on the last extended roll",
+    AdjustmentKind.MULTIPLE_ACTION: "multiple actions",
+}
+_RULESET_REASONS: Final[dict[tuple[AdjustmentKind, Ruleset], str]] = {
+    (AdjustmentKind.UNTRAINED, Ruleset.COFD): "untrained (muddling through)",
+    (AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE, Ruleset.FISTFUL): "a helper's botch",
+}
+_WILL_WHEN: Final[dict[WillUse, str]] = {
+    WillUse.NONE: "",
+    WillUse.DECLARED: " (declared with the roll)",
+    WillUse.AFTER: " (spent after the roll)",
+}
+_AGAIN_WORDS: Final[dict[Again, str]] = {
+    Again.TEN: "10-again",
+    Again.NINE: "9-again",
+    Again.EIGHT: "8-again",
+    Again.NONE: "no-again (nothing rerolled)",
+}
+#: Mention-like markup ``<@id>``, ``<#id>``, ``</cmd:id>``, ``<:emoji:id>``: escape_mentions
+#: only handles 17–20 digit ids, and a backslash shows any of these as plain text.
+_ANGLE: Final = re.compile(r"<(?=[@#/:at])")
+
+
+def safe(text: str, *, limit: int | None = None) -> str:
+    """User text (labels, names, pools) as plain text: no markdown, no mentions.
+
+    With ``limit``, the raw text is shortened (and marked with "…") until its
+    escaped form fits, so an escape is never cut in half.
+    """
+    escaped = _escape(text)
+    if limit is None or len(escaped) <= limit:
+        return escaped
+    raw = text[:limit]
+    while True:
+        escaped = _escape(raw) + "…"
+        if len(escaped) <= limit:
+            return escaped
+        raw = raw[: len(raw) - (len(escaped) - limit)]
+
+
+def _escape(text: str) -> str:
+    return _ANGLE.sub(r"\<", escape_mentions(escape_markdown(text)))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 success``, ``3 successes``, ``-1 die``, ``2 dice`` (``many`` for irregular words)."""
+    if abs(n) == 1:
+        return f"{n} {word}"
+    if many is None:
+        many = word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s"
+    return f"{n} {many}"
+
+
+def dice(n: int) -> str:
+    """``1 die``, ``3 dice``."""
+    return plural(n, "die", "dice")
+
+
+def signed(n: int) -> str:
+    """``+3`` or ``-3`` (ASCII, which screen readers read as plus and minus)."""
+    return f"{n:+d}"
+
+
+def percent(probability: float) -> str:
+    """A probability as a percentage with 2 decimals, never rounded to a false 0 or 100.
+
+    The engine's odds are exact to about 1e-9, so anything that close to 1 is certain.
+    """
+    if probability <= 0:
+        return "0.00%"
+    if probability < 0.00005:
+        return "<0.01%"
+    if probability >= 1 - 1e-9:
+        return "100.00%"
+    if probability > 0.99995:
+        return ">99.99%"
+    return f"{probability * 100:.2f}%"
+
+
+def adjustment_text(adj: Adjustment, ruleset: Ruleset) -> str:
+    """One automatic adjustment with its sign and its reason: ``-3 dice: untrained``."""
+    reason = _RULESET_REASONS.get((adj.kind, ruleset), _REASONS[adj.kind])
+    if adj.kind is AdjustmentKind.WILLPOWER and ruleset is Ruleset.V20:
+        return f"+1 success that no 1 cancels: {reason}"
+    effects = []
+    if adj.dice:
+        effects.append(f"{signed(adj.dice)} {'die' if abs(adj.dice) == 1 else 'dice'}")
+    if adj.difficulty:
+        effects.append(f"difficulty {signed(adj.difficulty)}")
+    return f"{', '.join(effects) or 'no change'}: {reason}"
+
+
+def breakdown_text(breakdown: Breakdown, ruleset: Ruleset, will: WillUse) -> str:
+    """The pool as rolled, one line per part, ending with the total.
+
+    ::
+
+        Strength 3 + Brawl 2
+        +1 die: specialty
+        +3 dice: Willpower (spent after the roll)
+        = 9 dice
+
+    Without adjustments it is one line: ``Strength 3 + Brawl 2 = 5 dice``, ``7 dice``.
+    """
+    terms = safe(format_pool(breakdown.terms)) or "0"
+    if breakdown.chance:
+        total = f"{breakdown.dice}, below 1 die: one chance die (only a 10 succeeds)"
+    elif breakdown.difficulty is not None:
+        raise_by = sum(adj.difficulty for adj in breakdown.adjustments)
+        raised = f" ({breakdown.difficulty - raise_by} {signed(raise_by)})" if raise_by else ""
+        total = f"{dice(breakdown.dice)} at difficulty {breakdown.difficulty}{raised}"
+    else:
+        total = dice(breakdown.dice)
+    if not breakdown.adjustments:
+        return total if terms == str(breakdown.dice) else f"{terms} = {total}"
+    lines = [terms]
+    for adj in breakdown.adjustments:
+        line = adjustment_text(adj, ruleset)
+        if adj.kind is AdjustmentKind.WILLPOWER:
+            line += _WILL_WHEN[will]
+        lines.append(line)
+    lines.append(f"= {total}")
+    return "\n".join(lines)
+
+
+def options_text(request: RollRequest) -> str:
+    """The roll options that change how dice are read (pool changes are in the breakdown)."""
+    words: list[str] = []
+    if request.again is not None and request.again is not Again.TEN:
+        words.append(_AGAIN_WORDS[request.again])
+    if request.rote:
+        words.append("rote action (failed dice rerolled once)")
+    if request.exceptional_at is not None:
+        words.append(f"exceptional success at {request.exceptional_at}")
+    if request.extra:
+        words.append(f"{plural(request.extra, 'extra success')} on a success")
+    if request.ruleset is Ruleset.V20 and request.specialty:
+        words.append("specialty (10s count twice)")
+    if request.auto:
+        words.append("automatic success")
+    if request.ruleset is Ruleset.FISTFUL and request.untrained is not None:
+        words.append("unskilled (1s eat successes)")
+    if request.risky:
+        words.append("risky (1s eat successes)")
+    if request.initiative:
+        words.append("initiative (6 to 10 succeed)")
+    if request.no_botch:
+        words.append("no botch")
+    if request.need is not None:
+        words.append(f"needs {plural(request.need, 'success')}")
+    return ", ".join(words)

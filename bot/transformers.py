@@ -1,0 +1,24 @@
+"""Option parsing at the edge: pool text becomes the engine's terms, or a clear refusal."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from engine.models import Term
+from engine.parser import PoolSyntaxError, parse_pool
+
+
+class PoolTransformer(app_commands.Transformer):
+    """`pool:` text such as ``Strength 3 + Brawl 2 - 1`` → the engine's terms."""
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> tuple[Term, ...]:
+        try:
+            return parse_pool(value)
+        except PoolSyntaxError as error:
+            raise UserError(f"I could not read that pool: {error}") from error
+
+
+Pool = app_commands.Transform[tuple[Term, ...], PoolTransformer]
+"""An option annotated ``Pool`` reaches the command as parsed terms."""

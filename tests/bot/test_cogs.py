@@ -1,0 +1,58 @@
+"""Every cog is loaded, the public command names of COMMANDS.md exist, none is duplicated."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from discord import app_commands
+
+from bot.client import EXTENSIONS, StorytellerBot
+from bot.settings import Settings
+from bot.store import Store
+from engine.faces import ScriptedFaces
+
+COGS = Path(__file__).resolve().parents[2] / "bot" / "cogs"
+
+#: The names COMMANDS.md makes a contract (this issue's part of it).
+CONTRACT = {
+    "roll", "odds", "history", "help",
+    "will show", "will set", "will rest", "will gain",
+    "config show", "config ruleset", "config set", "config storyteller",
+}
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[StorytellerBot]:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    client = StorytellerBot(
+        settings=Settings(discord_token="test-token"), store=store, faces=ScriptedFaces([])
+    )
+    for extension in EXTENSIONS:
+        await client.load_extension(extension)
+    yield client
+    await store.close()
+
+
+def test_every_cog_module_is_listed_as_an_extension() -> None:
+    modules = {f"bot.cogs.{path.stem}" for path in COGS.glob("*.py") if path.stem != "__init__"}
+    assert modules == set(EXTENSIONS)
+
+
+async def test_no_two_commands_share_a_name(bot: StorytellerBot) -> None:
+    names = [command.qualified_name for command in bot.tree.walk_commands()]
+    assert len(names) == len(set(names))
+
+
+async def test_the_commands_of_the_contract_exist(bot: StorytellerBot) -> None:
+    names = {command.qualified_name for command in bot.tree.walk_commands()}
+    assert names >= CONTRACT
+
+
+async def test_every_command_and_option_is_described(bot: StorytellerBot) -> None:
+    for command in bot.tree.walk_commands():
+        assert command.description and command.description != "…", command.qualified_name
+        if isinstance(command, app_commands.Command):
+            for parameter in command.parameters:
+                assert parameter.description != "…", (command.qualified_name, parameter.name)
