@@ -7,12 +7,15 @@ these checks.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.context import channel_config
+
+T = TypeVar("T")
 
 
 class NotStoryteller(app_commands.CheckFailure):
@@ -44,7 +47,7 @@ async def require_storyteller(interaction: discord.Interaction) -> None:
     await _storyteller_check(interaction)
 
 
-def storyteller_only() -> Any:
+def storyteller_only() -> Callable[[T], T]:
     """Decorator: the command is the Storyteller's."""
     return app_commands.check(_storyteller_check)
 

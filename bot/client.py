@@ -21,6 +21,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.history",
     "bot.cogs.config",
     "bot.cogs.help",
+    "bot.cogs.clock",
 )
 
 

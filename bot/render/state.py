@@ -9,6 +9,7 @@ import discord
 
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import RULESET_NAMES
+from bot.render.text import plural
 from bot.store import Change, ChannelConfig, GuildSettings, RollRecord, WillPool, WillState
 from engine.models import Outcome
 
@@ -144,3 +145,25 @@ def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
         f"Storyteller role: {role(old)} → {role(new)}\n"
         f"Secret roll copies: {channel(old)} → {channel(new)}"
     )
+
+
+def scene_ended(attempts: int, closed: int) -> str:
+    """`/scene end`, with what it reset."""
+    return (
+        "**The scene ends.** Successive attempts start over"
+        f" ({plural(attempts, 'action')} reset), the turn count starts over,"
+        f" and {plural(closed, 'open roll')} closed."
+    )
+
+
+def turn_advanced(closed: int) -> str:
+    """`/turn next`."""
+    return (
+        "**Next turn.** The Successive Action Penalty starts over,"
+        f" and {plural(closed, 'open roll')} closed."
+    )
+
+
+def night_done(regained: int) -> str:
+    """`/night`."""
+    return f"**Night falls.** {plural(regained, 'Will pool')} regained 1 Will."

@@ -20,6 +20,7 @@ CONTRACT = {
     "roll", "odds", "history", "help",
     "will show", "will set", "will rest", "will gain",
     "config show", "config ruleset", "config set", "config storyteller",
+    "scene end", "turn next", "night",
 }
 
 
