@@ -1,0 +1,72 @@
+"""Fixtures for end-to-end tests: a fresh fake Discord per test and a bot-process starter.
+
+A test module for the real bot adds, for example::
+
+    @pytest.fixture
+    async def bot(start_bot: StartBot) -> BotProcess:
+        return await start_bot([sys.executable, "-m", "bot"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotProcess, FakeDiscord, StartBot
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """A started fake Discord; the test fails at teardown if it recorded any failure."""
+    server = FakeDiscord()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    if server.failures:
+        pytest.fail(
+            "fake Discord recorded failures (requests the real Discord would reject):\n"
+            + "\n".join(f"  {failure}" for failure in server.failures),
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot]:
+    """Start bots against ``fake``; stopped, and their output printed, at teardown."""
+    started: list[BotProcess] = []
+
+    async def start(
+        argv: Sequence[str],
+        *,
+        env_extra: Mapping[str, str] | None = None,
+        dice_seed: int | None = None,
+        db_path: Path | None = None,
+    ) -> BotProcess:
+        name = f"bot{len(started) + 1}"
+        process = BotProcess(
+            fake,
+            argv,
+            env_extra,
+            db_path or tmp_path / f"{name}.sqlite3",
+            dice_seed=dice_seed,
+            name=name,
+        )
+        started.append(process)
+        await process.start()
+        return process
+
+    yield start
+    problems = []
+    for process in started:
+        if process.crashed:
+            problems.append(f"{process!r} exited on its own")
+        elif process.running and (code := await process.stop()) != 0:
+            problems.append(f"{process!r} exited with {code} after SIGTERM")
+        # Shown by pytest only when the test fails.
+        print(process.output())
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
