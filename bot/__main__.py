@@ -20,7 +20,7 @@ from bot.endpoints import apply_endpoint_overrides
 from bot.settings import Settings
 from bot.store import Store, StoreError
 from bot.store.migrations import MigrationError
-from engine.faces import FaceSource, seeded_faces, system_faces
+from engine.faces import FaceSource, ScriptedFaces, seeded_faces, system_faces
 
 log = logging.getLogger("bot")
 
@@ -62,15 +62,22 @@ def main() -> int:
         return 0
 
 
+def dice_source(settings: Settings) -> FaceSource:
+    """Scripted faces (tests), a seeded generator (demos) or the OS's randomness."""
+    if settings.scripted_faces is not None:
+        return ScriptedFaces(settings.scripted_faces)
+    if settings.dice_seed is not None:
+        return seeded_faces(settings.dice_seed)
+    return system_faces()
+
+
 async def run(settings: Settings) -> int:
     """Run until the bot stops or a signal asks it to; always close the database."""
     try:
         store = await Store.open(settings.database_path)
     except (MigrationError, StoreError) as error:
         return _fail(f"The database cannot be used, nothing was started: {error}")
-    faces: FaceSource = (
-        seeded_faces(settings.dice_seed) if settings.dice_seed is not None else system_faces()
-    )
+    faces = dice_source(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

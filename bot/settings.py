@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.constants import SIDES
 
 
 class Settings(BaseSettings):
@@ -37,6 +39,28 @@ class Settings(BaseSettings):
         default=None,
         description="Seed the dice for reproducible demos and tests; unset means OS randomness.",
     )
+    dice_faces: str | None = Field(
+        default=None,
+        description="Test only: scripted faces, e.g. '3 8 10 1', drawn in order (then an error).",
+    )
+
+    @field_validator("dice_faces")
+    @classmethod
+    def _faces(cls, value: str | None) -> str | None:
+        if value is not None:
+            faces = value.replace(",", " ").split()
+            if not all(face.isdigit() and 1 <= int(face) <= SIDES for face in faces):
+                msg = f"faces are whole numbers from 1 to {SIDES}, separated by spaces"
+                raise ValueError(msg)
+        return value
+
+    @property
+    def scripted_faces(self) -> list[int] | None:
+        """``dice_faces`` as numbers, when set."""
+        if self.dice_faces is None:
+            return None
+        return [int(face) for face in self.dice_faces.replace(",", " ").split()]
+
     discord_api_base: str | None = Field(
         default=None, description="Test only: the Discord REST base URL (a local fake Discord)."
     )
