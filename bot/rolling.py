@@ -214,6 +214,11 @@ async def spend_will_pressed(interaction: discord.Interaction, roll_id: int) -> 
         except RuleError as error:
             raise UserError(f"Will cannot be spent on this roll: {error}.") from error
         spent = await tx.rolls.spend_will(roll_id, interaction.user.id, result)
+        if not isinstance(spent, Refusal) and record.label and result.succeeded:
+            # Successive attempts reset when the action succeeds, Will included.
+            await tx.attempts.record(
+                record.guild_id, record.channel_id, record.roller_id, record.label, result
+            )
     if isinstance(spent, Refusal):
         raise UserError(REFUSALS[spent])
     await _show_changed(interaction, spent.roll)

@@ -137,6 +137,7 @@ class _Edit:
     components: list[JSON]
     flags: int
     attachments: list[Attachment]
+    allowed_mentions: JSON | None
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -752,6 +753,7 @@ class FakeDiscord:
             attachments=self._attachments_for(
                 channel, body, uploads, [] if current is None else current.attachments
             ),
+            allowed_mentions=body.get("allowed_mentions"),
         )
         if not (edit.content or edit.embeds or edit.components or edit.attachments):
             raise ApiError(400, 50006, "Cannot send an empty message", kind="empty_message")
@@ -777,6 +779,7 @@ class FakeDiscord:
             components=edit.components,
             flags=edit.flags | (FLAG_LOADING if loading else 0),
             attachments=edit.attachments,
+            allowed_mentions=edit.allowed_mentions,
             ephemeral_to=ephemeral_to if edit.flags & FLAG_EPHEMERAL else None,
             interaction=interaction,
             webhook_id=None if interaction is None else self.application_id,
@@ -795,6 +798,7 @@ class FakeDiscord:
         message.components = edit.components
         message.flags = edit.flags
         message.attachments = edit.attachments
+        message.allowed_mentions = edit.allowed_mentions
         message.edits += 1
         message.edited_at = utc_now_iso()
         self.changes.notify()

@@ -273,6 +273,8 @@ class Message:
     components: list[JSON] = field(default_factory=list)
     flags: int = 0
     attachments: list[Attachment] = field(default_factory=list)
+    allowed_mentions: JSON | None = None
+    """As sent with the message's last write (None when the bot sent none)."""
     ephemeral_to: int | None = None
     interaction: Interaction | None = None
     webhook_id: int | None = None
