@@ -7,9 +7,11 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.errors import StorytellerTree
+from bot.errors import StorytellerTree, reply_ephemeral
+from bot.render.buttons import STALE_BUTTON
 from bot.settings import Settings
 from bot.store import Store
+from bot.views.stale import is_stale_press
 from engine.faces import FaceSource
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,11 @@ class StorytellerBot(commands.Bot):
         if self.settings.sync_commands:
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a press of a button the message no longer shows (discord.py drops it)."""
+        if is_stale_press(interaction):
+            await reply_ephemeral(interaction, STALE_BUTTON)
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))

@@ -208,6 +208,9 @@ async def spend_will_pressed(interaction: discord.Interaction, roll_id: int) -> 
     """Spend Will: the same message is updated in place and the Will pool loses 1."""
     bot = bot_of(interaction)
     async with bot.store.transaction() as tx:
+        refusal = await tx.rolls.spend_refusal(roll_id, interaction.user.id)
+        if refusal is not None:
+            raise UserError(REFUSALS[refusal])
         record = await _pressed(tx, roll_id, interaction.user.id)
         try:
             result = spend_will(record.result, bot.faces)

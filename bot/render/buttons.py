@@ -8,6 +8,11 @@ SPEND_WILL = "Spend Will"
 TAKE_BEAT = "Take a Beat"
 TRY_AGAIN = "Try again"
 
+STALE_BUTTON = (
+    "That button is out of date: the message changed since you saw it (a roll closed or an "
+    "action moved on), so nothing was changed. Use the buttons it shows now."
+)
+
 REFUSALS: dict[Refusal, str] = {
     Refusal.NOT_FOUND: "I no longer know this roll, so nothing was changed.",
     Refusal.NOT_ROLLER: "Only the member who made this roll can use its buttons.",

@@ -163,7 +163,13 @@ class RollRepository(Repository):
             return Refusal.NOT_ROLLER
         return roll
 
-    async def _spend_refusal(self, roll_id: int, user_id: int) -> Refusal:
+    async def spend_refusal(self, roll_id: int, user_id: int) -> Refusal | None:
+        """Why Spend Will would change nothing now, or None when it would act.
+
+        The bot asks before the engine draws the Will dice, so a refused spend
+        rolls nothing; :meth:`spend_will` still checks everything again in its
+        conditional update, which is what makes concurrent presses safe.
+        """
         roll = await self._pressed(roll_id, user_id)
         if isinstance(roll, Refusal):
             return roll
@@ -176,8 +182,19 @@ class RollRepository(Repository):
             return by_state[roll.will_state]
         if roll.closed:
             return Refusal.CLOSED
-        # Everything else in the UPDATE's condition held: the pool is at 0.
-        return Refusal.NO_WILL
+        pool = await self._will.get(roll.guild_id, roll.roller_id)
+        if pool is not None and pool.current == 0:
+            return Refusal.NO_WILL
+        return None
+
+    async def _spend_refusal(self, roll_id: int, user_id: int) -> Refusal:
+        """After the update changed nothing: the reason (in the same transaction, so
+        :meth:`spend_refusal` sees what the update saw and finds one)."""
+        refusal = await self.spend_refusal(roll_id, user_id)
+        if refusal is None:
+            msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refuses it"
+            raise RuntimeError(msg)
+        return refusal
 
     async def take_beat(
         self, roll_id: int, user_id: int, result: RollResult

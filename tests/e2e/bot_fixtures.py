@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from tests.e2e.harness import BotProcess, Channel, FakeDiscord, Member, StartBot
+from tests.e2e.harness import BotProcess, Channel, FakeDiscord, Member, Message, StartBot
 
 BOT = [sys.executable, "-m", "bot"]
 
@@ -43,3 +43,8 @@ class Table:
         self.bob: Member = fake.add_member("Bob")
         self.admin: Member = fake.add_member("Admin", permissions=ADMIN)
         self.storyteller: Member = fake.add_member("Storyteller", permissions=STORYTELLER)
+
+
+async def ask(member: Member, channel: Channel, path: str, /, **options: object) -> Message:
+    """Use a slash command and wait for its reply."""
+    return await (await member.slash(channel, path, **options)).reply()

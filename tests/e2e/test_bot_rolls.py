@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
 from tests.e2e.harness import FakeDiscord, StartBot
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -23,7 +23,7 @@ def start(start_bot: StartBot) -> StartRealBot:
 
 
 async def use_ruleset(table: Table, ruleset: str) -> None:
-    reply = await (await table.admin.slash(table.channel, "config ruleset", ruleset=ruleset)).reply()
+    reply = await ask(table.admin, table.channel, "config ruleset", ruleset=ruleset)
     assert ruleset in reply.text
 
 
@@ -32,7 +32,7 @@ async def test_cofd_roll_shows_every_die_the_outcome_and_the_breakdown(
 ) -> None:
     await start([3, 8, 10, 1, 9, 10, 4])
 
-    reply = await (await table.ada.slash(table.channel, "roll", pool="Strength 3 + Brawl 2")).reply()
+    reply = await ask(table.ada, table.channel, "roll", pool="Strength 3 + Brawl 2")
 
     assert not reply.ephemeral
     assert "Success" in reply.text
