@@ -101,7 +101,7 @@ async def run(settings: Settings) -> int:
             return 0
     finally:
         await store.close()
-        log.info("Database closed")
+        log.debug("Database closed")
 
 
 if __name__ == "__main__":

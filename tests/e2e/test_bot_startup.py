@@ -1,0 +1,107 @@
+"""Starting and stopping `python -m bot`: tokens, settings, signals, the database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from pathlib import Path
+
+from tests.e2e.bot_fixtures import BOT, StartRealBot, Table, ask, starter
+from tests.e2e.harness import FakeDiscord, StartBot
+
+WRONG_TOKEN = "wrong-token-0123456789-do-not-log"
+
+
+async def run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """Run the bot to its end (it must end by itself); exit code, stdout, stderr."""
+    process = await asyncio.create_subprocess_exec(
+        *BOT, cwd=cwd, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    async with asyncio.timeout(30):
+        out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+def clean_env(**values: str) -> dict[str, str]:
+    env = {
+        key: value for key, value in os.environ.items()
+        if key not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "DICE_FACES"}
+    }
+    return env | values
+
+
+async def test_without_a_token_the_bot_says_what_to_do_and_exits_2(tmp_path: Path) -> None:
+    code, out, err = await run_bot(clean_env(), tmp_path)
+
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "DISCORD_TOKEN is not set" in err
+    assert "Traceback" not in err
+
+
+async def test_a_rejected_token_is_one_line_exit_2_and_never_logged(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    env = clean_env(
+        DISCORD_TOKEN=WRONG_TOKEN,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        LOG_LEVEL="INFO",
+    )
+
+    code, out, err = await run_bot(env, tmp_path)
+    fake.take_failures()
+
+    assert code == 2
+    assert "Discord rejected DISCORD_TOKEN" in err.strip().splitlines()[-1], "the last word"
+    assert "Traceback" not in err
+    assert WRONG_TOKEN not in out + err
+
+
+async def test_the_token_is_never_logged_even_in_debug(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    env = clean_env(
+        DISCORD_TOKEN=WRONG_TOKEN,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        LOG_LEVEL="DEBUG",
+    )
+
+    code, out, err = await run_bot(env, tmp_path)
+    fake.take_failures()
+
+    assert code == 2
+    assert WRONG_TOKEN not in out + err
+
+
+async def test_invalid_settings_are_named(tmp_path: Path) -> None:
+    code, _, err = await run_bot(clean_env(DISCORD_TOKEN="x", DEV_GUILD_ID="my server"), tmp_path)
+
+    assert code == 2
+    assert "DEV_GUILD_ID" in err
+    assert "Traceback" not in err
+
+
+async def test_sigterm_closes_the_database_cleanly_and_rolls_survive_a_restart(
+    fake: FakeDiscord, start_bot: StartBot, tmp_path: Path
+) -> None:
+    table = Table(fake)
+    start: StartRealBot = starter(start_bot)
+    bot = await start([8, 8])
+    await ask(table.ada, table.channel, "roll", pool="2", label="kept")
+
+    assert await bot.stop() == 0
+    with sqlite3.connect(bot.db_path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert db.execute("SELECT count(*) FROM rolls").fetchone() == (1,)
+    await bot.start()
+    history = await ask(table.ada, table.channel, "history")
+
+    assert "kept" in history.text
