@@ -137,7 +137,7 @@ class _Edit:
     components: list[JSON]
     flags: int
     attachments: list[Attachment]
-    allowed_mentions: JSON | None
+    allowed_mentions: JSON | None = None
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
