@@ -35,6 +35,10 @@ LOGIN_REJECTED = (
 )
 
 
+class StartupError(Exception):
+    """The bot cannot run; the message tells the operator what to do."""
+
+
 def _fail(message: str) -> int:
     print(message, file=sys.stderr)
     return 2
@@ -60,6 +64,9 @@ def main() -> int:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:
         return 0
+    except StartupError as error:
+        # Printed once everything is closed, so it is the last line the operator sees.
+        return _fail(str(error))
 
 
 def dice_source(settings: Settings) -> FaceSource:
@@ -76,7 +83,8 @@ async def run(settings: Settings) -> int:
     try:
         store = await Store.open(settings.database_path)
     except (MigrationError, StoreError) as error:
-        return _fail(f"The database cannot be used, nothing was started: {error}")
+        msg = f"The database cannot be used, nothing was started: {error}"
+        raise StartupError(msg) from None
     faces = dice_source(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -91,7 +99,7 @@ async def run(settings: Settings) -> int:
                 stopping.cancel()
                 failure = running.exception()
                 if isinstance(failure, discord.LoginFailure):
-                    return _fail(LOGIN_REJECTED)
+                    raise StartupError(LOGIN_REJECTED) from None
                 if failure is not None:
                     raise failure
                 return 0
