@@ -17,7 +17,7 @@ import discord
 
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError
-from bot.render.buttons import REFUSALS, will_pool_text
+from bot.render.buttons import COPY_FAILED, REFUSALS, will_pool_text
 from bot.render.rolls import RollStatus, roll_embed, secret_notice
 from bot.store import ChannelConfig, DiceOrder, Refusal, RollRecord, Tx, WillState, WillTiming
 from bot.views.roll_buttons import roll_view
@@ -82,11 +82,12 @@ async def post_roll(
             if not isinstance(claimed, RollRecord):
                 raise UserError(REFUSALS[claimed])
         request = await _with_table_state(tx, config, user_id, label, request)
+        if request.will:
+            # Before the dice: an empty pool rolls nothing; a refused roll rolls the debit back.
+            await _declare_will(tx, guild_id, user_id)
         result = roll(request, bot.faces)
         if result.refused:
             raise UserError(f"That roll cannot be made: {result.message}.")
-        if request.will:
-            await _declare_will(tx, guild_id, user_id)
         closed = await tx.rolls.close(guild_id, channel_id, user_id)
         roll_id = await tx.rolls.insert(
             guild_id=guild_id,
@@ -111,14 +112,14 @@ async def post_roll(
     return record
 
 
-def embed_for(
-    record: RollRecord, config: ChannelConfig, status: RollStatus | None = None
-) -> discord.Embed:
-    """The roll's embed as the channel's display settings want it."""
-    if status is None:
-        status = RollStatus.VOID if record.void else (
-            RollStatus.CLOSED if record.closed else RollStatus.OPEN
-        )
+def embed_for(record: RollRecord, config: ChannelConfig) -> discord.Embed:
+    """The roll's embed, in its state now, as the channel's display settings want it."""
+    if record.void:
+        status = RollStatus.VOID
+    elif record.closed:
+        status = RollStatus.CLOSED
+    else:
+        status = RollStatus.OPEN
     return roll_embed(
         record.result,
         roller=record.roller_name,
@@ -150,8 +151,14 @@ async def _answer(
         )
         if config.storyteller_channel_id is not None:
             copy_channel_id = config.storyteller_channel_id
-            copy = await bot.get_partial_messageable(copy_channel_id).send(embed=embed)
-            copy_message_id = copy.id
+            try:
+                copy = await bot.get_partial_messageable(copy_channel_id).send(embed=embed)
+            except discord.HTTPException as error:
+                log.warning("No copy of secret roll %s: %s", record.id, error)
+                copy_channel_id = None
+                await interaction.followup.send(COPY_FAILED, ephemeral=True)
+            else:
+                copy_message_id = copy.id
     if message_id is not None:
         await bot.store.attach_roll_messages(
             record.id, message_id,

@@ -8,6 +8,12 @@ SPEND_WILL = "Spend Will"
 TAKE_BEAT = "Take a Beat"
 TRY_AGAIN = "Try again"
 
+COPY_FAILED = (
+    "Your secret roll was made, but I could not copy it to the Storyteller's channel "
+    "(deleted, or I may not post there): show them the result, or ask an admin to fix "
+    "/config storyteller."
+)
+
 STALE_BUTTON = (
     "That button is out of date: the message changed since you saw it (a roll closed or an "
     "action moved on), so nothing was changed. Use the buttons it shows now."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import discord
 import pytest
 
 from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
@@ -208,3 +209,25 @@ async def test_labels_and_names_never_ping(
     assert reply.allowed_mentions == {"parse": []}
     assert "@everyone" not in reply.text.replace("@\u200beveryone", "")
     assert re.search(r"(?<!\\)<@", reply.text) is None, "every mention is escaped"
+
+
+async def test_a_secret_roll_whose_copy_cannot_be_posted_still_stands_and_says_so(
+    fake: FakeDiscord, table: Table, start: StartRealBot
+) -> None:
+    await start([8])
+    role = fake.add_role("Storyteller")
+    await ask(table.admin, table.channel, "config storyteller", role=role, channel=table.st_channel)
+    send = discord.Permissions(send_messages=True).value
+    fake.everyone_role.permissions &= ~send
+    fake.bot_role.permissions &= ~send
+
+    roll = await table.ada.slash(table.channel, "roll", pool="1", label="hide", private=True)
+    reply = await roll.reply()
+    warning = await roll.followup(n=2)
+    failures = fake.take_failures()
+
+    assert "1 success" in reply.text
+    assert warning.ephemeral
+    assert "could not copy it" in warning.text
+    assert [failure.status for failure in failures] == [403]
+    assert "hide" in (await ask(table.ada, table.channel, "history")).text
