@@ -59,6 +59,8 @@ def main() -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # aiosqlite's DEBUG is a line per SQL operation, from its own thread: noise, even here.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLogger().level))
     apply_endpoint_overrides(settings)
     try:
         return asyncio.run(run(settings))
