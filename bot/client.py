@@ -24,6 +24,10 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.config",
     "bot.cogs.help",
     "bot.cogs.clock",
+    "bot.cogs.extended",
+    "bot.cogs.teamwork",
+    "bot.cogs.contest",
+    "bot.cogs.multi",
 )
 
 

@@ -6,10 +6,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import teamwork
 from bot.checks import storyteller_only
 from bot.client import StorytellerBot
 from bot.context import bot_of, channel_config, in_guild
 from bot.render.state import night_done, scene_ended, turn_advanced
+from bot.render.teamwork import scene_teamwork_ended
 from bot.rolling import refresh_messages
 
 
@@ -24,14 +26,20 @@ class Scene(commands.GroupCog, group_name="scene"):
     @app_commands.default_permissions(manage_channels=True)
     @storyteller_only()
     async def end(self, interaction: discord.Interaction) -> None:
-        """Storyteller: end the scene (resets successive attempts, closes Will buttons)."""
+        """Storyteller: end the scene (resets attempts, closes Will buttons, ends teamwork)."""
         guild_id, channel_id = in_guild(interaction)
-        async with bot_of(interaction).store.transaction() as tx:
+        bot = bot_of(interaction)
+        config = await channel_config(interaction)
+        async with bot.store.transaction() as tx:
             attempts = await tx.attempts.reset_channel(guild_id, channel_id)
             await tx.attempts.reset_turn(guild_id, channel_id)
             closed = await tx.rolls.close(guild_id, channel_id)
-        refresh_messages(bot_of(interaction), closed, await channel_config(interaction))
-        await interaction.response.send_message(scene_ended(attempts, len(closed)))
+            ended = await teamwork.end_unfinished(tx, guild_id, channel_id)
+        refresh_messages(bot, closed, config)
+        await interaction.response.send_message(
+            scene_ended(attempts, len(closed)) + scene_teamwork_ended(len(ended))
+        )
+        await teamwork.refresh_cards(bot, ended, config)
 
 
 class Turn(commands.GroupCog, group_name="turn"):

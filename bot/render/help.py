@@ -99,16 +99,19 @@ _EXTENDED: Final[dict[Ruleset, str]] = {
         "Each roll adds its successes. Failure: take a Condition, lose all progress, or "
         "abandon. Exceptional success: reduce the target by your Skill dots, shorten the "
         "interval, or keep the exceptional result. A dramatic failure gives the next roll "
-        "-2 dice. The roll limit is Attribute + Skill + Specialty unless you set `max_rolls`."
+        "-2 dice, even in a fresh attempt at the same task (same label). The roll limit is "
+        "Attribute + Skill + Specialty unless you set `max_rolls`."
     ),
     Ruleset.V20: (
         "Each roll adds its net successes; there is no roll limit unless you set one. A botch "
-        "ends the attempt: start over from 0 or abandon. `against` makes it a resisted action."
+        "ends the attempt: start over from 0 or abandon. `against` (with `against_difficulty`) "
+        "makes it a resisted action: both sides roll each interval until one reaches the target."
     ),
     Ruleset.FISTFUL: (
-        "Successes accumulate over the rolls the Storyteller allows. A botch derails the "
-        "effort: start again from 0 or abandon. `against` makes it an ongoing contest: the "
-        "resister's excess each turn is taken from your progress."
+        "Successes accumulate over the rolls the Storyteller allows (`target`, `max_rolls` or "
+        "both). A botch derails the effort: start again from 0 or abandon, unless the "
+        "Storyteller waives it. `against` makes it an ongoing contest: the resister's excess "
+        "each turn is taken from your progress."
     ),
 }
 
@@ -266,9 +269,15 @@ def _extended(ruleset: Ruleset) -> list[tuple[str, str]]:
             "Extended actions",
             "`/extended start pool:<dice> target:<n> [max_rolls] [interval] [label] [skill] "
             "[against:<dice>] [options]` posts a card with the progress, the rolls used and "
-            "buttons **Roll** and **Abandon**. `/extended roll`, `/extended list` and "
-            "`/extended abandon` do the same by command. Only the owner or the Storyteller "
-            "may roll or decide.",
+            "buttons **Roll** and **Abandon**; after each roll the card offers exactly the "
+            "choices the rules give. `/extended roll [label] [modifier] [will]`, "
+            "`/extended list` and `/extended abandon [label]` do the same by command. Only the "
+            "owner or the Storyteller may roll or decide.",
+        ),
+        (
+            "Willpower",
+            "Declare it with `will:True` on `/extended roll`, or press **Spend Will** on the "
+            "extended roll before anything else is decided: the action is read again with it.",
         ),
         (f"In {ruleset}", _EXTENDED[ruleset]),
     ]

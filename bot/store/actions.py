@@ -99,20 +99,20 @@ class ActionRepository(Repository):
         version: int,
         state: BaseModel,
         status: ActionStatus = ActionStatus.OPEN,
-    ) -> bool:
+    ) -> int | None:
         """Replace the state of an open action if it is still at ``version``.
 
-        False (and nothing changed) when someone changed it since it was read,
-        or it is closed or gone. ``status=CLOSED`` ends it: a closed action
-        never changes again.
+        Answers the action's new version; None (and nothing changed) when
+        someone changed it since it was read, or it is closed or gone.
+        ``status=CLOSED`` ends it: a closed action never changes again.
         """
-        changed = await self._run(
+        row = await self._one(
             "UPDATE actions SET state_json = ?, status = ?, version = version + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND version = ? AND status = 'open'",
+            " WHERE id = ? AND version = ? AND status = 'open' RETURNING version",
             (state.model_dump_json(), status.value, action_id, version),
         )
-        return changed == 1
+        return None if row is None else int(row["version"])
 
     async def attach_message(self, action_id: int, message_id: int) -> None:
         """Remember the card that shows the action, so later changes can edit it."""

@@ -21,6 +21,9 @@ CONTRACT = {
     "will show", "will set", "will rest", "will gain",
     "config show", "config ruleset", "config set", "config storyteller",
     "scene end", "turn next", "night",
+    "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
+    "contest", "multi",
+    "extended start", "extended roll", "extended list", "extended abandon",
 }
 
 

@@ -1,0 +1,314 @@
+"""Cards that show several rolls at once: contests, `v20` multiple actions, and the
+compact roll blocks that teamwork cards share.
+
+A roll's own message (:mod:`bot.render.rolls`) has a whole embed to itself. A
+card holds two to a few dozen rolls, so each one is a compact block that fits
+an embed field (1,024 characters): the outcome, the dice (the first
+:data:`DICE_SHOWN`, then a count) and the pool breakdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import discord
+
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
+from bot.render.text import (
+    INFO_COLOUR,
+    OUTCOME_WORDS,
+    breakdown_text,
+    plural,
+    safe,
+)
+from engine.models import DieKind, Fate, RollResult, Ruleset, Term
+from engine.table.contest import ContestResult, Winner
+from engine.table.multi import MultiRefusal
+
+__all__ = [
+    "AGAINST_YOURSELF",
+    "CONTEST_DECIDED",
+    "CONTEST_GONE",
+    "DICE_SHOWN",
+    "DIFFICULTY_HINT",
+    "DIFFICULTY_LABEL",
+    "NOT_A_PLAYER",
+    "NO_SIDE",
+    "POOL_HINT",
+    "POOL_LABEL",
+    "RESIST",
+    "RESIST_FORM_TITLE",
+    "TWO_SIDES",
+    "cannot_contest",
+    "contest_embed",
+    "dice_text",
+    "foreign_option",
+    "multi_embed",
+    "multi_refused",
+    "not_a_difficulty",
+    "not_opponent",
+    "pool_field",
+    "roll_block",
+    "roll_summary",
+    "unreadable_action",
+]
+
+#: Dice shown die by die in a compact block; the rest are counted.
+DICE_SHOWN: Final = 40
+_FIELD_LIMIT: Final = 1024
+
+RESIST: Final = "Roll to resist"
+RESIST_FORM_TITLE: Final = "Roll to resist"
+
+#: The pool form (Help on a teamwork card, Roll to resist on a contest card).
+POOL_LABEL: Final = "Your pool"
+POOL_HINT: Final = "Dice, or traits with their dots: 5, or Wits 3 + Composure 2"
+DIFFICULTY_LABEL: Final = "Difficulty"
+DIFFICULTY_HINT: Final = "v20: 2 to 10; leave empty for 6"
+
+
+def not_a_difficulty(text: str) -> str:
+    """The difficulty field of a form is not a whole number."""
+    return f"The difficulty is a whole number from 2 to 10, not “{safe(text, limit=20)}”."
+
+NO_SIDE: Final = (
+    "Name the other side: `against:<pool>` for the Storyteller's dice (both roll now), "
+    "or `opponent:@member` to let a player roll to resist."
+)
+TWO_SIDES: Final = (
+    "Give either `against` (the Storyteller rolls now) or `opponent` (a player rolls "
+    "to resist), not both."
+)
+AGAINST_YOURSELF: Final = "You cannot contest yourself: name another member, or use `against`."
+NOT_A_PLAYER: Final = "A bot cannot roll to resist: name a player, or use `against`."
+CONTEST_DECIDED: Final = "This contest is already decided, so nothing was changed."
+CONTEST_GONE: Final = "I no longer know this contest, so nothing was changed."
+
+_CONTEST_COLOURS: Final = {
+    Winner.ACTOR: discord.Colour.green(),
+    Winner.OPPONENT: discord.Colour.orange(),
+    Winner.TIE: discord.Colour.light_grey(),
+}
+_TIES: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: "**Tie**: equal successes, nobody wins. The Storyteller rules.",
+    Ruleset.V20: "**Tie**: equal net successes, neither side succeeds.",
+    Ruleset.FISTFUL: (
+        "**Tie**: the successes cancel out, nobody carries the consequences."
+    ),
+}
+
+
+# --- compact roll blocks ----------------------------------------------------------------------
+
+
+def roll_summary(result: RollResult) -> str:
+    """The outcome and the count: ``Success (moderate success), 2 successes``."""
+    words = OUTCOME_WORDS[result.outcome]
+    if result.automatic:
+        return "Automatic success, 1 success"
+    if result.degree is not None:
+        words += f" ({result.degree} success)"
+    return f"{words}, {plural(result.successes, 'success')}"
+
+
+def dice_text(result: RollResult, *, text_only: bool = False) -> str:
+    """Every die that counts, in draw order (the first :data:`DICE_SHOWN` of them).
+
+    Successes are bold, cancelled dice and the 1s that cancelled them are
+    struck (named in text-only mode), a rote reroll shows ``2→10``.
+    """
+    tokens: list[str] = []
+    for die in result.dice:
+        if die.kind is DieKind.ROTE or die.fate is Fate.VOID:
+            continue
+        shown = _face(die.face, die.fate, die.successes, text_only=text_only)
+        if die.fate is Fate.REPLACED and die.pair is not None:
+            new = result.dice[die.pair]
+            joiner = " rerolled to " if text_only else "→"
+            replacement = _face(new.face, new.fate, new.successes, text_only=text_only)
+            shown = f"{die.face}{joiner}{replacement}"
+        if die.kind is DieKind.CHANCE:
+            shown = f"chance die {shown}"
+        elif die.kind is DieKind.WILL:
+            shown = f"{shown} (Will)"
+        tokens.append(shown)
+    if not tokens:
+        return "no dice rolled"
+    hidden = len(tokens) - DICE_SHOWN
+    separator = ", " if text_only else " "
+    text = separator.join(tokens[:DICE_SHOWN])
+    if hidden > 0:
+        text += f" … and {plural(hidden, 'more die', 'more dice')}"
+    return text
+
+
+def _face(face: int, fate: Fate, successes: int, *, text_only: bool) -> str:
+    if fate is Fate.SUCCESS:
+        if successes == 2:
+            return f"**{face}** (counts twice)" if text_only else f"**{face}**×2"
+        return f"**{face}**"
+    if fate is Fate.CANCELLED:
+        return f"{face} (cancelled)" if text_only else f"~~{face}~~"
+    if fate is Fate.CANCELS:
+        return f"{face} (cancels)" if text_only else f"~~{face}~~"
+    return str(face)
+
+
+def pool_field(result: RollResult) -> str:
+    """The pool breakdown in at most a few hundred characters (terms summed if long)."""
+    breakdown = result.breakdown
+    if breakdown is None:
+        return ""
+    text = breakdown_text(breakdown, result.request.ruleset, result.will)
+    if len(text) > _FIELD_LIMIT // 2:
+        terms = (Term(value=sum(term.value for term in breakdown.terms)),)
+        text = breakdown_text(
+            breakdown.model_copy(update={"terms": terms}), result.request.ruleset, result.will
+        )
+    return text
+
+
+def roll_block(result: RollResult, *, text_only: bool = False) -> str:
+    """One roll as an embed field value: outcome, dice, pool; always within 1,024 characters."""
+    block = "\n".join(
+        part
+        for part in (
+            f"**{roll_summary(result)}**",
+            dice_text(result, text_only=text_only),
+            pool_field(result),
+        )
+        if part
+    )
+    return block if len(block) <= _FIELD_LIMIT else block[: _FIELD_LIMIT - 1] + "…"
+
+
+# --- contests ---------------------------------------------------------------------------------
+
+
+def contest_embed(
+    *,
+    ruleset: Ruleset,
+    label: str | None,
+    actor_name: str,
+    opponent_name: str | None,
+    actor: RollResult,
+    opponent: RollResult | None,
+    contest: ContestResult | None,
+    contest_id: int,
+    text_only: bool = False,
+) -> discord.Embed:
+    """A contest card: both sides' rolls and who won by how much, or who still has to resist.
+
+    ``opponent_name`` is None for the Storyteller's dice (`against`).
+    """
+    actor_shown = safe(actor_name, limit=NAME_LIMIT) or "?"
+    opponent_shown = (
+        safe(opponent_name, limit=NAME_LIMIT) or "?" if opponent_name is not None
+        else "The opposition"
+    )
+    title = "Contest"
+    if label:
+        title += f": {safe(label, limit=LABEL_LIMIT)}"
+    if not text_only:
+        title = f"⚔️ {title}"
+    if contest is None:
+        description = (
+            f"**{actor_shown}** has rolled. Waiting for **{opponent_shown}** to press "
+            f"**{RESIST}**."
+        )
+        colour = INFO_COLOUR
+    else:
+        description = _verdict(contest, actor_shown, opponent_shown)
+        colour = _CONTEST_COLOURS[contest.winner]
+    embed = discord.Embed(title=title, description=description, colour=colour)
+    embed.add_field(name=actor_shown, value=roll_block(actor, text_only=text_only), inline=False)
+    embed.add_field(
+        name=opponent_shown,
+        value=roll_block(opponent, text_only=text_only) if opponent is not None
+        else "Not rolled yet.",
+        inline=False,
+    )
+    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
+    embed.set_footer(text=f"Contest {contest_id}" if text_only else f"Contest #{contest_id}")
+    return embed
+
+
+def _verdict(contest: ContestResult, actor: str, opponent: str) -> str:
+    """Who won and by how much, in the ruleset's own terms (RULES.md)."""
+    if contest.winner is Winner.TIE:
+        return _TIES[contest.ruleset]
+    winner = actor if contest.winner is Winner.ACTOR else opponent
+    margin = plural(contest.margin, "success")
+    if contest.ruleset is Ruleset.FISTFUL:
+        return (
+            f"**{winner} wins**: {margin} left after each side's successes cancel the "
+            "other's, so the consequences are theirs."
+        )
+    if contest.degree is not None:
+        return f"**{winner} wins** by {margin} (a {contest.degree} success)."
+    return f"**{winner} wins** by {margin}."
+
+
+def cannot_contest(message: str, *, opposition: bool = False) -> str:
+    """One side's roll cannot be made (the engine's reason); nothing was rolled or kept."""
+    whose = "the opposition's roll" if opposition else "that roll"
+    return refusal(f"{whose} cannot be made: {message}. Nothing was changed")
+
+
+def foreign_option(name: str, ruleset: Ruleset) -> str:
+    """A contest option that the channel's ruleset does not have."""
+    return refusal(f"{name} does not apply to the {ruleset} ruleset")
+
+
+def not_opponent(opponent_name: str) -> str:
+    """Someone other than the named opponent pressed Roll to resist."""
+    return (
+        f"Only **{safe(opponent_name, limit=NAME_LIMIT)}** can roll to resist in this "
+        "contest, so nothing was changed."
+    )
+
+
+# --- multiple actions -------------------------------------------------------------------------
+
+
+def multi_embed(
+    results: Sequence[RollResult],
+    *,
+    roller: str,
+    label: str | None,
+    text_only: bool = False,
+) -> discord.Embed:
+    """`/multi`: every declared action's roll, in order, with its penalty in the pool."""
+    title = "Multiple actions"
+    if label:
+        title += f": {safe(label, limit=LABEL_LIMIT)}"
+    if not text_only:
+        title = f"🎲 {title}"
+    embed = discord.Embed(
+        title=title,
+        description=(
+            f"**{safe(roller, limit=NAME_LIMIT) or '?'}** takes "
+            f"{plural(len(results), 'action')} this turn; each pool shows its penalty."
+        ),
+        colour=INFO_COLOUR,
+    )
+    count = len(results)
+    for number, result in enumerate(results, start=1):
+        embed.add_field(
+            name=f"Action {number} of {count}",
+            value=roll_block(result, text_only=text_only),
+            inline=False,
+        )
+    embed.add_field(name="Ruleset", value=RULESET_NAMES[Ruleset.V20], inline=True)
+    return embed
+
+
+def multi_refused(refused: MultiRefusal, pool: str) -> str:
+    """The whole declaration refused, naming the action that could not be taken."""
+    return refusal(f"{refused.message} (action {refused.action} is {pool})")
+
+
+def unreadable_action(number: int, problem: str) -> str:
+    """One action of a declaration is not a pool."""
+    return refusal(f"action {number}: {problem}")

@@ -1,0 +1,307 @@
+"""The teamwork card and every sentence about teamwork.
+
+The card shows the primary and their pool, each helper's roll, the running
+bonus and penalties, the `v20` helper limit, and the pool the primary will
+roll (or rolled). The shell hands in engine data: the bonus and the prepared
+breakdown come from :mod:`engine.table.teamwork` and :func:`engine.prepare.prepare`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Final
+
+import discord
+
+from bot.render.contest import dice_text, roll_block, roll_summary
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
+from bot.render.text import (
+    INFO_COLOUR,
+    OUTCOME_COLOURS,
+    VOID_COLOUR,
+    adjustment_text,
+    breakdown_text,
+    dice,
+    options_text,
+    plural,
+    safe,
+)
+from engine.models import Adjustment, Breakdown, RollResult, WillUse
+from engine.parser import format_pool
+from engine.table.teamwork import TeamworkState
+
+__all__ = [
+    "ALREADY_HELPED",
+    "CANCEL",
+    "HELP",
+    "HELP_FORM_TITLE",
+    "NONE_OF_YOURS",
+    "NOT_YOURS",
+    "NO_OPEN_TEAMWORK",
+    "OWN_ACTION",
+    "ROLL",
+    "STALE_CARD",
+    "TEAMWORK_GONE",
+    "TeamworkStatus",
+    "already_open",
+    "cancelled_notice",
+    "cannot_help",
+    "cannot_roll",
+    "cannot_start",
+    "default_label",
+    "ended_refusal",
+    "helper_roll_label",
+    "no_teamwork_called",
+    "only_primary",
+    "primary_roll_label",
+    "scene_teamwork_ended",
+    "several_open",
+    "teamwork_embed",
+]
+
+HELP: Final = "Help"
+ROLL: Final = "Roll"
+CANCEL: Final = "Cancel"
+HELP_FORM_TITLE: Final = "Help with this action"
+
+#: Helper lines on a card (one field, at most 1,024 characters).
+_FIELD_LIMIT: Final = 1024
+
+STALE_CARD: Final = (
+    "This card was out of date, so nothing was changed. It now shows the current state: "
+    "press again if you still want to."
+)
+TEAMWORK_GONE: Final = "I no longer know this teamwork, so nothing was changed."
+OWN_ACTION: Final = "You lead this action, so you cannot help it: press **Roll** when ready."
+ALREADY_HELPED: Final = "You have already helped with this action: one roll per helper."
+NOT_YOURS: Final = (
+    "Only the member who started this teamwork or the Storyteller can cancel it."
+)
+NO_OPEN_TEAMWORK: Final = "There is no open teamwork here. Start one with `/teamwork start`."
+NONE_OF_YOURS: Final = (
+    "You lead no open teamwork here: name another member's with `label` "
+    "(the Storyteller can cancel any)."
+)
+
+
+class TeamworkStatus(StrEnum):
+    """Where a teamwork stands (kept with its card's state)."""
+
+    OPEN = "open"
+    """Helpers may join; the primary may roll or cancel."""
+    ROLLED = "rolled"
+    CANCELLED = "cancelled"
+    SCENE_ENDED = "scene_ended"
+    """The Storyteller ended the scene before the primary rolled."""
+
+
+_ENDINGS: Final[dict[TeamworkStatus, str]] = {
+    TeamworkStatus.ROLLED: "The primary has rolled: this teamwork is over.",
+    TeamworkStatus.CANCELLED: "**Cancelled**: nobody rolls for this teamwork.",
+    TeamworkStatus.SCENE_ENDED: (
+        "**The scene ended** before the primary rolled: this teamwork is over."
+    ),
+}
+
+
+_OVER: Final[dict[TeamworkStatus, str]] = {
+    TeamworkStatus.ROLLED: "the primary has already rolled",
+    TeamworkStatus.CANCELLED: "it was cancelled",
+    TeamworkStatus.SCENE_ENDED: "the scene ended",
+}
+
+
+def teamwork_embed(
+    state: TeamworkState,
+    *,
+    label: str,
+    primary_name: str,
+    helper_names: Sequence[str],
+    bonus: Sequence[Adjustment],
+    next_roll: Breakdown | str,
+    primary: RollResult | None,
+    status: TeamworkStatus,
+    action_id: int,
+    text_only: bool = False,
+) -> discord.Embed:
+    """The teamwork card.
+
+    ``bonus`` is what the helpers give the primary so far; ``next_roll`` is
+    the primary's pool with it (or why it cannot be rolled now); ``primary``
+    is the primary's roll once made.
+    """
+    request = state.request
+    ruleset = request.ruleset
+    lead = safe(primary_name, limit=NAME_LIMIT) or "?"
+    title = f"Teamwork: {safe(label, limit=LABEL_LIMIT)}"
+    if not text_only:
+        title = f"🤝 {title}"
+    lines = [f"**{lead}** leads: {safe(format_pool(request.terms)) or '0'}"]
+    options = options_text(request)
+    if options:
+        lines.append(f"Options: {options}")
+    if state.helper_limit is not None:
+        lines.append(
+            f"Helper limit: {state.helper_limit}. Each helper beyond it raises every roll's "
+            "difficulty by 1."
+        )
+    if status is TeamworkStatus.OPEN:
+        lines.append(
+            f"Others press **{HELP}** to roll their pool for {lead}; {lead} presses "
+            f"**{ROLL}** when ready."
+        )
+    else:
+        lines.append(_ENDINGS.get(status, ""))
+
+    if primary is not None:
+        colour = OUTCOME_COLOURS[primary.outcome]
+    elif status is TeamworkStatus.OPEN:
+        colour = INFO_COLOUR
+    else:
+        colour = VOID_COLOUR
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    embed.add_field(
+        name=f"Helpers ({len(state.helpers)})",
+        value=_helper_lines(state, helper_names, text_only=text_only),
+        inline=False,
+    )
+    embed.add_field(
+        name="Bonus and penalties so far" if status is TeamworkStatus.OPEN
+        else "Bonus and penalties",
+        value="\n".join(adjustment_text(adj, ruleset) for adj in bonus) or "None yet.",
+        inline=False,
+    )
+    if primary is not None:
+        embed.add_field(
+            name=f"{lead} rolled",
+            value=roll_block(primary, text_only=text_only),
+            inline=False,
+        )
+    elif status is TeamworkStatus.OPEN:
+        embed.add_field(
+            name=f"{lead} will roll",
+            value=(
+                breakdown_text(next_roll, ruleset, _primary_will(state))
+                if isinstance(next_roll, Breakdown)
+                else f"Cannot be rolled now: {safe(next_roll)}."
+            )[:_FIELD_LIMIT],
+            inline=False,
+        )
+    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
+    embed.set_footer(text=f"Teamwork {action_id}" if text_only else f"Teamwork #{action_id}")
+    return embed
+
+
+def _primary_will(state: TeamworkState) -> WillUse:
+    """How the primary's Will shows in the pool: declared with the roll, or not at all."""
+    return WillUse.DECLARED if state.request.will else WillUse.NONE
+
+
+def _helper_lines(
+    state: TeamworkState, names: Sequence[str], *, text_only: bool
+) -> str:
+    """One line per helper, newest last; the oldest are counted when they do not fit."""
+    if not state.helpers:
+        return "None yet."
+    lines: list[str] = []
+    separator = "; dice: " if text_only else " · "
+    for helper, name in zip(state.helpers, names, strict=True):
+        result = helper.result
+        line = f"**{safe(name, limit=NAME_LIMIT) or '?'}**: {roll_summary(result)}"
+        pool = result.breakdown
+        if pool is not None and not pool.chance:
+            where = f" at difficulty {pool.difficulty}" if pool.difficulty is not None else ""
+            line += f" ({dice(pool.dice)}{where})"
+        lines.append(line + separator + dice_text(result, text_only=text_only))
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        room = _FIELD_LIMIT - 60  # what "… and N earlier helpers" needs
+        if size + len(line) + 1 > room:
+            break
+        kept.append(line[:room])
+        size += len(line) + 1
+    kept.reverse()
+    hidden = len(lines) - len(kept)
+    if hidden:
+        kept.insert(0, f"… and {plural(hidden, 'earlier helper')} (see /history)")
+    return "\n".join(kept)
+
+
+def helper_roll_label(label: str) -> str:
+    """The title of a helper's own roll message (raw: the roll embed escapes it)."""
+    return f"Helping: {label}"
+
+
+def primary_roll_label(label: str) -> str:
+    """The title of the primary's roll message (raw: the roll embed escapes it)."""
+    return f"Teamwork: {label}"
+
+
+def only_primary(primary_name: str) -> str:
+    """Someone other than the primary tried to roll the teamwork."""
+    return f"Only **{safe(primary_name, limit=NAME_LIMIT)}** can roll this teamwork."
+
+
+def ended_refusal(status: TeamworkStatus) -> str:
+    """A press or command on a teamwork that is over."""
+    reason = _OVER.get(status, "it has ended")
+    return f"This teamwork is over ({reason}), so nothing was changed."
+
+
+def already_open(label: str) -> str:
+    """A second open teamwork with the same label in one channel."""
+    return (
+        f"A teamwork called “{safe(label, limit=LABEL_LIMIT)}” is already open here: "
+        "give this one another `label`, or roll or cancel that one first."
+    )
+
+
+def several_open(labels: Sequence[str]) -> str:
+    """A command that needs one teamwork found several."""
+    shown = ", ".join(f"“{safe(label, limit=LABEL_LIMIT)}”" for label in labels[:10])
+    return f"Several teamwork actions are open here ({shown}): name one with `label`."
+
+
+def scene_teamwork_ended(ended: int) -> str:
+    """What `/scene end` adds about the teamwork it ended (nothing when none was open)."""
+    if not ended:
+        return ""
+    return f" {plural(ended, 'unfinished teamwork action')} ended."
+
+
+def default_label(primary_name: str) -> str:
+    """The label of a teamwork started without one (raw: shown through :func:`safe`)."""
+    return f"{primary_name}'s action"
+
+
+def no_teamwork_called(label: str) -> str:
+    """No open teamwork has this label here."""
+    return (
+        f"No open teamwork is called “{safe(label, limit=LABEL_LIMIT)}” here. "
+        "Start one with `/teamwork start`."
+    )
+
+
+def cannot_start(message: str) -> str:
+    """The primary's request cannot be a teamwork (the engine's reason)."""
+    return refusal(f"that teamwork cannot start: {message}")
+
+
+def cannot_help(message: str) -> str:
+    """A helper's roll cannot be made (the engine's reason); nothing changed."""
+    return refusal(f"that help cannot be rolled: {message}. Nothing was changed")
+
+
+def cannot_roll(message: str) -> str:
+    """The primary's roll cannot be made now (the engine's reason); nothing changed."""
+    return refusal(f"the teamwork roll cannot be made: {message}. Nothing was changed")
+
+
+def cancelled_notice(label: str, by: str) -> str:
+    """`/teamwork cancel`, confirmed."""
+    return (
+        f"Teamwork “{safe(label, limit=LABEL_LIMIT)}” cancelled by "
+        f"**{safe(by, limit=NAME_LIMIT)}**: nobody rolls."
+    )
