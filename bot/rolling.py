@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,16 @@ import discord
 
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError
-from bot.render.buttons import COPY_FAILED, REFUSALS, will_pool_text
+from bot.render.buttons import (
+    COPY_FAILED,
+    REFUSALS,
+    beat_taken,
+    cannot_roll,
+    cannot_spend_will,
+    no_beat,
+    no_will,
+    will_spent,
+)
 from bot.render.rolls import RollStatus, roll_embed, secret_notice
 from bot.store import ChannelConfig, DiceOrder, Refusal, RollRecord, Tx, WillState, WillTiming
 from bot.views.roll_buttons import roll_view
@@ -56,11 +66,11 @@ async def _with_table_state(
     return request
 
 
-async def _declare_will(tx: Tx, guild_id: int, user_id: int) -> None:
+async def declare_will(tx: Tx, guild_id: int, user_id: int) -> None:
     """Debit the Will a roll declares up front; refuse when the tracked pool is empty."""
     pool = await tx.will.get(guild_id, user_id)
     if pool is not None and await tx.will.debit(guild_id, user_id) is None:
-        raise UserError(f"You have no Will left to spend ({will_pool_text(pool)}).")
+        raise UserError(no_will(pool))
 
 
 async def post_roll(
@@ -84,10 +94,10 @@ async def post_roll(
         request = await _with_table_state(tx, config, user_id, label, request)
         if request.will:
             # Before the dice: an empty pool rolls nothing; a refused roll rolls the debit back.
-            await _declare_will(tx, guild_id, user_id)
+            await declare_will(tx, guild_id, user_id)
         result = roll(request, bot.faces)
         if result.refused:
-            raise UserError(f"That roll cannot be made: {result.message}.")
+            raise UserError(cannot_roll(result.message or ""))
         closed = await tx.rolls.close(guild_id, channel_id, user_id)
         roll_id = await tx.rolls.insert(
             guild_id=guild_id,
@@ -160,10 +170,16 @@ async def _answer(
             else:
                 copy_message_id = copy.id
     if message_id is not None:
-        await bot.store.attach_roll_messages(
-            record.id, message_id,
-            copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
-        )
+        try:
+            await bot.store.attach_roll_messages(
+                record.id, message_id,
+                copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
+            )
+        except sqlite3.Error as error:
+            # The roll is stored and shown: telling the roller it failed would be false.
+            # Only later edits of its message (closed, void) are lost; its buttons still
+            # act by the store's rules.
+            log.warning("Could not remember the message of roll %s: %s", record.id, error)
 
 
 def refresh_messages(
@@ -222,7 +238,7 @@ async def spend_will_pressed(interaction: discord.Interaction, roll_id: int) -> 
         try:
             result = spend_will(record.result, bot.faces)
         except RuleError as error:
-            raise UserError(f"Will cannot be spent on this roll: {error}.") from error
+            raise UserError(cannot_spend_will(str(error))) from error
         spent = await tx.rolls.spend_will(roll_id, interaction.user.id, result)
         if not isinstance(spent, Refusal) and record.label and result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
@@ -233,9 +249,7 @@ async def spend_will_pressed(interaction: discord.Interaction, roll_id: int) -> 
         raise UserError(REFUSALS[spent])
     await _show_changed(interaction, spent.roll)
     if spent.pool is not None:
-        await interaction.followup.send(
-            f"Will spent: {will_pool_text(spent.pool)} left.", ephemeral=True
-        )
+        await interaction.followup.send(will_spent(spent.pool), ephemeral=True)
 
 
 async def take_beat_pressed(interaction: discord.Interaction, roll_id: int) -> None:
@@ -246,15 +260,12 @@ async def take_beat_pressed(interaction: discord.Interaction, roll_id: int) -> N
         try:
             result = take_beat(record.result)
         except RuleError as error:
-            raise UserError(f"No Beat on this roll: {error}.") from error
+            raise UserError(no_beat(str(error))) from error
         taken = await tx.rolls.take_beat(roll_id, interaction.user.id, result)
     if isinstance(taken, Refusal):
         raise UserError(REFUSALS[taken])
     await _show_changed(interaction, taken.roll)
-    await interaction.followup.send(
-        f"Beat taken: you have {taken.beats} Beat{'s' if taken.beats != 1 else ''}.",
-        ephemeral=True,
-    )
+    await interaction.followup.send(beat_taken(taken.beats), ephemeral=True)
 
 
 async def try_again_pressed(interaction: discord.Interaction, roll_id: int) -> None:

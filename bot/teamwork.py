@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict
 from bot.checks import is_storyteller
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError
-from bot.render.buttons import REFUSALS
 from bot.render.rolls import RollStatus, roll_embed
 from bot.render.teamwork import (
     ALREADY_HELPED,
@@ -52,14 +51,13 @@ from bot.render.teamwork import (
     several_open,
     teamwork_embed,
 )
-from bot.rolling import refresh_messages
+from bot.rolling import declare_will, refresh_messages
 from bot.store import (
     ActionKind,
     ActionRecord,
     ActionStatus,
     ChannelConfig,
     DiceOrder,
-    Refusal,
     RollRecord,
     Tx,
     WillState,
@@ -390,9 +388,7 @@ async def roll_primary(
         card = _current(record, version)
         request = teamwork.primary_request(card.teamwork)
         if request.will:  # before the dice, so an empty pool draws none
-            pool = await tx.will.get(record.guild_id, user.id)
-            if pool is not None and await tx.will.debit(record.guild_id, user.id) is None:
-                raise UserError(REFUSALS[Refusal.NO_WILL])
+            await declare_will(tx, record.guild_id, user.id)
         result = roll(request, bot.faces)
         if result.refused:
             raise UserError(cannot_roll(result.message or ""))

@@ -58,6 +58,8 @@ CREATE INDEX actions_open_by_label
 -- "my open actions in this channel"
 CREATE INDEX actions_open_by_owner
     ON actions (guild_id, channel_id, owner_id) WHERE status = 'open';
+-- the last ended attempt at a task (what a fresh attempt inherits)
+CREATE INDEX actions_by_label ON actions (guild_id, channel_id, kind, label_key, id);
 
 CREATE TABLE rolls (
     id              INTEGER PRIMARY KEY,

@@ -50,10 +50,9 @@ from bot.cogs.rolling import AGAIN_CHOICES, OPTION_HELP, UNTRAINED_CHOICES, buil
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError, answering_errors
 from bot.render import extended as wording
-from bot.render.buttons import REFUSALS, will_pool_text
-from bot.rolling import embed_for, refresh_messages, will_state_for
+from bot.render.buttons import REFUSALS, beat_taken, will_spent
+from bot.rolling import declare_will, embed_for, refresh_messages, will_state_for
 from bot.store import (
-    MAX_HISTORY,
     ActionKind,
     ActionRecord,
     ActionStatus,
@@ -267,29 +266,14 @@ async def _named(
 
 
 async def _carried(tx: Tx, guild_id: int, channel_id: int, label: str) -> bool:
-    """Whether the last attempt at this task in the channel ended carrying a −2.
-
-    The store lists only open actions, so the last closed attempt is found
-    through its rolls (which carry the action's id and label), among the
-    channel's latest :data:`MAX_HISTORY` rolls.
-    """
-    key = label_key(label)
-    rolls = await tx.rolls.history(
-        guild_id, channel_id, viewer_id=0, viewer_is_storyteller=True, count=MAX_HISTORY
+    """Whether the last attempt at this task in the channel ended carrying a −2."""
+    previous = await tx.actions.last_closed(
+        guild_id, channel_id, kind=ActionKind.EXTENDED, label=label
     )
-    for roll_record in rolls:
-        if (
-            roll_record.action_id is None
-            or roll_record.label is None
-            or label_key(roll_record.label) != key
-        ):
-            continue
-        previous = await tx.actions.get(roll_record.action_id)
-        if previous is None or previous.kind is not ActionKind.EXTENDED:
-            continue
-        state = _doc(previous).state
-        return state.ruleset is Ruleset.COFD and state.carry
-    return False
+    if previous is None:
+        return False
+    state = _doc(previous).state
+    return state.ruleset is Ruleset.COFD and state.carry
 
 
 def _interval(value: str) -> Interval:
@@ -300,13 +284,6 @@ def _interval(value: str) -> Interval:
 
 
 # --- rolling --------------------------------------------------------------------------------
-
-
-async def _declare_will(tx: Tx, guild_id: int, user_id: int) -> None:
-    """Debit the Will declared with a roll; refuse when the tracked pool is empty."""
-    pool = await tx.will.get(guild_id, user_id)
-    if pool is not None and await tx.will.debit(guild_id, user_id) is None:
-        raise UserError(wording.no_will(will_pool_text(pool)))
 
 
 def _rolled(result: RollResult) -> RollResult:
@@ -354,7 +331,7 @@ async def roll_action(
         against = None if resisting is None else _rolled(roll(resisting, bot.faces))
         step = extended.apply_roll(state, result, against)
         if will:
-            await _declare_will(tx, guild_id, owner)
+            await declare_will(tx, guild_id, owner)
         closed = await tx.rolls.close(guild_id, channel_id, owner)
         roll_id = await tx.rolls.insert(
             guild_id=guild_id,
@@ -439,10 +416,10 @@ async def roll_revised(interaction: discord.Interaction, roll_id: int, *, beat: 
     )
     await _show_card(bot, record, doc, version, config)
     if isinstance(changed, BeatTaken):
-        await interaction.followup.send(wording.beat_taken(changed.beats), ephemeral=True)
+        await interaction.followup.send(beat_taken(changed.beats), ephemeral=True)
     elif changed.pool is not None:
         await interaction.followup.send(
-            wording.will_spent(will_pool_text(changed.pool)), ephemeral=True
+            will_spent(changed.pool), ephemeral=True
         )
 
 

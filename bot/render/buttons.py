@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.render.text import plural
 from bot.store import Refusal, WillPool
 
 SPEND_WILL = "Spend Will"
@@ -39,3 +40,33 @@ REFUSALS: dict[Refusal, str] = {
 def will_pool_text(pool: WillPool) -> str:
     """A Will pool as players say it: "Will 3/5"."""
     return f"Will {pool.current}/{pool.maximum}"
+
+
+def will_spent(pool: WillPool) -> str:
+    """After a Will spend, to the roller alone."""
+    return f"Will spent: {will_pool_text(pool)} left."
+
+
+def no_will(pool: WillPool) -> str:
+    """Will declared with an empty tracked pool."""
+    return f"You have no Will left to spend ({will_pool_text(pool)})."
+
+
+def beat_taken(beats: int) -> str:
+    """After Take a Beat, to the roller alone."""
+    return f"Beat taken: you have {plural(beats, 'Beat')}."
+
+
+def cannot_roll(reason: str) -> str:
+    """The engine refused a roll."""
+    return f"That roll cannot be made: {reason}."
+
+
+def cannot_spend_will(reason: str) -> str:
+    """The rules refuse a Will spend on this roll."""
+    return f"Will cannot be spent on this roll: {reason}."
+
+
+def no_beat(reason: str) -> str:
+    """The rules refuse Take a Beat on this roll."""
+    return f"No Beat on this roll: {reason}."

@@ -491,13 +491,3 @@ def not_allowed(owner: str) -> str:
     )
 
 
-def beat_taken(beats: int) -> str:
-    return f"Beat taken: you have {plural(beats, 'Beat')}."
-
-
-def will_spent(pool_text: str) -> str:
-    return f"Will spent: {pool_text} left."
-
-
-def no_will(pool_text: str) -> str:
-    return f"You have no Will left to spend ({pool_text})."

@@ -93,6 +93,18 @@ class ActionRepository(Repository):
         )
         return [_action(row) for row in rows]
 
+    async def last_closed(
+        self, guild_id: int, channel_id: int, *, kind: ActionKind, label: str
+    ) -> ActionRecord | None:
+        """The channel's most recently ended action of this kind and label, if any
+        (a fresh attempt at a task inherits what the last one left, e.g. a −2)."""
+        row = await self._one(
+            "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
+            " AND label_key = ? AND status = 'closed' ORDER BY id DESC LIMIT 1",
+            (guild_id, channel_id, kind.value, label_key(label)),
+        )
+        return None if row is None else _action(row)
+
     async def update(
         self,
         action_id: int,

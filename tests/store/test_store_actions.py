@@ -142,3 +142,30 @@ async def test_the_card_of_an_action_is_remembered(store: Store) -> None:
     assert stored is not None
     assert stored.message_id == 999
     assert stored.version == action.version
+
+
+async def test_the_last_closed_attempt_at_a_task_is_found_by_label(store: Store) -> None:
+    first = await _start(store, "Research the cult")
+    await store.update_action(first.id, first.version, Progress(successes=1), ActionStatus.CLOSED)
+    second = await _start(store, "research  the CULT")
+    await store.update_action(
+        second.id, second.version, Progress(successes=2), ActionStatus.CLOSED
+    )
+    await _start(store, "Research the cult")  # open: not an ended attempt
+    other_channel = await _start(store, "Research the cult", channel_id=OTHER_CHANNEL)
+    await store.update_action(
+        other_channel.id, other_channel.version, Progress(successes=3), ActionStatus.CLOSED
+    )
+
+    async with store.read() as tx:
+        last = await tx.actions.last_closed(
+            GUILD, CHANNEL, kind=ActionKind.EXTENDED, label="Research the Cult"
+        )
+        teamwork = await tx.actions.last_closed(
+            GUILD, CHANNEL, kind=ActionKind.TEAMWORK, label="Research the cult"
+        )
+
+    assert last is not None
+    assert last.id == second.id
+    assert last.state(Progress).successes == 2
+    assert teamwork is None
