@@ -10,11 +10,25 @@ import discord
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import plural
-from bot.store import Change, ChannelConfig, GuildSettings, RollRecord, WillPool, WillState
+from bot.store import (
+    ActionKind,
+    Change,
+    ChannelConfig,
+    GuildSettings,
+    RollRecord,
+    WillPool,
+    WillState,
+)
 from engine.models import Outcome
 
 #: Room for history lines in one message (Discord allows 2,000 characters).
 HISTORY_CHARS = 1900
+
+ACTION_WORDS: dict[ActionKind, str] = {
+    ActionKind.EXTENDED: "extended action",
+    ActionKind.TEAMWORK: "teamwork",
+    ActionKind.CONTEST: "contest",
+}
 
 OUTCOME_WORDS: dict[Outcome, str] = {
     Outcome.DRAMATIC_FAILURE: "Dramatic failure",
@@ -64,6 +78,8 @@ def history_line(record: RollRecord) -> str:
         parts.append(f"“{_name(record.label)}”")
     parts.append(outcome)
     changes = []
+    if record.action_kind is not None:
+        changes.append(ACTION_WORDS[record.action_kind])
     if record.will_state is WillState.SPENT:
         changes.append("Will spent")
     elif record.will_state is WillState.DECLARED:

@@ -158,6 +158,14 @@ class Refusal(StrEnum):
     ALREADY_RETRIED = "already_retried"
 
 
+class ActionKind(StrEnum):
+    """The kinds of table state kept as generic actions."""
+
+    EXTENDED = "extended"
+    TEAMWORK = "teamwork"
+    CONTEST = "contest"
+
+
 class RollRecord(Record):
     """A stored roll with its current result."""
 
@@ -180,6 +188,8 @@ class RollRecord(Record):
     void: bool
     voided_by: int | None
     action_id: int | None
+    action_kind: ActionKind | None = None
+    """The kind of the action the roll belongs to (read by history; None elsewhere)."""
     message_id: int | None
     copy_channel_id: int | None
     copy_message_id: int | None
@@ -226,14 +236,6 @@ class Voided(Record):
 
 
 # --- actions ------------------------------------------------------------------
-
-
-class ActionKind(StrEnum):
-    """The kinds of table state kept as generic actions."""
-
-    EXTENDED = "extended"
-    TEAMWORK = "teamwork"
-    CONTEST = "contest"
 
 
 class ActionStatus(StrEnum):

@@ -46,6 +46,7 @@ def _roll(row: sqlite3.Row) -> RollRecord:
         void=row["void"],
         voided_by=row["voided_by"],
         action_id=row["action_id"],
+        action_kind=row["action_kind"] if "action_kind" in row.keys() else None,  # noqa: SIM118
         message_id=row["message_id"],
         copy_channel_id=row["copy_channel_id"],
         copy_message_id=row["copy_message_id"],
@@ -277,10 +278,12 @@ class RollRepository(Repository):
             msg = f"history shows 1 to {MAX_HISTORY} rolls, not {count}"
             raise ValueError(msg)
         rows = await self._all(
-            "SELECT * FROM rolls WHERE guild_id = ? AND channel_id = ?"
+            "SELECT rolls.*, actions.kind AS action_kind FROM rolls"
+            " LEFT JOIN actions ON actions.id = rolls.action_id"
+            " WHERE rolls.guild_id = ? AND rolls.channel_id = ?"
             " AND (? IS NULL OR roller_id = ?)"
             " AND (private = 0 OR roller_id = ? OR ?)"
-            " ORDER BY id DESC LIMIT ?",
+            " ORDER BY rolls.id DESC LIMIT ?",
             (
                 guild_id,
                 channel_id,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
 from tests.e2e.harness import ContractError, FakeDiscord, Member, Message, StartBot
 
 
@@ -112,6 +112,8 @@ async def test_cofd_extended_action_from_start_to_completion(
     assert buttons(done) == []
     assert "Exhausted, Humiliated" in done.text
     assert "5 of 5 used" in done.text
+    history = await ask(ada, table.channel, "history")
+    assert history.text.count("extended action") == 5
 
 
 async def test_cofd_dramatic_failure_carries_to_a_fresh_attempt_at_the_same_task(
