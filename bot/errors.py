@@ -3,11 +3,17 @@
 Slash commands reach :meth:`StorytellerTree.on_error`; button and modal
 callbacks get no tree error handling from discord.py (it only logs them), so
 they run inside :func:`answering_errors`, which uses the same reply.
+
+A database that cannot do what was asked (locked by another program,
+read-only, a full disk) is neither the member's mistake nor a bug: the member
+is told what is wrong in words (:func:`store_fault_message`), the details go
+to the log, and the bot keeps serving.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,6 +23,33 @@ from discord import app_commands
 log = logging.getLogger(__name__)
 
 APOLOGY = "Something went wrong on my side and nothing was changed. Please try again."
+
+#: What a member is told when the database refused the write their action needed. The
+#: transaction that failed was rolled back, so the member may simply try again later.
+STORE_BUSY = (
+    "The bot's database is busy (another program is using it), so I could not save that. "
+    "Please try again in a moment."
+)
+STORE_READ_ONLY = (
+    "The bot's database is read-only right now, so I could not save that. Please tell "
+    "whoever runs the bot; reading (/history, /will show, /help) still works."
+)
+STORE_FULL = (
+    "The disk holding the bot's database is full, so I could not save that. Please tell "
+    "whoever runs the bot, and try again once they have made room."
+)
+STORE_FAILED = (
+    "The bot could not write to its database (its disk may be full or failing), so I could "
+    "not save that. Please tell whoever runs the bot, and try again later."
+)
+
+#: SQLite result codes (``sqlite_errorname``, extended codes included) → the member's message.
+_STORE_FAULTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("SQLITE_BUSY", "SQLITE_LOCKED"), STORE_BUSY),
+    (("SQLITE_READONLY",), STORE_READ_ONLY),
+    (("SQLITE_FULL",), STORE_FULL),
+    (("SQLITE_IOERR", "SQLITE_CANTOPEN"), STORE_FAILED),
+)
 
 
 class UserError(app_commands.AppCommandError):
@@ -49,8 +82,43 @@ def user_message(error: Exception) -> str | None:
     return None
 
 
+def _sqlite_error(error: BaseException) -> sqlite3.Error | None:
+    """The SQLite error behind ``error`` (aiosqlite re-raises sqlite3's own), if any."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return error if isinstance(error, sqlite3.Error) else None
+
+
+def _result_code(error: sqlite3.Error) -> str:
+    """SQLite's name for the failure, e.g. ``SQLITE_READONLY``; empty when the error did
+    not come from SQLite itself (the sqlite3 module raises some on its own)."""
+    return str(getattr(error, "sqlite_errorname", ""))
+
+
+def store_fault_message(error: BaseException) -> str | None:
+    """The ephemeral text for a database that refused the work (busy, read-only, full,
+    failing), or None when ``error`` is not such a fault."""
+    fault = _sqlite_error(error)
+    if fault is None:
+        return None
+    name = _result_code(fault)
+    return next(
+        (message for prefixes, message in _STORE_FAULTS if name.startswith(prefixes)), None
+    )
+
+
 async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     message = user_message(error)
+    if message is None:
+        message = store_fault_message(error)
+        fault = _sqlite_error(error)
+        if message is not None and fault is not None:
+            # Not the member's mistake and not a bug: whoever runs the bot must see it.
+            level = logging.WARNING if message is STORE_BUSY else logging.ERROR
+            log.log(
+                level, "Database fault in %s: %s (%s)",
+                _describe(interaction), fault, _result_code(fault),
+            )
     if message is None:
         log.error("Unhandled error in %s", _describe(interaction), exc_info=error)
         message = APOLOGY

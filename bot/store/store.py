@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 #: STRICT tables need 3.37; RETURNING needs 3.35.
 MIN_SQLITE = (3, 37, 0)
 
+#: Milliseconds a write waits for a lock held by another program once the bot serves members.
+BUSY_TIMEOUT_MS = 1000
+
 #: The store whose transaction the current task is inside, to refuse nesting.
 _inside: ContextVar[Store | None] = ContextVar("bot_store_transaction", default=None)
 
@@ -96,8 +99,9 @@ class Store:
         """Open (or create) the database file and bring its schema up to date.
 
         Creates the parent folder, switches to WAL, turns foreign keys on and
-        applies pending migrations; raises :class:`StoreError` or
-        :class:`bot.store.migrations.MigrationError` when the bot must not start.
+        applies pending migrations; raises :class:`StoreError` (the file cannot be
+        opened or used) or :class:`bot.store.migrations.MigrationError` when the bot
+        must not start.
         """
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             msg = (
@@ -106,9 +110,13 @@ class Store:
             )
             raise StoreError(msg)
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: the store issues BEGIN/COMMIT itself, never the sqlite3 module.
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: the store issues BEGIN/COMMIT itself, never the sqlite3 module.
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:  # a folder in the way, no permission, ...
+            msg = f"{path} cannot be opened: {error}"
+            raise StoreError(msg) from error
         try:
             conn.row_factory = aiosqlite.Row
             rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
@@ -117,9 +125,19 @@ class Store:
                 msg = f"{path} cannot use write-ahead logging (journal mode {mode!r})"
                 raise StoreError(msg)
             await conn.execute("PRAGMA foreign_keys = ON")
-            # Milliseconds a statement waits for another process's write lock.
+            # Milliseconds a statement waits for another process's write lock. Start-up
+            # has nobody waiting for an answer, so migrations may wait 5 s.
             await conn.execute("PRAGMA busy_timeout = 5000")
             applied = await migrate(conn, migrations)
+            # From here on a member waits: Discord drops an interaction not answered within
+            # 3 s, so a write blocked by another program gives up after BUSY_TIMEOUT_MS and
+            # the member is told the database is busy (bot.errors) while there is still time.
+            # (A PRAGMA takes no parameters: the literal must match BUSY_TIMEOUT_MS.)
+            await conn.execute("PRAGMA busy_timeout = 1000")
+        except sqlite3.Error as error:  # not a database, locked, read-only and new, ...
+            await conn.close()
+            msg = f"{path} cannot be used: {error}"
+            raise StoreError(msg) from error
         except BaseException:
             await conn.close()
             raise
@@ -348,7 +366,8 @@ class Store:
         version: int,
         state: BaseModel,
         status: ActionStatus = ActionStatus.OPEN,
-    ) -> bool:
-        """Replace an open action's state if still at ``version``; False when stale."""
+    ) -> int | None:
+        """Replace an open action's state if still at ``version``; its new version, or None
+        when stale."""
         async with self.transaction() as tx:
             return await tx.actions.update(action_id, version, state, status)
