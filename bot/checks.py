@@ -7,6 +7,8 @@ these checks.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -14,8 +16,11 @@ import discord
 from discord import app_commands
 
 from bot.context import channel_config
+from bot.errors import APOLOGY, store_fault_message
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 class NotStoryteller(app_commands.CheckFailure):
@@ -33,8 +38,19 @@ async def is_storyteller(interaction: discord.Interaction) -> bool:
     return role_id is not None and any(role.id == role_id for role in member.roles)
 
 
+class StoreUnreadable(app_commands.CheckFailure):
+    """A check could not read the database (answered like any other database fault)."""
+
+
 async def _storyteller_check(interaction: discord.Interaction) -> bool:
-    if await is_storyteller(interaction):
+    try:
+        allowed = await is_storyteller(interaction)
+    except sqlite3.Error as error:
+        # discord.py answers only AppCommandErrors raised by checks; anything else from a
+        # check would leave the interaction unanswered.
+        log.error("Database fault while checking the Storyteller: %s", error)
+        raise StoreUnreadable(store_fault_message(error) or APOLOGY) from error
+    if allowed:
         return True
     raise NotStoryteller(
         "Only the Storyteller can do this: a member with Manage Channels here, "

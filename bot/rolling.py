@@ -169,17 +169,36 @@ async def _answer(
                 await interaction.followup.send(COPY_FAILED, ephemeral=True)
             else:
                 copy_message_id = copy.id
-    if message_id is not None:
-        try:
-            await bot.store.attach_roll_messages(
-                record.id, message_id,
-                copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
-            )
-        except sqlite3.Error as error:
-            # The roll is stored and shown: telling the roller it failed would be false.
-            # Only later edits of its message (closed, void) are lost; its buttons still
-            # act by the store's rules.
-            log.warning("Could not remember the message of roll %s: %s", record.id, error)
+    await remember_message(
+        bot, record.id, message_id,
+        copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
+    )
+
+
+async def remember_message(
+    bot: StorytellerBot,
+    roll_id: int,
+    message_id: int | None,
+    *,
+    copy_channel_id: int | None = None,
+    copy_message_id: int | None = None,
+) -> None:
+    """Store which message shows a roll, once it was sent.
+
+    The roll itself is already stored and shown, so a database fault here is
+    only logged: telling the roller it failed would be false. Only later
+    edits of its message (closed, void) are lost; its buttons still act by
+    the store's rules.
+    """
+    if message_id is None:
+        return
+    try:
+        await bot.store.attach_roll_messages(
+            roll_id, message_id,
+            copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
+        )
+    except sqlite3.Error as error:
+        log.warning("Could not remember the message of roll %s: %s", roll_id, error)
 
 
 def refresh_messages(

@@ -51,7 +51,7 @@ from bot.render.teamwork import (
     several_open,
     teamwork_embed,
 )
-from bot.rolling import declare_will, refresh_messages
+from bot.rolling import declare_will, refresh_messages, remember_message
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -366,8 +366,7 @@ async def _post_roll(
         status=RollStatus.OPEN,
     )
     sent = await interaction.response.send_message(embed=embed)
-    if sent.message_id is not None:
-        await bot_of(interaction).store.attach_roll_messages(record.id, sent.message_id)
+    await remember_message(bot_of(interaction), record.id, sent.message_id)
 
 
 # --- the primary's roll -----------------------------------------------------------------------

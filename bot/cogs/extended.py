@@ -51,7 +51,13 @@ from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError, answering_errors
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, beat_taken, will_spent
-from bot.rolling import declare_will, embed_for, refresh_messages, will_state_for
+from bot.rolling import (
+    declare_will,
+    embed_for,
+    refresh_messages,
+    remember_message,
+    will_state_for,
+)
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -367,8 +373,7 @@ async def roll_action(
         embed=embed_for(roll_record, config),
         view=_roll_view(roll_record, doc) or discord.utils.MISSING,
     )
-    if sent.message_id is not None:
-        await bot.store.attach_roll_messages(roll_id, sent.message_id)
+    await remember_message(bot, roll_id, sent.message_id)
     refresh_messages(bot, closed, config)
     await _show_card(bot, record, doc, version, config)
 
