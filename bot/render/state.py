@@ -8,8 +8,8 @@ from typing import Any
 import discord
 
 from bot.render.buttons import will_pool_text
-from bot.render.rolls import RULESET_NAMES
-from bot.render.text import plural
+from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
+from bot.render.text import plural, safe
 from bot.store import (
     ActionKind,
     Change,
@@ -41,7 +41,7 @@ OUTCOME_WORDS: dict[Outcome, str] = {
 
 
 def _name(name: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+    return safe(name, limit=NAME_LIMIT)
 
 
 def will_shown(name: str, pool: WillPool | None, beats: int) -> str:
