@@ -16,7 +16,8 @@ import discord
 from discord import app_commands
 
 from bot.context import channel_config
-from bot.errors import APOLOGY, store_fault_message
+from bot.errors import store_fault_message
+from bot.render.messages import APOLOGY, NOT_STORYTELLER
 
 T = TypeVar("T")
 
@@ -52,10 +53,7 @@ async def _storyteller_check(interaction: discord.Interaction) -> bool:
         raise StoreUnreadable(store_fault_message(error) or APOLOGY) from error
     if allowed:
         return True
-    raise NotStoryteller(
-        "Only the Storyteller can do this: a member with Manage Channels here, "
-        "or with the Storyteller role (/config storyteller)."
-    )
+    raise NotStoryteller(NOT_STORYTELLER)
 
 
 async def require_storyteller(interaction: discord.Interaction) -> None:

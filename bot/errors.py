@@ -20,28 +20,19 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
+from bot.render.messages import (
+    APOLOGY,
+    NO_DIRECT_MESSAGES,
+    NOT_ALLOWED,
+    STORE_BUSY,
+    STORE_FAILED,
+    STORE_FULL,
+    STORE_READ_ONLY,
+    missing_permissions,
+    not_a_value,
+)
+
 log = logging.getLogger(__name__)
-
-APOLOGY = "Something went wrong on my side and nothing was changed. Please try again."
-
-#: What a member is told when the database refused the write their action needed. The
-#: transaction that failed was rolled back, so the member may simply try again later.
-STORE_BUSY = (
-    "The bot's database is busy (another program is using it), so I could not save that. "
-    "Please try again in a moment."
-)
-STORE_READ_ONLY = (
-    "The bot's database is read-only right now, so I could not save that. Please tell "
-    "whoever runs the bot; reading (/history, /will show, /help) still works."
-)
-STORE_FULL = (
-    "The disk holding the bot's database is full, so I could not save that. Please tell "
-    "whoever runs the bot, and try again once they have made room."
-)
-STORE_FAILED = (
-    "The bot could not write to its database (its disk may be full or failing), so I could "
-    "not save that. Please tell whoever runs the bot, and try again later."
-)
 
 #: SQLite result codes (``sqlite_errorname``, extended codes included) → the member's message.
 _STORE_FAULTS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -71,14 +62,13 @@ def user_message(error: Exception) -> str | None:
     if isinstance(error, UserError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
-        needed = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"You need the {needed} permission for this."
+        return missing_permissions(error.missing_permissions)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This works only in a server channel."
+        return NO_DIRECT_MESSAGES
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You are not allowed to do this here."
+        return str(error) or NOT_ALLOWED
     if isinstance(error, app_commands.TransformerError):
-        return f"“{error.value}” is not a valid value here."
+        return not_a_value(error.value)
     return None
 
 

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.render.messages import unreadable_pool
 from engine.models import Term
 from engine.parser import PoolSyntaxError, parse_pool
 
@@ -17,7 +18,7 @@ class PoolTransformer(app_commands.Transformer):
         try:
             return parse_pool(value)
         except PoolSyntaxError as error:
-            raise UserError(f"I could not read that pool: {error}") from error
+            raise UserError(unreadable_pool(str(error))) from error
 
 
 Pool = app_commands.Transform[tuple[Term, ...], PoolTransformer]

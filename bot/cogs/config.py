@@ -12,6 +12,7 @@ from bot.checks import require_permission
 from bot.client import StorytellerBot
 from bot.context import bot_of, channel_config, in_guild, parent_of
 from bot.errors import UserError
+from bot.render.messages import EVERYONE_IS_NO_STORYTELLER, not_a_setting_value
 from bot.render.state import config_changed, config_shown, storyteller_changed
 from bot.store import ChannelOption, DiceOrder, OptionValue, WillTiming
 from engine.models import Ruleset
@@ -56,10 +57,7 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
         if not 0 <= step <= MAX_STEP:
             raise ValueError(value)
     except ValueError:
-        raise UserError(
-            f"“{discord.utils.escape_markdown(text)}” is not a value for {option.value}: "
-            f"use {SETTABLE[option]}."
-        ) from None
+        raise UserError(not_a_setting_value(option.value, text, SETTABLE[option])) from None
     return step
 
 
@@ -139,7 +137,7 @@ class Config(commands.GroupCog, group_name="config"):
         require_permission(interaction, "manage_guild")
         guild_id, _ = in_guild(interaction)
         if role.is_default():
-            raise UserError("@everyone cannot be the Storyteller role: pick a role.")
+            raise UserError(EVERYONE_IS_NO_STORYTELLER)
         async with bot_of(interaction).store.transaction() as tx:
             kept = (await tx.settings.guild(guild_id)).storyteller_channel_id
             change = await tx.settings.set_storyteller(

@@ -10,6 +10,8 @@ from bot.checks import is_storyteller, require_storyteller
 from bot.client import StorytellerBot
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError
+from bot.render.messages import no_such_roll
+from bot.render.messages import voided as voided_text
 from bot.render.state import history_text
 from bot.rolling import refresh_messages
 from bot.store import MAX_HISTORY
@@ -43,14 +45,12 @@ class History(commands.Cog):
             await require_storyteller(interaction)
             record = await store.get_roll(void)
             if record is None or (record.guild_id, record.channel_id) != (guild_id, channel_id):
-                raise UserError(f"There is no roll #{void} in this channel.")
+                raise UserError(no_such_roll(void))
             voided = await store.void_roll(guild_id, void, interaction.user.id)
             if voided is None:
-                raise UserError(f"There is no roll #{void} in this channel.")
-            if voided.already:
-                notice = f"Roll #{void} was already void.\n"
-            else:
-                notice = f"Roll #{void} is now void.\n"
+                raise UserError(no_such_roll(void))
+            notice = voided_text(void, already=voided.already) + "\n"
+            if not voided.already:
                 config = await channel_config(interaction)
                 refresh_messages(bot_of(interaction), [voided.roll], config)
         records = await store.history(

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from bot.client import StorytellerBot
 from bot.context import channel_config
 from bot.errors import UserError
+from bot.render.messages import bad_option, no_odds
 from bot.render.odds import CHART_NAME, odds_chart_png, odds_embed
 from bot.render.text import options_text
 from bot.rolling import post_roll
@@ -61,7 +62,7 @@ def build_request(ruleset: Ruleset, terms: tuple[Term, ...], **options: Any) -> 
         return RollRequest(ruleset=ruleset, terms=terms, **given)
     except ValidationError as error:
         problem = error.errors()[0]
-        raise UserError(f"{problem['loc'][0]}: {problem['msg']}") from error
+        raise UserError(bad_option(str(problem["loc"][0]), problem["msg"])) from error
 
 
 class Rolling(commands.Cog):
@@ -142,7 +143,7 @@ class Rolling(commands.Cog):
         )
         chances = await asyncio.to_thread(odds, request)
         if chances.message is not None:
-            raise UserError(f"No odds for that roll: {chances.message}.")
+            raise UserError(no_odds(chances.message))
         pool_text = format_pool(request.terms)
         chart = await asyncio.to_thread(
             odds_chart_png, chances, title=f"{pool_text} ({request.ruleset.value})"

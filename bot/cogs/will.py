@@ -10,6 +10,7 @@ from bot.checks import require_storyteller
 from bot.client import StorytellerBot
 from bot.context import bot_of, in_guild
 from bot.errors import UserError
+from bot.render.messages import WILL_NOT_TRACKED, will_above_maximum, will_not_tracked_for
 from bot.render.state import will_changed, will_shown
 
 MAX_WILL = 20
@@ -52,7 +53,7 @@ class Will(commands.GroupCog, group_name="will"):
         """Track your Will pool, or change it."""
         guild_id, _ = in_guild(interaction)
         if current is not None and current > max:
-            raise UserError(f"Current Will ({current}) cannot be above the maximum ({max}).")
+            raise UserError(will_above_maximum(current, max))
         change = await bot_of(interaction).store.set_will(
             guild_id, interaction.user.id, max, current
         )
@@ -67,7 +68,7 @@ class Will(commands.GroupCog, group_name="will"):
         guild_id, _ = in_guild(interaction)
         change = await bot_of(interaction).store.rest(guild_id, interaction.user.id)
         if change is None:
-            raise UserError("Your Will is not tracked yet: set it with /will set max:<n>.")
+            raise UserError(WILL_NOT_TRACKED)
         await interaction.response.send_message(
             will_changed(interaction.user.display_name, change.old, change.new), ephemeral=True
         )
@@ -87,10 +88,7 @@ class Will(commands.GroupCog, group_name="will"):
         guild_id, _ = in_guild(interaction)
         change = await bot_of(interaction).store.gain_will(guild_id, member.id, amount)
         if change is None:
-            raise UserError(
-                f"{discord.utils.escape_markdown(member.display_name)}'s Will is not tracked "
-                "yet: they can set it with /will set max:<n>."
-            )
+            raise UserError(will_not_tracked_for(member.display_name))
         await interaction.response.send_message(
             will_changed(member.display_name, change.old, change.new)
         )

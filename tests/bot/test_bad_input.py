@@ -37,7 +37,8 @@ from hypothesis import strategies as st
 
 from bot.cogs.config import SETTABLE, parse_option
 from bot.cogs.rolling import Rolling, build_request
-from bot.errors import APOLOGY, UserError
+from bot.errors import UserError
+from bot.render.messages import APOLOGY
 from bot.render.rolls import roll_embed
 from bot.store import ChannelOption, ChannelSettings, OptionValue
 from bot.transformers import PoolTransformer

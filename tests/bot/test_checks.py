@@ -8,7 +8,8 @@ import discord
 import pytest
 
 from bot import checks
-from bot.errors import STORE_FAILED, user_message
+from bot.errors import user_message
+from bot.render.messages import STORE_FAILED
 
 
 async def test_a_database_fault_in_the_storyteller_check_becomes_a_check_failure(

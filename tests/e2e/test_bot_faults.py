@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import STORE_BUSY, STORE_FAILED, STORE_READ_ONLY
+from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_READ_ONLY
 from tests.e2e.bot_fixtures import BOT, StartRealBot, Table, ask, starter
 from tests.e2e.db_probe import integrity, messages_remembered, query, table_state
 from tests.e2e.harness import BotProcess, FakeDiscord, Interaction, Member, StartBot

@@ -20,13 +20,8 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import (
-    STORE_BUSY,
-    STORE_FAILED,
-    STORE_FULL,
-    STORE_READ_ONLY,
-    store_fault_message,
-)
+from bot.errors import store_fault_message
+from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_FULL, STORE_READ_ONLY
 from bot.store import Store, StoreError, WillState
 from bot.store.store import BUSY_TIMEOUT_MS
 from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure
