@@ -56,7 +56,7 @@ def main() -> int:
         )
         return _fail(f"Invalid settings: {problems}")
     logging.basicConfig(
-        level=settings.log_level.upper(),
+        level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     # aiosqlite's DEBUG is a line per SQL operation, from its own thread: noise, even here.

@@ -28,7 +28,7 @@ from bot.render.contest import (
     contest_embed,
     not_opponent,
 )
-from bot.rolling import refresh_messages
+from bot.rolling import refresh_messages, remember_card
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -116,9 +116,7 @@ async def _answer(
     sent = await interaction.response.send_message(
         embed=card_embed(record, config), view=view or discord.utils.MISSING
     )
-    if sent.message_id is not None:
-        async with bot_of(interaction).store.transaction() as tx:
-            await tx.actions.attach_message(record.id, sent.message_id)
+    await remember_card(bot_of(interaction), record.id, sent.message_id)
 
 
 async def contest_now(

@@ -57,9 +57,11 @@ async def _with_table_state(
     tx: Tx, config: ChannelConfig, user_id: int, label: str | None, request: RollRequest
 ) -> RollRequest:
     """The request with the penalties that the channel's state gives it."""
+    failures = 0
     if label and config.pressure:
         failures = await tx.attempts.failures(config.guild_id, config.channel_id, user_id, label)
-        request = attempts.with_penalty(request, failures)
+    # Always replaced: a retry of a roll made under pressure loses its old penalty too.
+    request = attempts.with_penalty(request, failures)
     if request.ruleset is Ruleset.FISTFUL:
         taken = await tx.attempts.turn_actions(config.guild_id, config.channel_id, user_id)
         request = actions.with_penalty(request, taken, config.fistful_step)
@@ -109,7 +111,7 @@ async def post_roll(
             label=label,
             private=private,
         )
-        if label:
+        if label and config.pressure:
             await tx.attempts.record(guild_id, channel_id, user_id, label, result)
         if request.ruleset is Ruleset.FISTFUL:
             await tx.attempts.record_turn_action(guild_id, channel_id, user_id)
@@ -199,6 +201,17 @@ async def remember_message(
         )
     except sqlite3.Error as error:
         log.warning("Could not remember the message of roll %s: %s", roll_id, error)
+
+
+async def remember_card(bot: StorytellerBot, action_id: int, message_id: int | None) -> None:
+    """Store which message shows an action's card, once it was sent (as :func:`remember_message`:
+    the action is stored and shown, so a database fault here is only logged)."""
+    if message_id is None:
+        return
+    try:
+        await bot.store.attach_action_message(action_id, message_id)
+    except sqlite3.Error as error:
+        log.warning("Could not remember the card of action %s: %s", action_id, error)
 
 
 def refresh_messages(
@@ -293,8 +306,10 @@ async def try_again_pressed(interaction: discord.Interaction, roll_id: int) -> N
     record = await bot.store.get_roll(roll_id)
     if record is None:
         raise UserError(REFUSALS[Refusal.NOT_FOUND])
+    # Will is not declared again: the retry offers Spend Will like any roll.
+    request = record.request.model_copy(update={"will": False})
     await post_roll(
-        interaction, record.request, label=record.label, private=record.private, retry_of=roll_id
+        interaction, request, label=record.label, private=record.private, retry_of=roll_id
     )
 
 

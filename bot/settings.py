@@ -7,6 +7,7 @@ builds :class:`Settings` once and passes it on.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -34,7 +35,14 @@ class Settings(BaseSettings):
     sync_commands: bool = Field(
         default=False, description="Sync commands globally at start-up (after a command change)."
     )
-    log_level: str = Field(default="INFO", description="Python logging level.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="Python logging level."
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
     dice_seed: int | None = Field(
         default=None,
         description="Seed the dice for reproducible demos and tests; unset means OS randomness.",

@@ -51,7 +51,7 @@ from bot.render.teamwork import (
     several_open,
     teamwork_embed,
 )
-from bot.rolling import declare_will, refresh_messages, remember_message
+from bot.rolling import declare_will, refresh_messages, remember_card, remember_message
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -259,9 +259,7 @@ async def start(
     sent = await interaction.response.send_message(
         embed=card_embed(record, config), view=teamwork_view(record.id, record.version)
     )
-    if sent.message_id is not None:
-        async with bot.store.transaction() as tx:
-            await tx.actions.attach_message(record.id, sent.message_id)
+    await remember_card(bot, record.id, sent.message_id)
 
 
 # --- helping ----------------------------------------------------------------------------------

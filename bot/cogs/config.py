@@ -13,16 +13,13 @@ from bot.client import StorytellerBot
 from bot.context import bot_of, channel_config, in_guild, parent_of
 from bot.errors import UserError
 from bot.render.messages import EVERYONE_IS_NO_STORYTELLER, not_a_setting_value
+from bot.render.rolls import RULESET_NAMES
 from bot.render.state import config_changed, config_shown, storyteller_changed
 from bot.store import ChannelOption, DiceOrder, OptionValue, WillTiming
 from engine.models import Ruleset
 
 RULESET_CHOICES = [
-    app_commands.Choice(name="Chronicles of Darkness (2e)", value=Ruleset.COFD.value),
-    app_commands.Choice(
-        name="Classic World of Darkness (V20 / Dark Ages)", value=Ruleset.V20.value
-    ),
-    app_commands.Choice(name="Fist Full of Dice", value=Ruleset.FISTFUL.value),
+    app_commands.Choice(name=RULESET_NAMES[ruleset], value=ruleset.value) for ruleset in Ruleset
 ]
 
 #: /config set options: what each accepts, as players type it.

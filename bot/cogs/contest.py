@@ -31,8 +31,8 @@ class Contest(commands.Cog):
         against="The Storyteller's pool: both sides roll now",
         opponent="A member who rolls to resist with the card's button",
         label="What the contest is about",
-        difficulty="v20: your difficulty 2-10 (default 6)",
-        opponent_difficulty="v20: the other side's difficulty 2-10 (default 6)",
+        difficulty="v20: your difficulty 2-9, usually from the other side's traits (default 6)",
+        opponent_difficulty="v20: the other side's difficulty 2-9 (default 6)",
     )
     async def contest(  # noqa: PLR0917 - one parameter per slash-command option
         self,
@@ -41,8 +41,8 @@ class Contest(commands.Cog):
         against: Pool | None = None,
         opponent: discord.Member | None = None,
         label: app_commands.Range[str, 1, 100] | None = None,
-        difficulty: app_commands.Range[int, 2, 10] | None = None,
-        opponent_difficulty: app_commands.Range[int, 2, 10] | None = None,
+        difficulty: app_commands.Range[int, 2, 9] | None = None,
+        opponent_difficulty: app_commands.Range[int, 2, 9] | None = None,
     ) -> None:
         """Contest another side: the Storyteller's dice now, or a member who rolls to resist."""
         config = await channel_config(interaction)

@@ -55,6 +55,7 @@ from bot.rolling import (
     declare_will,
     embed_for,
     refresh_messages,
+    remember_card,
     remember_message,
     will_state_for,
 )
@@ -333,11 +334,11 @@ async def roll_action(
             resisting = None if state.against is None else extended.against_request(state)
         except RuleError as error:
             raise UserError(wording.cannot_roll(str(error))) from error
+        if will:  # before the dice: an empty pool rolls nothing
+            await declare_will(tx, guild_id, owner)
         result = _rolled(roll(request, bot.faces))
         against = None if resisting is None else _rolled(roll(resisting, bot.faces))
         step = extended.apply_roll(state, result, against)
-        if will:
-            await declare_will(tx, guild_id, owner)
         closed = await tx.rolls.close(guild_id, channel_id, owner)
         roll_id = await tx.rolls.insert(
             guild_id=guild_id,
@@ -628,9 +629,7 @@ class Extended(commands.GroupCog, group_name="extended"):
             embed=_card(record, doc, config),
             view=card_view(state, record.id, record.version) or discord.utils.MISSING,
         )
-        if sent.message_id is not None:
-            async with self.bot.store.transaction() as tx:
-                await tx.actions.attach_message(record.id, sent.message_id)
+        await remember_card(self.bot, record.id, sent.message_id)
 
     @app_commands.command(name="roll")
     @app_commands.guild_only()

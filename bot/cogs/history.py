@@ -10,7 +10,7 @@ from bot.checks import is_storyteller, require_storyteller
 from bot.client import StorytellerBot
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError
-from bot.render.messages import no_such_roll
+from bot.render.messages import action_roll_not_voided, no_such_roll
 from bot.render.messages import voided as voided_text
 from bot.render.state import history_text
 from bot.rolling import refresh_messages
@@ -43,12 +43,11 @@ class History(commands.Cog):
         notice = ""
         if void is not None:
             await require_storyteller(interaction)
-            record = await store.get_roll(void)
-            if record is None or (record.guild_id, record.channel_id) != (guild_id, channel_id):
-                raise UserError(no_such_roll(void))
-            voided = await store.void_roll(guild_id, void, interaction.user.id)
+            voided = await store.void_roll(guild_id, channel_id, void, interaction.user.id)
             if voided is None:
                 raise UserError(no_such_roll(void))
+            if not voided.roll.void:
+                raise UserError(action_roll_not_voided(void))
             notice = voided_text(void, already=voided.already) + "\n"
             if not voided.already:
                 config = await channel_config(interaction)

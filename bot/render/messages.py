@@ -79,6 +79,14 @@ def no_such_roll(number: int) -> str:
     return f"There is no roll #{number} in this channel."
 
 
+def action_roll_not_voided(number: int) -> str:
+    """`/history void` on a roll made in an extended action, a teamwork or a contest."""
+    return (
+        f"Roll #{number} belongs to an extended action, a teamwork or a contest, and voiding "
+        "it would not take back what it did there: abandon or cancel the action instead."
+    )
+
+
 def voided(number: int, *, already: bool) -> str:
     """`/history void`, confirmed above the log."""
     return f"Roll #{number} was already void." if already else f"Roll #{number} is now void."

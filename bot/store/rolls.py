@@ -174,6 +174,8 @@ class RollRepository(Repository):
         roll = await self._pressed(roll_id, user_id)
         if isinstance(roll, Refusal):
             return roll
+        if roll.beat:
+            return Refusal.BEAT_TAKEN
         by_state = {
             WillState.SPENT: Refusal.ALREADY_SPENT,
             WillState.DECLARED: Refusal.DECLARED,
@@ -203,14 +205,16 @@ class RollRepository(Repository):
         """Take a Beat: ``result`` is the failure turned into a dramatic failure.
 
         Takes effect only when ``user_id`` rolled it, no Beat was taken and the
-        roll is neither closed nor void; then the result is replaced, the roll
-        is closed (no Will afterwards) and the roller gains a Beat.
+        roll is neither closed nor void; then the result is replaced, Will is no
+        longer offered (RULES.md: the Beat closes the roll to Will; a failed
+        labelled roll may still be tried again) and the roller gains a Beat.
         """
         if not result.beat:
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
         row = await self._one(
-            "UPDATE rolls SET result_json = ?, beat = 1, closed = 1,"
+            "UPDATE rolls SET result_json = ?, beat = 1,"
+            " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND beat = 0 AND closed = 0 AND void = 0"
             " RETURNING *",
@@ -296,22 +300,26 @@ class RollRepository(Repository):
         )
         return [_roll(row) for row in rows]
 
-    async def void(self, guild_id: int, roll_id: int, by_user_id: int) -> Voided | None:
-        """Mark a roll of this server void (it stays listed; its buttons stop acting).
+    async def void(
+        self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int
+    ) -> Voided | None:
+        """Mark a roll of this channel void (it stays listed; its buttons stop acting).
 
-        None when the server has no such roll. Voiding twice changes nothing
-        the second time and says so (``already``).
+        None when the channel has no such roll. Voiding twice changes nothing
+        the second time and says so (``already``). A roll made in an action
+        (extended, teamwork, contest) is not voided: its effect on the action
+        cannot be taken back, so the answer's roll is not ``void``.
         """
         row = await self._one(
             "UPDATE rolls SET void = 1, closed = 1, voided_by = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND guild_id = ? AND void = 0"
-            " RETURNING *",
-            (by_user_id, roll_id, guild_id),
+            " WHERE id = ? AND guild_id = ? AND channel_id = ? AND void = 0"
+            " AND action_id IS NULL RETURNING *",
+            (by_user_id, roll_id, guild_id, channel_id),
         )
         if row is not None:
             return Voided(roll=_roll(row), already=False)
         roll = await self.get(roll_id)
-        if roll is None or roll.guild_id != guild_id:
+        if roll is None or (roll.guild_id, roll.channel_id) != (guild_id, channel_id):
             return None
-        return Voided(roll=roll, already=True)
+        return Voided(roll=roll, already=roll.void)

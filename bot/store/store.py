@@ -282,10 +282,17 @@ class Store:
                 member_id=member_id,
             )
 
-    async def void_roll(self, guild_id: int, roll_id: int, by_user_id: int) -> Voided | None:
-        """Void a roll of this server; None when there is no such roll."""
+    async def attach_action_message(self, action_id: int, message_id: int) -> None:
+        """Remember the card that shows an action, once it is sent."""
         async with self.transaction() as tx:
-            return await tx.rolls.void(guild_id, roll_id, by_user_id)
+            await tx.actions.attach_message(action_id, message_id)
+
+    async def void_roll(
+        self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int
+    ) -> Voided | None:
+        """Void a roll of this channel; None when there is no such roll."""
+        async with self.transaction() as tx:
+            return await tx.rolls.void(guild_id, channel_id, roll_id, by_user_id)
 
     async def get_will(self, guild_id: int, user_id: int) -> WillPool | None:
         """A member's tracked Will pool, or None."""

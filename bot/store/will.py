@@ -89,8 +89,9 @@ class WillRepository(Repository):
     async def debit(self, guild_id: int, user_id: int) -> WillPool | None:
         """Take 1 Will from a tracked pool that has some; None when untracked or empty.
 
-        Only :meth:`bot.store.rolls.RollRepository.spend_will` calls this, in the
-        transaction where it spends the Will on the roll.
+        Called in the transaction that spends the Will: by
+        :meth:`bot.store.rolls.RollRepository.spend_will` after a roll, and by the
+        bot for Will declared with a roll.
         """
         row = await self._one(
             "UPDATE will_pools SET current = current - 1,"

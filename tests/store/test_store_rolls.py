@@ -7,9 +7,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from bot.store import (
     MAX_HISTORY,
+    ActionKind,
     BeatTaken,
     Refusal,
     RollRecord,
@@ -119,7 +121,7 @@ async def _someone_elses(store: Store) -> int:
 
 async def _void(store: Store) -> int:
     roll_id = await roll(store)
-    await store.void_roll(GUILD, roll_id, STORYTELLER)
+    await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
     return roll_id
 
 
@@ -231,7 +233,7 @@ async def test_concurrent_spends_from_two_connections_take_effect_once(
 # --- Take a Beat ------------------------------------------------------------------
 
 
-async def test_taking_a_beat_closes_the_roll_and_counts_a_beat(store: Store) -> None:
+async def test_taking_a_beat_ends_the_will_offer_and_counts_a_beat(store: Store) -> None:
     roll_id = await roll(store)
     new_result = with_beat(failure())
 
@@ -241,19 +243,26 @@ async def test_taking_a_beat_closes_the_roll_and_counts_a_beat(store: Store) -> 
     assert taken.beats == 1
     assert taken.roll.result == new_result
     assert taken.roll.beat
-    assert taken.roll.closed
+    assert taken.roll.will_state is WillState.NONE
+    assert not taken.roll.closed
     assert await store.get_beats(GUILD, ROLLER) == 1
 
 
-async def test_a_roll_gives_one_beat_and_no_will_after_it(store: Store) -> None:
+async def test_a_roll_gives_one_beat_and_no_will_after_it_but_may_be_tried_again(
+    store: Store,
+) -> None:
     roll_id = await roll(store)
     await store.take_beat(roll_id, ROLLER, with_beat(failure()))
 
     again = await store.take_beat(roll_id, ROLLER, with_beat(failure()))
     will = await store.spend_will(roll_id, ROLLER, with_will(failure()))
+    async with store.transaction() as tx:
+        retry = await tx.rolls.claim_retry(roll_id, ROLLER)
 
     assert again is Refusal.BEAT_TAKEN
-    assert will is Refusal.CLOSED
+    assert will is Refusal.BEAT_TAKEN
+    assert isinstance(retry, RollRecord)
+    assert retry.will_state is WillState.NONE
     assert await store.get_beats(GUILD, ROLLER) == 1
 
 
@@ -431,7 +440,7 @@ async def test_history_refuses_a_count_out_of_range(store: Store, count: int) ->
 async def test_voiding_marks_the_roll_and_closes_it(store: Store) -> None:
     roll_id = await roll(store)
 
-    voided = await store.void_roll(GUILD, roll_id, STORYTELLER)
+    voided = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
 
     assert voided is not None
     assert not voided.already
@@ -442,9 +451,9 @@ async def test_voiding_marks_the_roll_and_closes_it(store: Store) -> None:
 
 async def test_voiding_twice_says_it_was_already_void(store: Store) -> None:
     roll_id = await roll(store)
-    first = await store.void_roll(GUILD, roll_id, STORYTELLER)
+    first = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
 
-    second = await store.void_roll(GUILD, roll_id, OTHER)
+    second = await store.void_roll(GUILD, CHANNEL, roll_id, OTHER)
 
     assert second is not None
     assert second.already
@@ -455,6 +464,37 @@ async def test_voiding_twice_says_it_was_already_void(store: Store) -> None:
 async def test_a_roll_of_another_server_cannot_be_voided(store: Store) -> None:
     roll_id = await roll(store, guild_id=OTHER_GUILD)
 
-    assert await store.void_roll(GUILD, roll_id, STORYTELLER) is None
-    assert await store.void_roll(GUILD, 404, STORYTELLER) is None
+    assert await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER) is None
+    assert await store.void_roll(GUILD, CHANNEL, 404, STORYTELLER) is None
     assert not (await _get(store, roll_id)).void
+
+
+async def test_a_roll_of_another_channel_cannot_be_voided_from_here(store: Store) -> None:
+    roll_id = await roll(store, channel_id=OTHER_CHANNEL)
+
+    assert await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER) is None
+    assert not (await _get(store, roll_id)).void
+
+
+class Research(BaseModel):
+    """Stands in for an action's engine state."""
+
+    successes: int
+
+
+async def test_a_roll_made_in_an_action_is_not_voided(store: Store) -> None:
+    action = await store.create_action(
+        ActionKind.EXTENDED, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER,
+        label="research", state=Research(successes=0),
+    )
+    async with store.transaction() as tx:
+        roll_id = await tx.rolls.insert(
+            guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, result=failure(),
+            will_state=WillState.NONE, action_id=action.id,
+        )
+
+    answer = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
+
+    assert answer is not None
+    assert not answer.roll.void
+    assert not answer.already
