@@ -28,7 +28,7 @@ from bot.render.contest import (
     contest_embed,
     not_opponent,
 )
-from bot.rolling import refresh_messages, remember_card
+from bot.rolling import count_action, refresh_messages, remember_card, with_table_state
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -132,8 +132,10 @@ async def contest_now(
     config = await channel_config(interaction)
     user = interaction.user
     async with bot.store.transaction() as tx:
+        actor = await with_table_state(tx, config, user.id, label, actor)
         ours = _rolled(roll(actor, bot.faces))
         theirs = _rolled(roll(opposition, bot.faces), opposition=True)
+        await count_action(tx, config, user.id, label, ours)
         card = ContestCard(
             actor_name=user.display_name,
             actor=ours,
@@ -175,7 +177,9 @@ async def contest_member(
     if opponent.bot:
         raise UserError(NOT_A_PLAYER)
     async with bot.store.transaction() as tx:
+        actor = await with_table_state(tx, config, user.id, label, actor)
         ours = _rolled(roll(actor, bot.faces))
+        await count_action(tx, config, user.id, label, ours)
         card = ContestCard(
             actor_name=user.display_name,
             actor=ours,
@@ -234,7 +238,9 @@ async def resist(interaction: discord.Interaction, action_id: int, terms: tuple[
         request = RollRequest(
             ruleset=card.actor.request.ruleset, terms=terms, difficulty=card.opponent_difficulty
         )
+        request = await with_table_state(tx, config, user.id, None, request)
         theirs = _rolled(roll(request, bot.faces))
+        await count_action(tx, config, user.id, None, theirs)
         card = card.model_copy(
             update={"opponent": theirs, "result": resolve(request.ruleset, card.actor, theirs)}
         )

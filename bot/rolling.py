@@ -53,10 +53,11 @@ def will_state_for(result: RollResult, config: ChannelConfig) -> WillState:
     return WillState.OFFERED
 
 
-async def _with_table_state(
+async def with_table_state(
     tx: Tx, config: ChannelConfig, user_id: int, label: str | None, request: RollRequest
 ) -> RollRequest:
-    """The request with the penalties that the channel's state gives it."""
+    """A member's request with the penalties the channel's state gives it: successive
+    attempts at a labelled action, and the `fistful` Successive Action Penalty."""
     failures = 0
     if label and config.pressure:
         failures = await tx.attempts.failures(config.guild_id, config.channel_id, user_id, label)
@@ -66,6 +67,17 @@ async def _with_table_state(
         taken = await tx.attempts.turn_actions(config.guild_id, config.channel_id, user_id)
         request = actions.with_penalty(request, taken, config.fistful_step)
     return request
+
+
+async def count_action(
+    tx: Tx, config: ChannelConfig, user_id: int, label: str | None, result: RollResult
+) -> None:
+    """After a member's roll: its successive attempts (a labelled action, under pressure)
+    and, in `fistful`, one more action this turn."""
+    if label and config.pressure:
+        await tx.attempts.record(config.guild_id, config.channel_id, user_id, label, result)
+    if result.request.ruleset is Ruleset.FISTFUL:
+        await tx.attempts.record_turn_action(config.guild_id, config.channel_id, user_id)
 
 
 async def declare_will(tx: Tx, guild_id: int, user_id: int) -> None:
@@ -93,7 +105,7 @@ async def post_roll(
             claimed = await tx.rolls.claim_retry(retry_of, user_id)
             if not isinstance(claimed, RollRecord):
                 raise UserError(REFUSALS[claimed])
-        request = await _with_table_state(tx, config, user_id, label, request)
+        request = await with_table_state(tx, config, user_id, label, request)
         if request.will:
             # Before the dice: an empty pool rolls nothing; a refused roll rolls the debit back.
             await declare_will(tx, guild_id, user_id)
@@ -111,10 +123,7 @@ async def post_roll(
             label=label,
             private=private,
         )
-        if label and config.pressure:
-            await tx.attempts.record(guild_id, channel_id, user_id, label, result)
-        if request.ruleset is Ruleset.FISTFUL:
-            await tx.attempts.record_turn_action(guild_id, channel_id, user_id)
+        await count_action(tx, config, user_id, label, result)
         record = await tx.rolls.get(roll_id)
     if record is None:
         msg = f"roll {roll_id} vanished inside its own transaction"

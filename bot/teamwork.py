@@ -51,7 +51,14 @@ from bot.render.teamwork import (
     several_open,
     teamwork_embed,
 )
-from bot.rolling import declare_will, refresh_messages, remember_card, remember_message
+from bot.rolling import (
+    count_action,
+    declare_will,
+    refresh_messages,
+    remember_card,
+    remember_message,
+    with_table_state,
+)
 from bot.store import (
     ActionKind,
     ActionRecord,
@@ -305,9 +312,11 @@ async def add_help(
             request = teamwork.helper_request(state, user.id, asked)
         except RuleError as error:
             raise UserError(cannot_help(str(error))) from error
+        request = await with_table_state(tx, config, user.id, None, request)
         result = roll(request, bot.faces)
         if result.refused:
             raise UserError(cannot_help(result.message or ""))
+        await count_action(tx, config, user.id, None, result)
         card = card.model_copy(
             update={
                 "teamwork": teamwork.add_helper(state, user.id, result),
@@ -384,11 +393,13 @@ async def roll_primary(
             raise UserError(only_primary(card.primary_name))
         card = _current(record, version)
         request = teamwork.primary_request(card.teamwork)
+        request = await with_table_state(tx, config, user.id, None, request)
         if request.will:  # before the dice, so an empty pool draws none
             await declare_will(tx, record.guild_id, user.id)
         result = roll(request, bot.faces)
         if result.refused:
             raise UserError(cannot_roll(result.message or ""))
+        await count_action(tx, config, user.id, None, result)
         card = card.model_copy(update={"primary": result, "status": TeamworkStatus.ROLLED})
         if not await tx.actions.update(action_id, record.version, card, ActionStatus.CLOSED):
             raise OutOfDateError(STALE_CARD, record)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
 from tests.e2e.harness import FakeDiscord, Message, StartBot
 
 
@@ -151,3 +151,21 @@ async def test_multi_refuses_an_action_at_difficulty_ten_and_rolls_a_valid_turn(
     assert "2 successes" in second
     assert "4 dice at difficulty 8" in second
     assert "-2 dice, difficulty +2: multiple actions" in second
+
+
+async def test_a_fistful_contest_is_an_action_of_the_turn(
+    table: Table, start: StartRealBot
+) -> None:
+    # /roll 3 (first action), /contest 3 vs 2 (second: −1 die), /roll 3 (third: −2 dice)
+    await start([8, 8, 8, 8, 8, 2, 2, 8, 8, 8])
+    await ask(table.admin, table.channel, "config ruleset", ruleset="fistful")
+    first = await ask(table.ada, table.channel, "roll", pool="3")
+
+    contest = await ask(table.ada, table.channel, "contest", pool="3", against="2")
+    third = await ask(table.ada, table.channel, "roll", pool="3")
+
+    assert "3 successes" in first.text
+    assert "Ada wins" in contest.text
+    assert "-1 die: successive action this turn" in contest.text
+    assert "= 1 die" in third.text, "two earlier actions this turn: −2 dice"
+    assert "1 success" in third.text
