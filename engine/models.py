@@ -97,6 +97,15 @@ class Degree(StrEnum):
     EXCEPTIONAL = "exceptional"
     PHENOMENAL = "phenomenal"
 
+    @classmethod
+    def of(cls, net: int) -> Degree:
+        """The word for a success of ``net`` (at least 1) net successes: 5 or more is phenomenal."""
+        if net < 1:
+            msg = f"a success has at least 1 net success, not {net}"
+            raise ValueError(msg)
+        degrees = list(cls)
+        return degrees[min(net, len(degrees)) - 1]
+
 
 class AdjustmentKind(StrEnum):
     """Why the engine changed a pool or a difficulty (shown in the breakdown)."""

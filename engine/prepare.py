@@ -80,11 +80,6 @@ def _given(request: RollRequest, name: str) -> bool:
     return getattr(request, name) not in (None, False, 0)
 
 
-def given_options(request: RollRequest) -> list[str]:
-    """The options the request sets to something other than "not given"."""
-    return [name for name in OPTION_RULESETS if _given(request, name)]
-
-
 def foreign_options(request: RollRequest) -> list[str]:
     """The options the request sets that its ruleset does not have."""
     return [name for name in _FOREIGN[request.ruleset] if _given(request, name)]

@@ -54,7 +54,6 @@ Row = list[Any]
 _new_die = partial(tuple.__new__, Die)
 _successes_of = itemgetter(_SUCCESSES)
 
-_DEGREES = (Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONAL)
 
 
 class _Feed:
@@ -309,10 +308,9 @@ def _read_v20(
     tally.void(feed)
     net = max(0, rolled - len(ones)) + (1 if rules.will else 0)
     if net:
-        degree = _DEGREES[net - 1] if net <= len(_DEGREES) else Degree.PHENOMENAL
         return _result(
             prepared, request, will, tally, outcome=Outcome.SUCCESS, successes=net,
-            dice_successes=rolled, degree=degree,
+            dice_successes=rolled, degree=Degree.of(net),
         )
     outcome = Outcome.BOTCH if ones and not met else Outcome.FAILURE
     return _result(prepared, request, will, tally, outcome=outcome, dice_successes=rolled)

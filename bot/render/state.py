@@ -9,7 +9,7 @@ import discord
 
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
-from bot.render.text import plural, safe
+from bot.render.text import OUTCOME_WORDS, plural, safe
 from bot.store import (
     ActionKind,
     Change,
@@ -30,14 +30,6 @@ ACTION_WORDS: dict[ActionKind, str] = {
     ActionKind.CONTEST: "contest",
 }
 
-OUTCOME_WORDS: dict[Outcome, str] = {
-    Outcome.DRAMATIC_FAILURE: "Dramatic failure",
-    Outcome.FAILURE: "Failure",
-    Outcome.SUCCESS: "Success",
-    Outcome.EXCEPTIONAL_SUCCESS: "Exceptional success",
-    Outcome.BOTCH: "Botch",
-    Outcome.REFUSED: "Refused",
-}
 
 
 def _name(name: str) -> str:

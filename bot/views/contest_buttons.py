@@ -16,7 +16,7 @@ import discord
 
 from bot.errors import answering_errors
 from bot.render.contest import RESIST
-from bot.views.teamwork_buttons import PREFIX
+from bot.views import PREFIX
 
 
 class ResistButton(

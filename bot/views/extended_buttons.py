@@ -30,6 +30,7 @@ from bot.render.extended import (
     CONDITION_TITLE,
     choice_label,
 )
+from bot.views import PREFIX
 from engine.table.extended import MAX_CONDITION, Choice, ExtendedState, choices
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
         ModalSubmitInteractionData,
     )
 
-PREFIX: Final = "sb1"
 #: The form's one text field.
 CONDITION_INPUT: Final = "condition"
 _ID: Final = "[0-9]{1,20}"

@@ -17,10 +17,8 @@ import discord
 from bot.errors import answering_errors
 from bot.render.buttons import SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.store import RollRecord, WillState
+from bot.views import PREFIX
 from engine.models import Outcome, Ruleset
-
-PREFIX = "sb1"
-
 
 #: action → (label, style) of each button on a roll.
 _LOOK: dict[str, tuple[str, discord.ButtonStyle]] = {

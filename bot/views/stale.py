@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 import discord
 
-from bot.views.roll_buttons import PREFIX
+from bot.views import PREFIX
 
 
 def _custom_ids(components: Iterable[discord.Component]) -> Iterator[str]:

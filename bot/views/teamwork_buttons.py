@@ -33,6 +33,7 @@ from bot.render.contest import (
 )
 from bot.render.teamwork import CANCEL, HELP, ROLL
 from bot.transformers import PoolTransformer
+from bot.views import PREFIX
 from engine.models import Term
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
         ModalSubmitInteractionData,
     )
 
-PREFIX = "sb1"
 
 #: The form's field custom_ids.
 POOL_FIELD: Final = "pool"

@@ -18,8 +18,6 @@ from pydantic import Field
 from engine.models import Degree, Frozen, RollResult, Ruleset
 from engine.roll import RuleError
 
-_DEGREES = (Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONAL)
-
 
 class Winner(StrEnum):
     """Which side of a contest won."""
@@ -58,7 +56,7 @@ def resolve(ruleset: Ruleset, actor: RollResult, opponent: RollResult) -> Contes
     winner = Winner.TIE if ours == theirs else Winner.ACTOR if ours > theirs else Winner.OPPONENT
     degree = None
     if ruleset is Ruleset.V20 and margin:
-        degree = _DEGREES[margin - 1] if margin <= len(_DEGREES) else Degree.PHENOMENAL
+        degree = Degree.of(margin)
     return ContestResult(
         ruleset=ruleset, winner=winner, margin=margin, actor=ours, opponent=theirs,
         degree=degree,

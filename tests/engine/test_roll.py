@@ -638,3 +638,12 @@ def test_trusted_construction_equals_validated_construction() -> None:
     assert trusted == validated
     assert trusted.model_dump_json() == validated.model_dump_json()
     assert trusted.model_fields_set == validated.model_fields_set
+
+
+def test_degree_words_by_net_successes() -> None:
+    assert [Degree.of(net) for net in (1, 2, 3, 4, 5, 9)] == [
+        Degree.MARGINAL, Degree.MODERATE, Degree.COMPLETE, Degree.EXCEPTIONAL,
+        Degree.PHENOMENAL, Degree.PHENOMENAL,
+    ]
+    with pytest.raises(ValueError, match="at least 1"):
+        Degree.of(0)
