@@ -38,7 +38,9 @@ class StorytellerBot(commands.Bot):
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
-            intents=discord.Intents.default(),
+            # Slash commands and buttons arrive as interactions: only the guilds intent is
+            # needed (for channels and roles), no message or member events to parse.
+            intents=discord.Intents(guilds=True),
             tree_cls=StorytellerTree,
             allowed_mentions=discord.AllowedMentions.none(),
         )

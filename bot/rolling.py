@@ -94,12 +94,17 @@ async def post_roll(
     label: str | None,
     private: bool,
     retry_of: int | None = None,
+    config: ChannelConfig | None = None,
 ) -> RollRecord:
-    """Roll ``request`` for the member who acted, store it and answer with its message."""
+    """Roll ``request`` for the member who acted, store it and answer with its message.
+
+    ``config``: the channel's settings when the caller already read them.
+    """
     bot = bot_of(interaction)
     guild_id, channel_id = in_guild(interaction)
     user_id = interaction.user.id
-    config = await channel_config(interaction)
+    if config is None:
+        config = await channel_config(interaction)
     async with bot.store.transaction() as tx:
         if retry_of is not None:
             claimed = await tx.rolls.claim_retry(retry_of, user_id)

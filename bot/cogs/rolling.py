@@ -108,7 +108,7 @@ class Rolling(commands.Cog):
             resist=resist, extra=extra, exceptional_at=exceptional_at, difficulty=difficulty,
             auto=auto, risky=risky, initiative=initiative, no_botch=no_botch, need=need,
         )
-        await post_roll(interaction, request, label=label, private=private)
+        await post_roll(interaction, request, label=label, private=private, config=config)
 
     @app_commands.command(name="odds")
     @app_commands.guild_only()

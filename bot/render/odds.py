@@ -157,7 +157,8 @@ def odds_chart_png(odds: Odds, *, title: str) -> bytes:
     draw.text((left + plot_w / 2, height - 12), axis, font=font, fill=_INK, anchor="mb")
 
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    # compress_level 1: a quarter of the time of optimize=True for a slightly bigger file.
+    image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 

@@ -125,6 +125,11 @@ class Store:
                 msg = f"{path} cannot use write-ahead logging (journal mode {mode!r})"
                 raise StoreError(msg)
             await conn.execute("PRAGMA foreign_keys = ON")
+            # In WAL mode NORMAL keeps the file consistent and loses nothing when the bot
+            # crashes or is killed (a test kills it under load); only a power cut or an OS
+            # crash can lose the last commits. FULL would fsync every roll: several times
+            # the cost of a whole interaction (BENCHMARKS.md §1.4).
+            await conn.execute("PRAGMA synchronous = NORMAL")
             # Milliseconds a statement waits for another process's write lock. Start-up
             # has nobody waiting for an answer, so migrations may wait 5 s.
             await conn.execute("PRAGMA busy_timeout = 5000")
