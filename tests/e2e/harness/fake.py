@@ -202,6 +202,10 @@ class FakeDiscord:
         self._messages: dict[int, Message] = {}
         self._channel_messages: dict[int, list[Message]] = {}
         self._attachments: dict[int, Attachment] = {}
+        #: Called with each interaction once its acknowledgement is applied (with
+        #: ``original`` set): lets a load generator await thousands of acks without
+        #: each waking on every state change of the fake.
+        self.ack_listeners: list[Callable[[Interaction], None]] = []
         self.gateway = Gateway(self)
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -942,6 +946,8 @@ class FakeDiscord:
                 ephemeral_to=interaction.member.id,
                 loading=kind == 5,
             )
+        for listener in self.ack_listeners:
+            listener(interaction)
         self.changes.notify()
         if request.query.get("with_response", "").lower() not in ("1", "true"):
             return _no_content()
