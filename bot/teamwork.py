@@ -134,21 +134,26 @@ def card_view(record: ActionRecord) -> discord.ui.View | None:
 
 
 async def refresh_cards(
-    bot: StorytellerBot, records: Iterable[ActionRecord], config: ChannelConfig
+    bot: StorytellerBot,
+    records: Iterable[ActionRecord],
+    config: ChannelConfig,
+    *,
+    pressed_card: discord.Message | None = None,
 ) -> None:
     """Redraw the cards of teamwork actions that changed.
 
     Each is read again just before its edit, so when two changes land together
     the later edit shows the later state. A card that cannot be edited
     (deleted, say) keeps its old look: the store refuses its buttons anyway.
+    ``pressed_card``: the message pressed, which is the card when the press came
+    from it, known even before the card's message id is stored.
     """
     for changed in records:
         record = await bot.store.get_action(changed.id) or changed
-        if record.message_id is None:
+        message_id = record.message_id or (pressed_card.id if pressed_card else None)
+        if message_id is None:
             continue
-        message = bot.get_partial_messageable(record.channel_id).get_partial_message(
-            record.message_id
-        )
+        message = bot.get_partial_messageable(record.channel_id).get_partial_message(message_id)
         try:
             await message.edit(embed=card_embed(record, config), view=card_view(record))
         except discord.HTTPException as error:
@@ -329,7 +334,7 @@ async def add_help(
         record = await _get(tx, action_id)
     await _post_roll(interaction, rolled, helper_roll_label(record.label), config)
     refresh_messages(bot, closed, config)
-    await refresh_cards(bot, [record], config)
+    await refresh_cards(bot, [record], config, pressed_card=interaction.message)
 
 
 async def _store_roll(
@@ -408,7 +413,7 @@ async def roll_primary(
         record = await _get(tx, action_id)
     await _post_roll(interaction, rolled, primary_roll_label(record.label), config)
     refresh_messages(bot, closed, config)
-    await refresh_cards(bot, [record], config)
+    await refresh_cards(bot, [record], config, pressed_card=interaction.message)
 
 
 async def roll_pressed(interaction: discord.Interaction, action_id: int, version: int) -> None:
@@ -447,7 +452,7 @@ async def cancel(interaction: discord.Interaction, action_id: int, version: int 
     await interaction.response.send_message(
         cancelled_notice(record.label, interaction.user.display_name)
     )
-    await refresh_cards(bot, [record], config)
+    await refresh_cards(bot, [record], config, pressed_card=interaction.message)
 
 
 async def cancel_pressed(interaction: discord.Interaction, action_id: int, version: int) -> None:

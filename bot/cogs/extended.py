@@ -238,13 +238,19 @@ async def _show_card(
     doc: ExtendedAction,
     version: int,
     config: ChannelConfig,
+    *,
+    pressed_card: int | None = None,
 ) -> None:
-    """Bring the card up to date (its buttons carry the new version)."""
-    if record.message_id is None:
+    """Bring the card up to date (its buttons carry the new version).
+
+    ``pressed_card``: the card's message when the press came from it, which is
+    known even before the card's message id is stored (a press right after
+    ``/extended start`` would otherwise leave the card a version behind).
+    """
+    message_id = record.message_id or pressed_card
+    if message_id is None:
         return
-    message = bot.get_partial_messageable(record.channel_id).get_partial_message(
-        record.message_id
-    )
+    message = bot.get_partial_messageable(record.channel_id).get_partial_message(message_id)
     await _edit_quietly(
         message, embed=_card(record, doc, config), view=card_view(doc.state, record.id, version)
     )
@@ -376,7 +382,10 @@ async def roll_action(
     )
     await remember_message(bot, roll_id, sent.message_id)
     refresh_messages(bot, closed, config)
-    await _show_card(bot, record, doc, version, config)
+    card = interaction.message if action_id is not None else None  # pressed on the card
+    await _show_card(
+        bot, record, doc, version, config, pressed_card=card.id if card else None
+    )
 
 
 async def roll_revised(interaction: discord.Interaction, roll_id: int, *, beat: bool) -> None:
