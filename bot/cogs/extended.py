@@ -144,6 +144,26 @@ def _live(record: ActionRecord) -> bool:
     return _doc(record).state.status is Status.OPEN
 
 
+async def _target(
+    tx: Tx,
+    actor: _Actor,
+    *,
+    guild_id: int,
+    channel_id: int,
+    action_id: int | None,
+    label: str | None,
+    version: int | None,
+    stale: str = wording.STALE,
+) -> tuple[ActionRecord, ExtendedAction]:
+    """The action a press (by id) or a command (by label) means, checked as :func:`_checked`."""
+    found = (
+        await tx.actions.get(action_id)
+        if action_id is not None
+        else await _named(tx, guild_id, channel_id, label, actor)
+    )
+    return _checked(found, actor, guild_id, version, stale)
+
+
 def _checked(
     record: ActionRecord | None,
     actor: _Actor,
@@ -321,13 +341,9 @@ async def roll_action(
     config = await channel_config(interaction)
     actor = await _actor(interaction)
     async with bot.store.transaction() as tx:
-        record, doc = _checked(
-            await tx.actions.get(action_id)
-            if action_id is not None
-            else await _named(tx, guild_id, channel_id, label, actor),
-            actor,
-            guild_id,
-            version,
+        record, doc = await _target(
+            tx, actor, guild_id=guild_id, channel_id=channel_id,
+            action_id=action_id, label=label, version=version,
         )
         state = doc.state
         owner = record.owner_id
@@ -470,14 +486,9 @@ async def decide(
     config = await channel_config(interaction)
     actor = await _actor(interaction)
     async with bot.store.transaction() as tx:
-        record, before = _checked(
-            await tx.actions.get(action_id)
-            if action_id is not None
-            else await _named(tx, guild_id, channel_id, label, actor),
-            actor,
-            guild_id,
-            version,
-            stale,
+        record, before = await _target(
+            tx, actor, guild_id=guild_id, channel_id=channel_id,
+            action_id=action_id, label=label, version=version, stale=stale,
         )
         if choice is Choice.WAIVE and not actor.storyteller:
             raise UserError(wording.WAIVE_STORYTELLER)
