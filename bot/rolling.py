@@ -259,17 +259,13 @@ async def _refresh(bot: StorytellerBot, record: RollRecord, config: ChannelConfi
 # --- buttons --------------------------------------------------------------------------------
 
 
-async def _pressed(tx: Tx, roll_id: int, user_id: int) -> RollRecord:
-    """The roll a button belongs to, if this member may press it at all."""
-    record = await tx.rolls.get(roll_id)
-    if record is None:
-        raise UserError(REFUSALS[Refusal.NOT_FOUND])
-    if record.roller_id != user_id:
-        raise UserError(REFUSALS[Refusal.NOT_ROLLER])
-    if record.void:
-        raise UserError(REFUSALS[Refusal.VOID])
+async def pressed_roll(tx: Tx, roll_id: int, user_id: int) -> RollRecord:
+    """The roll a button belongs to, if this member may press it at all now."""
+    record = await tx.rolls.pressed(roll_id, user_id)
+    if isinstance(record, Refusal):
+        raise UserError(REFUSALS[record])
     if record.closed:
-        raise UserError(REFUSALS[Refusal.BEAT_TAKEN if record.beat else Refusal.CLOSED])
+        raise UserError(REFUSALS[Refusal.CLOSED])
     return record
 
 
@@ -277,10 +273,9 @@ async def spend_will_pressed(interaction: discord.Interaction, roll_id: int) -> 
     """Spend Will: the same message is updated in place and the Will pool loses 1."""
     bot = bot_of(interaction)
     async with bot.store.transaction() as tx:
-        refusal = await tx.rolls.spend_refusal(roll_id, interaction.user.id)
-        if refusal is not None:
-            raise UserError(REFUSALS[refusal])
-        record = await _pressed(tx, roll_id, interaction.user.id)
+        record = await tx.rolls.spendable(roll_id, interaction.user.id)
+        if isinstance(record, Refusal):
+            raise UserError(REFUSALS[record])
         try:
             result = spend_will(record.result, bot.faces)
         except RuleError as error:
@@ -302,7 +297,7 @@ async def take_beat_pressed(interaction: discord.Interaction, roll_id: int) -> N
     """Take a Beat: the failure becomes a dramatic failure and the roller gains a Beat."""
     bot = bot_of(interaction)
     async with bot.store.transaction() as tx:
-        record = await _pressed(tx, roll_id, interaction.user.id)
+        record = await pressed_roll(tx, roll_id, interaction.user.id)
         try:
             result = take_beat(record.result)
         except RuleError as error:

@@ -54,6 +54,7 @@ from bot.render.buttons import REFUSALS, beat_taken, will_spent
 from bot.rolling import (
     declare_will,
     embed_for,
+    pressed_roll,
     refresh_messages,
     remember_card,
     remember_message,
@@ -409,7 +410,7 @@ async def roll_revised(interaction: discord.Interaction, roll_id: int, *, beat: 
     bot = bot_of(interaction)
     config = await channel_config(interaction)
     async with bot.store.transaction() as tx:
-        roll_record = _pressed(await tx.rolls.get(roll_id), interaction.user.id)
+        roll_record = await pressed_roll(tx, roll_id, interaction.user.id)
         record = (
             None if roll_record.action_id is None else await tx.actions.get(roll_record.action_id)
         )
@@ -452,19 +453,6 @@ async def roll_revised(interaction: discord.Interaction, roll_id: int, *, beat: 
         await interaction.followup.send(
             will_spent(changed.pool), ephemeral=True
         )
-
-
-def _pressed(roll_record: RollRecord | None, user_id: int) -> RollRecord:
-    """The roll whose button was pressed, if this member may press it at all."""
-    if roll_record is None:
-        raise UserError(REFUSALS[Refusal.NOT_FOUND])
-    if roll_record.void:
-        raise UserError(REFUSALS[Refusal.VOID])
-    if roll_record.roller_id != user_id:
-        raise UserError(REFUSALS[Refusal.NOT_ROLLER])
-    if roll_record.closed:
-        raise UserError(REFUSALS[Refusal.BEAT_TAKEN if roll_record.beat else Refusal.CLOSED])
-    return roll_record
 
 
 # --- decisions ------------------------------------------------------------------------------

@@ -152,9 +152,9 @@ class RollRepository(Repository):
         pool = await self._will.debit(roll.guild_id, roll.roller_id)
         return WillSpent(roll=roll, pool=pool)
 
-    async def _pressed(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
-        """After a button changed nothing: the roll, or the reason shared by every
-        button, in the order a player should hear them."""
+    async def pressed(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
+        """The roll a button was pressed on, or the reason shared by every button why
+        this member cannot press it, in the order a player should hear them."""
         roll = await self.get(roll_id)
         if roll is None:
             return Refusal.NOT_FOUND
@@ -164,14 +164,14 @@ class RollRepository(Repository):
             return Refusal.NOT_ROLLER
         return roll
 
-    async def spend_refusal(self, roll_id: int, user_id: int) -> Refusal | None:
-        """Why Spend Will would change nothing now, or None when it would act.
+    async def spendable(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
+        """The roll when Spend Will would act on it now, else why it would not.
 
         The bot asks before the engine draws the Will dice, so a refused spend
         rolls nothing; :meth:`spend_will` still checks everything again in its
         conditional update, which is what makes concurrent presses safe.
         """
-        roll = await self._pressed(roll_id, user_id)
+        roll = await self.pressed(roll_id, user_id)
         if isinstance(roll, Refusal):
             return roll
         if roll.beat:
@@ -188,16 +188,16 @@ class RollRepository(Repository):
         pool = await self._will.get(roll.guild_id, roll.roller_id)
         if pool is not None and pool.current == 0:
             return Refusal.NO_WILL
-        return None
+        return roll
 
     async def _spend_refusal(self, roll_id: int, user_id: int) -> Refusal:
         """After the update changed nothing: the reason (in the same transaction, so
-        :meth:`spend_refusal` sees what the update saw and finds one)."""
-        refusal = await self.spend_refusal(roll_id, user_id)
-        if refusal is None:
+        :meth:`spendable` sees what the update saw and finds one)."""
+        answer = await self.spendable(roll_id, user_id)
+        if not isinstance(answer, Refusal):
             msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refuses it"
             raise RuntimeError(msg)
-        return refusal
+        return answer
 
     async def take_beat(
         self, roll_id: int, user_id: int, result: RollResult
@@ -221,7 +221,7 @@ class RollRepository(Repository):
             (result.model_dump_json(), roll_id, user_id),
         )
         if row is None:
-            pressed = await self._pressed(roll_id, user_id)
+            pressed = await self.pressed(roll_id, user_id)
             if isinstance(pressed, Refusal):
                 return pressed
             return Refusal.BEAT_TAKEN if pressed.beat else Refusal.CLOSED
@@ -240,7 +240,7 @@ class RollRepository(Repository):
         )
         if row is not None:
             return _roll(row)
-        pressed = await self._pressed(roll_id, user_id)
+        pressed = await self.pressed(roll_id, user_id)
         if isinstance(pressed, Refusal):
             return pressed
         return Refusal.ALREADY_RETRIED if pressed.retried else Refusal.CLOSED

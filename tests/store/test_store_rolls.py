@@ -172,7 +172,7 @@ async def test_a_refused_will_spend_says_why_and_changes_nothing(
     pools_before = (await store.get_will(GUILD, ROLLER), await store.get_will(GUILD, OTHER))
 
     async with store.read() as tx:
-        asked_first = await tx.rolls.spend_refusal(roll_id, ROLLER)
+        asked_first = await tx.rolls.spendable(roll_id, ROLLER)
     answer = await store.spend_will(roll_id, ROLLER, with_will(failure()))
 
     assert asked_first is reason, "asked before rolling, the same reason"
@@ -183,12 +183,15 @@ async def test_a_refused_will_spend_says_why_and_changes_nothing(
     )
 
 
-async def test_a_spend_that_would_act_has_no_refusal(store: Store) -> None:
+async def test_a_spend_that_would_act_is_answered_with_the_roll(store: Store) -> None:
     await store.set_will(GUILD, ROLLER, maximum=3, current=1)
     roll_id = await roll(store)
 
     async with store.read() as tx:
-        assert await tx.rolls.spend_refusal(roll_id, ROLLER) is None
+        answer = await tx.rolls.spendable(roll_id, ROLLER)
+
+    assert isinstance(answer, RollRecord)
+    assert answer.id == roll_id
 
 
 async def test_only_one_of_a_hundred_concurrent_spends_takes_effect(store: Store) -> None:
