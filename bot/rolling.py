@@ -253,7 +253,7 @@ async def _refresh(bot: StorytellerBot, record: RollRecord, config: ChannelConfi
     if record.message_id is None:
         return
     message = bot.get_partial_messageable(record.channel_id).get_partial_message(record.message_id)
-    await _edit_quietly(message, embed_for(record, config), roll_view(record))
+    await edit_quietly(message, embed=embed_for(record, config), view=roll_view(record))
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -333,14 +333,14 @@ async def _show_changed(interaction: discord.Interaction, record: RollRecord) ->
         copy = bot.get_partial_messageable(record.copy_channel_id).get_partial_message(
             record.copy_message_id
         )
-        _spawn(_edit_quietly(copy, embed_for(record, config)))  # a copy carries no buttons
+        _spawn(edit_quietly(copy, embed=embed_for(record, config)))  # a copy carries no buttons
 
 
-async def _edit_quietly(
-    message: discord.PartialMessage, embed: discord.Embed, view: discord.ui.View | None = None
-) -> None:
+async def edit_quietly(message: discord.PartialMessage, **changes: Any) -> None:
+    """Edit a message the interaction did not answer with; a deleted one is only logged
+    (its buttons' looks are lost, but the store refuses them anyway)."""
     try:
-        await message.edit(embed=embed, view=view)
+        await message.edit(**changes)
     except discord.HTTPException as error:
         log.info("Could not update message %s: %s", message.id, error)
 

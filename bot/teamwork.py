@@ -54,6 +54,7 @@ from bot.render.teamwork import (
 from bot.rolling import (
     count_action,
     declare_will,
+    edit_quietly,
     refresh_messages,
     remember_card,
     remember_message,
@@ -154,10 +155,7 @@ async def refresh_cards(
         if message_id is None:
             continue
         message = bot.get_partial_messageable(record.channel_id).get_partial_message(message_id)
-        try:
-            await message.edit(embed=card_embed(record, config), view=card_view(record))
-        except discord.HTTPException as error:
-            log.info("Could not update teamwork card %s: %s", record.message_id, error)
+        await edit_quietly(message, embed=card_embed(record, config), view=card_view(record))
 
 
 async def end_unfinished(tx: Tx, guild_id: int, channel_id: int) -> list[ActionRecord]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import discord
 from discord import app_commands
@@ -53,6 +53,7 @@ from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, beat_taken, will_spent
 from bot.rolling import (
     declare_will,
+    edit_quietly,
     embed_for,
     pressed_roll,
     refresh_messages,
@@ -245,14 +246,6 @@ def _note(record: ActionRecord, doc: ExtendedAction, config: ChannelConfig) -> s
     )
 
 
-async def _edit_quietly(message: discord.PartialMessage, **changes: Any) -> None:
-    """Edit a message the interaction did not answer with; a deleted one is only logged."""
-    try:
-        await message.edit(**changes)
-    except discord.HTTPException as error:
-        log.info("Could not update message %s: %s", message.id, error)
-
-
 async def _show_card(
     bot: StorytellerBot,
     record: ActionRecord,
@@ -272,7 +265,7 @@ async def _show_card(
     if message_id is None:
         return
     message = bot.get_partial_messageable(record.channel_id).get_partial_message(message_id)
-    await _edit_quietly(
+    await edit_quietly(
         message, embed=_card(record, doc, config), view=card_view(doc.state, record.id, version)
     )
 
@@ -508,7 +501,7 @@ async def decide(
         message = bot.get_partial_messageable(last_roll.channel_id).get_partial_message(
             last_roll.message_id
         )
-        await _edit_quietly(message, view=None)
+        await edit_quietly(message, view=None)
 
 
 async def _open_form(interaction: discord.Interaction, action_id: int, version: int) -> None:
