@@ -28,15 +28,19 @@ from bot.render.contest import (
     contest_embed,
     not_opponent,
 )
-from bot.rolling import count_action, refresh_messages, remember_card, with_table_state
+from bot.rolling import (
+    count_action,
+    refresh_messages,
+    remember_card,
+    store_action_roll,
+    with_table_state,
+)
 from bot.store import (
     ActionKind,
     ActionRecord,
     ActionStatus,
     ChannelConfig,
-    RollRecord,
     Tx,
-    WillState,
 )
 from bot.views.contest_buttons import contest_view
 from bot.views.teamwork_buttons import PoolForm
@@ -82,28 +86,6 @@ def _rolled(result: RollResult, *, opposition: bool = False) -> RollResult:
     if result.refused:
         raise UserError(cannot_contest(result.message or "", opposition=opposition))
     return result
-
-
-async def _store_side(
-    tx: Tx,
-    record: ActionRecord,
-    user: discord.User | discord.Member,
-    result: RollResult,
-) -> list[RollRecord]:
-    """Store one side's roll, closed at once, and close the roller's earlier rolls;
-    the earlier rolls closed (their messages lose their buttons)."""
-    roll_id = await tx.rolls.insert(
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        roller_id=user.id,
-        roller_name=user.display_name,
-        result=result,
-        will_state=WillState.NONE,
-        label=record.label or None,
-        action_id=record.id,
-    )
-    closed = await tx.rolls.close(record.guild_id, record.channel_id, user.id)
-    return [earlier for earlier in closed if earlier.id != roll_id]
 
 
 async def _answer(
@@ -152,8 +134,9 @@ async def contest_now(
         )
         await tx.actions.update(record.id, record.version, card, ActionStatus.CLOSED)
         # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
-        closed = await _store_side(tx, record, user, ours)
-        closed += await _store_side(tx, record, user, theirs)
+        _, closed = await store_action_roll(tx, record, user, ours)
+        _, more = await store_action_roll(tx, record, user, theirs)
+        closed += more
         record = await _get(tx, record.id)
     await _answer(interaction, record, config)
     refresh_messages(bot, closed, config)
@@ -195,7 +178,7 @@ async def contest_member(
             label=label or "",
             state=card,
         )
-        closed = await _store_side(tx, record, user, ours)
+        _, closed = await store_action_roll(tx, record, user, ours)
     await _answer(interaction, record, config)
     refresh_messages(bot, closed, config)
 
@@ -246,7 +229,7 @@ async def resist(interaction: discord.Interaction, action_id: int, terms: tuple[
         )
         if not await tx.actions.update(action_id, record.version, card, ActionStatus.CLOSED):
             raise UserError(CONTEST_DECIDED)
-        closed = await _store_side(tx, record, user, theirs)
+        _, closed = await store_action_roll(tx, record, user, theirs)
         record = await _get(tx, action_id)
     embed = card_embed(record, config)
     if interaction.message is not None:

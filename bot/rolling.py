@@ -29,7 +29,16 @@ from bot.render.buttons import (
     will_spent,
 )
 from bot.render.rolls import RollStatus, roll_embed, secret_notice
-from bot.store import ChannelConfig, DiceOrder, Refusal, RollRecord, Tx, WillState, WillTiming
+from bot.store import (
+    ActionRecord,
+    ChannelConfig,
+    DiceOrder,
+    Refusal,
+    RollRecord,
+    Tx,
+    WillState,
+    WillTiming,
+)
 from bot.views.roll_buttons import roll_view
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.roll import RuleError, roll, spend_will, take_beat, will_refusal
@@ -189,6 +198,33 @@ async def _answer(
         bot, record.id, message_id,
         copy_channel_id=copy_channel_id, copy_message_id=copy_message_id,
     )
+
+
+async def store_action_roll(
+    tx: Tx,
+    record: ActionRecord,
+    user: discord.User | discord.Member,
+    result: RollResult,
+    will_state: WillState = WillState.NONE,
+) -> tuple[int, list[RollRecord]]:
+    """Store a member's roll made in an action (teamwork, contest), closed at once (it
+    offers no buttons), and close the roller's earlier rolls in the channel.
+
+    Answers the new roll's id and the earlier rolls just closed (their messages lose
+    their buttons).
+    """
+    roll_id = await tx.rolls.insert(
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        roller_id=user.id,
+        roller_name=user.display_name,
+        result=result,
+        will_state=will_state,
+        label=record.label or None,
+        action_id=record.id,
+    )
+    closed = await tx.rolls.close(record.guild_id, record.channel_id, user.id)
+    return roll_id, [earlier for earlier in closed if earlier.id != roll_id]
 
 
 async def remember_message(

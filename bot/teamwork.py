@@ -58,6 +58,7 @@ from bot.rolling import (
     refresh_messages,
     remember_card,
     remember_message,
+    store_action_roll,
     with_table_state,
 )
 from bot.store import (
@@ -328,38 +329,11 @@ async def add_help(
         )
         if not await tx.actions.update(action_id, record.version, card):
             raise OutOfDateError(STALE_CARD, record)
-        rolled, closed = await _store_roll(tx, record, user, result, WillState.NONE)
+        rolled, closed = await _stored_roll(tx, record, user, result, WillState.NONE)
         record = await _get(tx, action_id)
     await _post_roll(interaction, rolled, helper_roll_label(record.label), config)
     refresh_messages(bot, closed, config)
     await refresh_cards(bot, [record], config, pressed_card=interaction.message)
-
-
-async def _store_roll(
-    tx: Tx,
-    record: ActionRecord,
-    user: discord.User | discord.Member,
-    result: RollResult,
-    will_state: WillState,
-) -> tuple[RollRecord, list[RollRecord]]:
-    """Store a teamwork roll, closed at once (it offers no buttons), and close the roller's
-    earlier rolls; the new roll and the earlier rolls closed."""
-    roll_id = await tx.rolls.insert(
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        roller_id=user.id,
-        roller_name=user.display_name,
-        result=result,
-        will_state=will_state,
-        label=record.label,
-        action_id=record.id,
-    )
-    closed = await tx.rolls.close(record.guild_id, record.channel_id, user.id)
-    rolled = await tx.rolls.get(roll_id)
-    if rolled is None:
-        msg = f"roll {roll_id} vanished inside its own transaction"
-        raise RuntimeError(msg)
-    return rolled, [earlier for earlier in closed if earlier.id != roll_id]
 
 
 async def _post_roll(
@@ -380,6 +354,23 @@ async def _post_roll(
 
 
 # --- the primary's roll -----------------------------------------------------------------------
+
+
+async def _stored_roll(
+    tx: Tx,
+    record: ActionRecord,
+    user: discord.User | discord.Member,
+    result: RollResult,
+    will_state: WillState,
+) -> tuple[RollRecord, list[RollRecord]]:
+    """Store a teamwork roll (:func:`store_action_roll`); the roll as stored, and the
+    roller's earlier rolls just closed."""
+    roll_id, closed = await store_action_roll(tx, record, user, result, will_state)
+    rolled = await tx.rolls.get(roll_id)
+    if rolled is None:
+        msg = f"roll {roll_id} vanished inside its own transaction"
+        raise RuntimeError(msg)
+    return rolled, closed
 
 
 async def roll_primary(
@@ -407,7 +398,7 @@ async def roll_primary(
         if not await tx.actions.update(action_id, record.version, card, ActionStatus.CLOSED):
             raise OutOfDateError(STALE_CARD, record)
         will_state = WillState.DECLARED if request.will else WillState.NONE
-        rolled, closed = await _store_roll(tx, record, user, result, will_state)
+        rolled, closed = await _stored_roll(tx, record, user, result, will_state)
         record = await _get(tx, action_id)
     await _post_roll(interaction, rolled, primary_roll_label(record.label), config)
     refresh_messages(bot, closed, config)
