@@ -50,7 +50,7 @@ from bot.cogs.rolling import AGAIN_CHOICES, OPTION_HELP, UNTRAINED_CHOICES, buil
 from bot.context import bot_of, channel_config, in_guild
 from bot.errors import UserError, answering_errors
 from bot.render import extended as wording
-from bot.render.buttons import REFUSALS, beat_taken, will_spent
+from bot.render.buttons import REFUSALS, beat_taken, cannot_roll, will_spent
 from bot.rolling import (
     declare_will,
     edit_quietly,
@@ -316,7 +316,7 @@ def _interval(value: str) -> Interval:
 def _rolled(result: RollResult) -> RollResult:
     """The result of a roll the engine made, or the refusal as the member's answer."""
     if result.refused:
-        raise UserError(wording.cannot_roll(result.message or "refused"))
+        raise UserError(cannot_roll(result.message or "refused"))
     return result
 
 
@@ -349,7 +349,7 @@ async def roll_action(
             request = extended.roll_request(state, changes, will=will, adjustments=adjustments)
             resisting = None if state.against is None else extended.against_request(state)
         except RuleError as error:
-            raise UserError(wording.cannot_roll(str(error))) from error
+            raise UserError(cannot_roll(str(error))) from error
         if will:  # before the dice: an empty pool rolls nothing
             await declare_will(tx, guild_id, owner)
         result = _rolled(roll(request, bot.faces))

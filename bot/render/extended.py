@@ -420,10 +420,6 @@ def cannot_start(reason: str) -> str:
     return f"That extended action cannot be started: {reason}."
 
 
-def cannot_roll(reason: str) -> str:
-    return f"That roll cannot be made: {reason}."
-
-
 def cannot_choose(reason: str) -> str:
     return f"That cannot be chosen now: {reason}."
 
