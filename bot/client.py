@@ -7,11 +7,12 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.errors import StorytellerTree, reply_ephemeral
-from bot.render.buttons import STALE_BUTTON
+from bot.edge import forms
+from bot.edge.buttons import Pressed, answer_unrouted
+from bot.edge.errors import StorytellerTree
+from bot.flows.context import Deps
 from bot.settings import Settings
 from bot.store import Store
-from bot.views.stale import is_stale_press
 from engine.faces import FaceSource
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,10 @@ class StorytellerBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.faces = faces
+        self.deps = Deps(store=store, faces=faces)
 
     async def setup_hook(self) -> None:
+        self.add_dynamic_items(Pressed)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync()
@@ -65,9 +68,10 @@ class StorytellerBot(commands.Bot):
             log.info("Synced %d commands globally", len(synced))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a press of a button the message no longer shows (discord.py drops it)."""
-        if is_stale_press(interaction):
-            await reply_ephemeral(interaction, STALE_BUTTON)
+        """Forms go to the one form router; presses nothing else answers (stale, foreign or
+        forged buttons) are answered, so no interaction is left failing."""
+        await forms.route(interaction)
+        await answer_unrouted(interaction)
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))

@@ -2,12 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import discord
+
+from bot.edge import ids
 from bot.render.text import plural
-from bot.store import Refusal, WillPool
+from engine.records import Refusal, WillPool
 
 SPEND_WILL = "Spend Will"
 TAKE_BEAT = "Take a Beat"
 TRY_AGAIN = "Try again"
+
+def view_of(buttons: Iterable[tuple[str, str, discord.ButtonStyle]]) -> discord.ui.View | None:
+    """A message's buttons from (custom_id, label, style); None when there are none.
+
+    The view is stopped before it is sent, so discord.py keeps nothing in memory:
+    every press reaches the one router of :mod:`bot.edge.buttons` by its custom_id,
+    restart or not.
+    """
+    view = discord.ui.View(timeout=None)
+    for custom_id, label, style in buttons:
+        view.add_item(discord.ui.Button(custom_id=custom_id, label=label, style=style))
+    if not view.children:
+        return None
+    view.stop()
+    return view
+
+
+def roll_buttons(
+    roll_id: int, *, will: bool, beat: bool, retry: bool = False, extended: bool = False
+) -> discord.ui.View | None:
+    """Spend Will, Take a Beat and Try again as a roll offers them (an extended action's
+    roll has its own ids: its effects reach the action)."""
+    make = ids.extended_roll_button if extended else ids.roll_button
+    looks: list[tuple[str, str, discord.ButtonStyle]] = []
+    if will:
+        looks.append((make("will", roll_id), SPEND_WILL, discord.ButtonStyle.primary))
+    if beat:
+        looks.append((make("beat", roll_id), TAKE_BEAT, discord.ButtonStyle.secondary))
+    if retry and not extended:
+        looks.append((ids.roll_button("retry", roll_id), TRY_AGAIN, discord.ButtonStyle.secondary))
+    return view_of(looks)
+
 
 COPY_FAILED = (
     "Your secret roll was made, but I could not copy it to the Storyteller's channel "
@@ -34,6 +71,7 @@ REFUSALS: dict[Refusal, str] = {
     Refusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
     Refusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
     Refusal.ALREADY_RETRIED: "This roll was already tried again; use the newer roll's buttons.",
+    Refusal.BUSY: "The table changed several times while I tried: nothing was rolled, try again.",
 }
 
 

@@ -11,8 +11,8 @@ import sqlite3
 
 from pydantic import BaseModel
 
-from bot.store.records import ActionKind, ActionRecord, ActionStatus, label_key
 from bot.store.repository import Repository
+from engine.records import ActionKind, ActionRecord, ActionStatus, label_key
 
 
 def _action(row: sqlite3.Row) -> ActionRecord:
@@ -35,7 +35,7 @@ def _action(row: sqlite3.Row) -> ActionRecord:
 class ActionRepository(Repository):
     """Open and closed actions of a channel."""
 
-    async def create(
+    def create(
         self,
         kind: ActionKind,
         *,
@@ -50,7 +50,7 @@ class ActionRepository(Repository):
         Nothing stops two open actions with one label: a caller that wants
         labels unique checks :meth:`find_open` first, in the same transaction.
         """
-        row = await self._returning(
+        row = self._returning(
             "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
             " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
             (
@@ -65,12 +65,12 @@ class ActionRepository(Repository):
         )
         return _action(row)
 
-    async def get(self, action_id: int) -> ActionRecord | None:
+    def get(self, action_id: int) -> ActionRecord | None:
         """An action by id, open or closed."""
-        row = await self._one("SELECT * FROM actions WHERE id = ?", (action_id,))
+        row = self._one("SELECT * FROM actions WHERE id = ?", (action_id,))
         return None if row is None else _action(row)
 
-    async def find_open(
+    def find_open(
         self,
         guild_id: int,
         channel_id: int,
@@ -83,7 +83,7 @@ class ActionRepository(Repository):
         label (matched as :func:`label_key` does) or of one owner."""
         kind_value = None if kind is None else kind.value
         key = None if label is None else label_key(label)
-        rows = await self._all(
+        rows = self._all(
             "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
             " AND (? IS NULL OR kind = ?)"
             " AND (? IS NULL OR label_key = ?)"
@@ -93,19 +93,19 @@ class ActionRepository(Repository):
         )
         return [_action(row) for row in rows]
 
-    async def last_closed(
+    def last_closed(
         self, guild_id: int, channel_id: int, *, kind: ActionKind, label: str
     ) -> ActionRecord | None:
         """The channel's most recently ended action of this kind and label, if any
         (a fresh attempt at a task inherits what the last one left, e.g. a −2)."""
-        row = await self._one(
+        row = self._one(
             "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
             " AND label_key = ? AND status = 'closed' ORDER BY id DESC LIMIT 1",
             (guild_id, channel_id, kind.value, label_key(label)),
         )
         return None if row is None else _action(row)
 
-    async def update(
+    def update(
         self,
         action_id: int,
         version: int,
@@ -118,7 +118,7 @@ class ActionRepository(Repository):
         someone changed it since it was read, or it is closed or gone.
         ``status=CLOSED`` ends it: a closed action never changes again.
         """
-        row = await self._one(
+        row = self._one(
             "UPDATE actions SET state_json = ?, status = ?, version = version + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND version = ? AND status = 'open' RETURNING version",
@@ -126,9 +126,9 @@ class ActionRepository(Repository):
         )
         return None if row is None else int(row["version"])
 
-    async def attach_message(self, action_id: int, message_id: int) -> None:
+    def attach_message(self, action_id: int, message_id: int) -> None:
         """Remember the card that shows the action, so later changes can edit it."""
-        await self._run(
+        self._run(
             "UPDATE actions SET message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, action_id),

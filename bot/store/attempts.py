@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from bot.store.records import label_key
 from bot.store.repository import Repository
-from engine.models import RollResult
+from engine.records import label_key
 
 
 class AttemptRepository(Repository):
@@ -15,72 +14,85 @@ class AttemptRepository(Repository):
     turn counter counts a member's actions in the channel's current turn.
     """
 
-    async def failures(self, guild_id: int, channel_id: int, user_id: int, label: str) -> int:
+    def failures(self, guild_id: int, channel_id: int, user_id: int, label: str) -> int:
         """Failed attempts in a row at this action (0 after a success or a reset)."""
-        row = await self._one(
+        row = self._one(
             "SELECT failures FROM attempts"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
             (guild_id, channel_id, user_id, label_key(label)),
         )
         return 0 if row is None else int(row["failures"])
 
-    async def record(
-        self, guild_id: int, channel_id: int, user_id: int, label: str, result: RollResult
-    ) -> int:
-        """Count a labelled roll: a failure adds one, a success starts over, a refused
-        roll changes nothing. Answers the failures in a row now."""
+    def save_failures(
+        self, guild_id: int, channel_id: int, user_id: int, label: str, *, old: int, new: int
+    ) -> bool:
+        """Store the failures in a row at an action (the engine counts them), if they are
+        still ``old``; False when another write changed them first."""
         key = (guild_id, channel_id, user_id, label_key(label))
-        if result.succeeded:
-            await self._run(
+        if self.failures(guild_id, channel_id, user_id, label) != old:
+            return False
+        if new == old:
+            return True
+        if new == 0:
+            self._run(
                 "DELETE FROM attempts"
                 " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
                 key,
             )
-            return 0
-        if not result.failed:
-            return await self.failures(guild_id, channel_id, user_id, label)
-        row = await self._returning(
+            return True
+        self._run(
             "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
-            " VALUES (?, ?, ?, ?, 1)"
+            " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, channel_id, user_id, label_key) DO UPDATE SET"
-            " failures = failures + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " RETURNING failures",
-            key,
+            " failures = excluded.failures, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            (*key, new),
         )
-        return int(row["failures"])
+        return True
 
-    async def reset_channel(self, guild_id: int, channel_id: int) -> int:
+    def reset(self, guild_id: int, channel_id: int, user_id: int, label: str) -> None:
+        """Forget the failures at one action (it succeeded)."""
+        self._run(
+            "DELETE FROM attempts"
+            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
+            (guild_id, channel_id, user_id, label_key(label)),
+        )
+
+    def reset_channel(self, guild_id: int, channel_id: int) -> int:
         """Forget every successive attempt in the channel (end of scene, "no pressure").
         Answers how many actions were reset."""
-        return await self._run(
+        return self._run(
             "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
         )
 
-    async def turn_actions(self, guild_id: int, channel_id: int, user_id: int) -> int:
+    def turn_actions(self, guild_id: int, channel_id: int, user_id: int) -> int:
         """Actions the member already took this turn in the channel."""
-        row = await self._one(
+        row = self._one(
             "SELECT actions FROM turn_actions"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ?",
             (guild_id, channel_id, user_id),
         )
         return 0 if row is None else int(row["actions"])
 
-    async def record_turn_action(self, guild_id: int, channel_id: int, user_id: int) -> int:
-        """Count one more action this turn; the member's actions this turn now."""
-        row = await self._returning(
+    def save_turn_actions(
+        self, guild_id: int, channel_id: int, user_id: int, *, old: int, new: int
+    ) -> bool:
+        """Store the member's actions this turn, if they are still ``old``; False when
+        another write changed them first."""
+        if self.turn_actions(guild_id, channel_id, user_id) != old:
+            return False
+        self._run(
             "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
-            " VALUES (?, ?, ?, 1)"
+            " VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id, channel_id, user_id) DO UPDATE SET"
-            " actions = actions + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " RETURNING actions",
-            (guild_id, channel_id, user_id),
+            " actions = excluded.actions, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            (guild_id, channel_id, user_id, new),
         )
-        return int(row["actions"])
+        return True
 
-    async def reset_turn(self, guild_id: int, channel_id: int) -> int:
+    def reset_turn(self, guild_id: int, channel_id: int) -> int:
         """A new turn (or the end of the scene): nobody has acted yet. Answers how many
         members' counters were reset."""
-        return await self._run(
+        return self._run(
             "DELETE FROM turn_actions WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 
-import aiosqlite
-
-from bot.store.records import (
-    BeatTaken,
-    Refusal,
-    RollRecord,
-    Voided,
-    WillSpent,
-    WillState,
-)
 from bot.store.repository import Repository
 from bot.store.will import WillRepository
 from engine.models import RollRequest, RollResult, WillUse
+from engine.records import (
+    RollRecord,
+    Voided,
+    WillState,
+)
 
 #: The most rolls one history page may ask for.
 MAX_HISTORY = 100
@@ -58,11 +53,11 @@ def _roll(row: sqlite3.Row) -> RollRecord:
 class RollRepository(Repository):
     """Rolls and their buttons: Spend Will, Take a Beat, Try again; closing; history; void."""
 
-    def __init__(self, conn: aiosqlite.Connection, will: WillRepository) -> None:
+    def __init__(self, conn: sqlite3.Connection, will: WillRepository) -> None:
         super().__init__(conn)
         self._will = will
 
-    async def insert(
+    def insert(
         self,
         *,
         guild_id: int,
@@ -74,17 +69,17 @@ class RollRepository(Repository):
         label: str | None = None,
         private: bool = False,
         action_id: int | None = None,
-    ) -> int:
-        """Store a new roll; its id (the key its buttons carry).
+    ) -> RollRecord:
+        """Store a new roll; the stored roll (its id is the key its buttons carry).
 
         The request stored is ``result.request``, kept as first rolled. This
         does not close the roller's earlier rolls: the caller does that with
         :meth:`close` in the same transaction, so it can update their messages.
         """
-        row = await self._returning(
+        row = self._returning(
             "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
             " request_json, result_json, will_state, action_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
             (
                 guild_id,
                 channel_id,
@@ -98,121 +93,61 @@ class RollRepository(Repository):
                 action_id,
             ),
         )
-        return int(row["id"])
+        return _roll(row)
 
-    async def attach_messages(
+    def attach_messages(
         self,
         roll_id: int,
-        message_id: int,
+        message_id: int | None,
         *,
         copy_channel_id: int | None = None,
         copy_message_id: int | None = None,
     ) -> None:
         """Remember the roll's message (and the Storyteller's copy of a secret roll)
         once they are sent, so later changes can edit them."""
-        await self._run(
+        self._run(
             "UPDATE rolls SET message_id = ?, copy_channel_id = ?, copy_message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, copy_channel_id, copy_message_id, roll_id),
         )
 
-    async def get(self, roll_id: int) -> RollRecord | None:
+    def get(self, roll_id: int) -> RollRecord | None:
         """A roll by id, with its current result parsed."""
-        row = await self._one("SELECT * FROM rolls WHERE id = ?", (roll_id,))
+        row = self._one("SELECT * FROM rolls WHERE id = ?", (roll_id,))
         return None if row is None else _roll(row)
 
-    async def spend_will(
-        self, roll_id: int, user_id: int, result: RollResult
-    ) -> WillSpent | Refusal:
+    def spend_will(self, roll_id: int, user_id: int, result: RollResult) -> RollRecord | None:
         """Spend Will on a roll after it was made: ``result`` is the engine's new reading.
 
-        Takes effect only when ``user_id`` rolled it, Will is offered and not
-        yet spent, the roll is neither closed nor void, and the roller's Will
-        pool is not tracked at 0. Then, in the caller's transaction, the
-        result is replaced and the tracked pool (if any) loses 1. Otherwise
-        nothing changes and the reason is answered.
+        One conditional update: only the roller, while Will is offered and not
+        yet spent and the roll is neither closed nor void. None when it changed
+        nothing (a second press, a stale button): the caller says why.
         """
         if result.will is not WillUse.AFTER:
             msg = "spend_will takes the result re-read with Will spent after the roll"
             raise ValueError(msg)
-        row = await self._one(
+        row = self._one(
             "UPDATE rolls SET result_json = ?, will_state = 'spent',"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND will_state = 'offered'"
-            " AND closed = 0 AND void = 0"
-            " AND NOT EXISTS (SELECT 1 FROM will_pools AS pool"
-            "  WHERE pool.guild_id = rolls.guild_id AND pool.user_id = rolls.roller_id"
-            "  AND pool.current = 0)"
+            " AND beat = 0 AND closed = 0 AND void = 0"
             " RETURNING *",
             (result.model_dump_json(), roll_id, user_id),
         )
-        if row is None:
-            return await self._spend_refusal(roll_id, user_id)
-        roll = _roll(row)
-        pool = await self._will.debit(roll.guild_id, roll.roller_id)
-        return WillSpent(roll=roll, pool=pool)
+        return None if row is None else _roll(row)
 
-    async def pressed(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
-        """The roll a button was pressed on, or the reason shared by every button why
-        this member cannot press it, in the order a player should hear them."""
-        roll = await self.get(roll_id)
-        if roll is None:
-            return Refusal.NOT_FOUND
-        if roll.void:
-            return Refusal.VOID
-        if roll.roller_id != user_id:
-            return Refusal.NOT_ROLLER
-        return roll
-
-    async def spendable(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
-        """The roll when Spend Will would act on it now, else why it would not.
-
-        The bot asks before the engine draws the Will dice, so a refused spend
-        rolls nothing; :meth:`spend_will` still checks everything again in its
-        conditional update, which is what makes concurrent presses safe.
-        """
-        roll = await self.pressed(roll_id, user_id)
-        if isinstance(roll, Refusal):
-            return roll
-        if roll.beat:
-            return Refusal.BEAT_TAKEN
-        by_state = {
-            WillState.SPENT: Refusal.ALREADY_SPENT,
-            WillState.DECLARED: Refusal.DECLARED,
-            WillState.NONE: Refusal.NOT_OFFERED,
-        }
-        if roll.will_state in by_state:
-            return by_state[roll.will_state]
-        if roll.closed:
-            return Refusal.CLOSED
-        pool = await self._will.get(roll.guild_id, roll.roller_id)
-        if pool is not None and pool.current == 0:
-            return Refusal.NO_WILL
-        return roll
-
-    async def _spend_refusal(self, roll_id: int, user_id: int) -> Refusal:
-        """After the update changed nothing: the reason (in the same transaction, so
-        :meth:`spendable` sees what the update saw and finds one)."""
-        answer = await self.spendable(roll_id, user_id)
-        if not isinstance(answer, Refusal):
-            msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refuses it"
-            raise RuntimeError(msg)
-        return answer
-
-    async def take_beat(
-        self, roll_id: int, user_id: int, result: RollResult
-    ) -> BeatTaken | Refusal:
+    def take_beat(self, roll_id: int, user_id: int, result: RollResult) -> RollRecord | None:
         """Take a Beat: ``result`` is the failure turned into a dramatic failure.
 
-        Takes effect only when ``user_id`` rolled it, no Beat was taken and the
-        roll is neither closed nor void; then the result is replaced, Will is no
-        longer offered (RULES.md: the Beat closes the roll to Will; a failed
-        labelled roll may still be tried again) and the roller gains a Beat.
+        One conditional update: only the roller, once, while the roll is neither
+        closed nor void; Will is no longer offered (RULES.md: the Beat closes the
+        roll to Will; a failed labelled roll may still be tried again). None when
+        it changed nothing.
         """
         if not result.beat:
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
-        row = await self._one(
+        row = self._one(
             "UPDATE rolls SET result_json = ?, beat = 1,"
             " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -220,32 +155,21 @@ class RollRepository(Repository):
             " RETURNING *",
             (result.model_dump_json(), roll_id, user_id),
         )
-        if row is None:
-            pressed = await self.pressed(roll_id, user_id)
-            if isinstance(pressed, Refusal):
-                return pressed
-            return Refusal.BEAT_TAKEN if pressed.beat else Refusal.CLOSED
-        roll = _roll(row)
-        beats = await self._will.add_beat(roll.guild_id, roll.roller_id)
-        return BeatTaken(roll=roll, beats=beats)
+        return None if row is None else _roll(row)
 
-    async def claim_retry(self, roll_id: int, user_id: int) -> RollRecord | Refusal:
-        """Claim the roll's one "Try again": the caller then rolls the new attempt
-        in the same transaction. Only the roller, once, while the roll is open."""
-        row = await self._one(
+    def claim_retry(self, roll_id: int, user_id: int) -> RollRecord | None:
+        """Claim the roll's one "Try again" (the caller rolls the new attempt in the same
+        transaction): only the roller, once, while the roll is open. None when it changed
+        nothing."""
+        row = self._one(
             "UPDATE rolls SET retried = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND retried = 0 AND closed = 0 AND void = 0"
             " RETURNING *",
             (roll_id, user_id),
         )
-        if row is not None:
-            return _roll(row)
-        pressed = await self.pressed(roll_id, user_id)
-        if isinstance(pressed, Refusal):
-            return pressed
-        return Refusal.ALREADY_RETRIED if pressed.retried else Refusal.CLOSED
+        return None if row is None else _roll(row)
 
-    async def close(
+    def close(
         self, guild_id: int, channel_id: int, roller_id: int | None = None
     ) -> list[RollRecord]:
         """Close the open rolls of a channel (of one roller, when given): their buttons
@@ -253,7 +177,7 @@ class RollRepository(Repository):
 
         Answers the rolls just closed, oldest first, so their messages can be updated.
         """
-        rows = await self._all(
+        rows = self._all(
             "UPDATE rolls SET closed = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND channel_id = ? AND closed = 0"
             " AND (? IS NULL OR roller_id = ?)"
@@ -262,7 +186,7 @@ class RollRepository(Repository):
         )
         return sorted((_roll(row) for row in rows), key=lambda roll: roll.id)
 
-    async def history(
+    def history(
         self,
         guild_id: int,
         channel_id: int,
@@ -281,7 +205,7 @@ class RollRepository(Repository):
         if not 1 <= count <= MAX_HISTORY:
             msg = f"history shows 1 to {MAX_HISTORY} rolls, not {count}"
             raise ValueError(msg)
-        rows = await self._all(
+        rows = self._all(
             "SELECT rolls.*, actions.kind AS action_kind FROM rolls"
             " LEFT JOIN actions ON actions.id = rolls.action_id"
             " WHERE rolls.guild_id = ? AND rolls.channel_id = ?"
@@ -300,7 +224,7 @@ class RollRepository(Repository):
         )
         return [_roll(row) for row in rows]
 
-    async def void(
+    def void(
         self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int
     ) -> Voided | None:
         """Mark a roll of this channel void (it stays listed; its buttons stop acting).
@@ -310,7 +234,7 @@ class RollRepository(Repository):
         (extended, teamwork, contest) is not voided: its effect on the action
         cannot be taken back, so the answer's roll is not ``void``.
         """
-        row = await self._one(
+        row = self._one(
             "UPDATE rolls SET void = 1, closed = 1, voided_by = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND guild_id = ? AND channel_id = ? AND void = 0"
@@ -319,7 +243,7 @@ class RollRepository(Repository):
         )
         if row is not None:
             return Voided(roll=_roll(row), already=False)
-        roll = await self.get(roll_id)
+        roll = self.get(roll_id)
         if roll is None or (roll.guild_id, roll.channel_id) != (guild_id, channel_id):
             return None
         return Voided(roll=roll, already=roll.void)

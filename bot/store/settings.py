@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.records import (
+from bot.store.repository import Repository
+from engine.models import Ruleset
+from engine.records import (
     Change,
     ChannelConfig,
     ChannelOption,
@@ -12,16 +14,14 @@ from bot.store.records import (
     GuildSettings,
     OptionValue,
 )
-from bot.store.repository import Repository
-from engine.models import Ruleset
 
 
 class SettingsRepository(Repository):
     """Settings per server and per channel. Setters answer the value in force before and after."""
 
-    async def guild(self, guild_id: int) -> GuildSettings:
+    def guild(self, guild_id: int) -> GuildSettings:
         """The server's settings (all unset when never configured)."""
-        row = await self._one(
+        row = self._one(
             "SELECT ruleset, storyteller_role_id, storyteller_channel_id"
             " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
@@ -30,9 +30,9 @@ class SettingsRepository(Repository):
             return GuildSettings(guild_id=guild_id)
         return GuildSettings.model_validate({"guild_id": guild_id, **dict(row)})
 
-    async def channel(self, guild_id: int, channel_id: int) -> ChannelSettings:
+    def channel(self, guild_id: int, channel_id: int) -> ChannelSettings:
         """One channel's own overrides (all unset when never configured)."""
-        row = await self._one(
+        row = self._one(
             "SELECT ruleset, will_timing, pressure, fistful_step, text_only, dice_order"
             " FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
@@ -40,15 +40,15 @@ class SettingsRepository(Repository):
         base = {"guild_id": guild_id, "channel_id": channel_id}
         return ChannelSettings.model_validate(base if row is None else {**base, **dict(row)})
 
-    async def config(
+    def config(
         self, guild_id: int, channel_id: int, parent_id: int | None = None
     ) -> ChannelConfig:
         """The settings in force: the channel's, then its parent's (a thread's channel),
         then the server's ruleset, then the defaults."""
-        guild = await self.guild(guild_id)
-        levels = [await self.channel(guild_id, channel_id)]
+        guild = self.guild(guild_id)
+        levels = [self.channel(guild_id, channel_id)]
         if parent_id is not None:
-            levels.append(await self.channel(guild_id, parent_id))
+            levels.append(self.channel(guild_id, parent_id))
         values: dict[str, Any] = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -64,11 +64,11 @@ class SettingsRepository(Repository):
                 values[option.value] = value
         return ChannelConfig.model_validate(values)
 
-    async def set_guild_ruleset(self, guild_id: int, ruleset: Ruleset | None) -> Change[Ruleset]:
+    def set_guild_ruleset(self, guild_id: int, ruleset: Ruleset | None) -> Change[Ruleset]:
         """Set (or, with None, clear) the server's ruleset; the server-wide value in force
         before and after (``cofd`` when unset)."""
-        old = (await self.guild(guild_id)).ruleset or Ruleset.COFD
-        await self._run(
+        old = (self.guild(guild_id)).ruleset or Ruleset.COFD
+        self._run(
             "INSERT INTO guild_settings (guild_id, ruleset) VALUES (?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
@@ -76,13 +76,13 @@ class SettingsRepository(Repository):
         )
         return Change[Ruleset](old=old, new=ruleset or Ruleset.COFD)
 
-    async def set_storyteller(
+    def set_storyteller(
         self, guild_id: int, role_id: int | None, channel_id: int | None
     ) -> Change[GuildSettings]:
         """Set both the Storyteller role and the channel for copies of secret rolls
         (None clears one)."""
-        old = await self.guild(guild_id)
-        await self._run(
+        old = self.guild(guild_id)
+        self._run(
             "INSERT INTO guild_settings (guild_id, storyteller_role_id, storyteller_channel_id)"
             " VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET"
@@ -91,9 +91,9 @@ class SettingsRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             (guild_id, role_id, channel_id),
         )
-        return Change[GuildSettings](old=old, new=await self.guild(guild_id))
+        return Change[GuildSettings](old=old, new=self.guild(guild_id))
 
-    async def set_channel_option(
+    def set_channel_option(
         self,
         guild_id: int,
         channel_id: int,
@@ -108,13 +108,13 @@ class SettingsRepository(Repository):
         ValueError) when the value does not fit the option, e.g. a bool for
         ``fistful_step`` or a negative step.
         """
-        before = await self.config(guild_id, channel_id, parent_id)
-        current = await self.channel(guild_id, channel_id)
+        before = self.config(guild_id, channel_id, parent_id)
+        current = self.channel(guild_id, channel_id)
         updated = ChannelSettings.model_validate(
             {**current.model_dump(), option.value: value}, strict=True
         )
         row = updated.model_dump(mode="json")
-        await self._run(
+        self._run(
             "INSERT INTO channel_settings (guild_id, channel_id, ruleset, will_timing,"
             " pressure, fistful_step, text_only, dice_order)"
             " VALUES (:guild_id, :channel_id, :ruleset, :will_timing,"
@@ -126,5 +126,5 @@ class SettingsRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             row,
         )
-        after = await self.config(guild_id, channel_id, parent_id)
+        after = self.config(guild_id, channel_id, parent_id)
         return Change[OptionValue](old=before.value(option), new=after.value(option))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.store.records import Change, WillPool
 from bot.store.repository import Repository
+from engine.records import Change, WillPool
 
 
 def _pool(row: sqlite3.Row) -> WillPool:
@@ -19,16 +19,16 @@ class WillRepository(Repository):
     alike never take a pool above it.
     """
 
-    async def get(self, guild_id: int, user_id: int) -> WillPool | None:
+    def get(self, guild_id: int, user_id: int) -> WillPool | None:
         """The member's pool, or None when it is not tracked."""
-        row = await self._one(
+        row = self._one(
             "SELECT guild_id, user_id, current, maximum FROM will_pools"
             " WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
         return None if row is None else _pool(row)
 
-    async def set_pool(
+    def set_pool(
         self, guild_id: int, user_id: int, maximum: int, current: int | None = None
     ) -> Change[WillPool | None]:
         """Track a pool or change it.
@@ -37,11 +37,11 @@ class WillRepository(Repository):
         its current Will, lowered to the new maximum if it is above it.
         Raises ValueError for a negative value or a current above the maximum.
         """
-        old = await self.get(guild_id, user_id)
+        old = self.get(guild_id, user_id)
         if current is None:
             current = maximum if old is None else min(old.current, maximum)
         new = WillPool(guild_id=guild_id, user_id=user_id, current=current, maximum=maximum)
-        await self._run(
+        self._run(
             "INSERT INTO will_pools (guild_id, user_id, current, maximum) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
             " current = excluded.current, maximum = excluded.maximum,"
@@ -50,7 +50,7 @@ class WillRepository(Repository):
         )
         return Change[WillPool | None](old=old, new=new)
 
-    async def gain(self, guild_id: int, user_id: int, amount: int) -> Change[WillPool] | None:
+    def gain(self, guild_id: int, user_id: int, amount: int) -> Change[WillPool] | None:
         """Regain ``amount`` Will, up to the maximum only (rest is a gain of 1).
 
         None when the pool is not tracked. Raises ValueError for an amount below 1.
@@ -58,11 +58,11 @@ class WillRepository(Repository):
         if amount < 1:
             msg = f"a Will gain is at least 1, not {amount}"
             raise ValueError(msg)
-        old = await self.get(guild_id, user_id)
+        old = self.get(guild_id, user_id)
         if old is None:
             return None
         new = old.model_copy(update={"current": min(old.maximum, old.current + amount)})
-        await self._run(
+        self._run(
             "UPDATE will_pools SET current = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND user_id = ?",
@@ -70,30 +70,30 @@ class WillRepository(Repository):
         )
         return Change[WillPool](old=old, new=new)
 
-    async def rest(self, guild_id: int, user_id: int) -> Change[WillPool] | None:
+    def rest(self, guild_id: int, user_id: int) -> Change[WillPool] | None:
         """A rest: regain 1 Will, up to the maximum. None when the pool is not tracked."""
-        return await self.gain(guild_id, user_id, 1)
+        return self.gain(guild_id, user_id, 1)
 
-    async def night(self, guild_id: int) -> int:
+    def night(self, guild_id: int) -> int:
         """Every tracked pool in the server regains 1, up to its maximum.
 
         Answers how many pools regained Will (full pools are left as they are).
         """
-        return await self._run(
+        return self._run(
             "UPDATE will_pools SET current = current + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND current < maximum",
             (guild_id,),
         )
 
-    async def debit(self, guild_id: int, user_id: int) -> WillPool | None:
+    def debit(self, guild_id: int, user_id: int) -> WillPool | None:
         """Take 1 Will from a tracked pool that has some; None when untracked or empty.
 
         Called in the transaction that spends the Will: by
         :meth:`bot.store.rolls.RollRepository.spend_will` after a roll, and by the
         bot for Will declared with a roll.
         """
-        row = await self._one(
+        row = self._one(
             "UPDATE will_pools SET current = current - 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND user_id = ? AND current > 0"
@@ -102,16 +102,16 @@ class WillRepository(Repository):
         )
         return None if row is None else _pool(row)
 
-    async def beats(self, guild_id: int, user_id: int) -> int:
+    def beats(self, guild_id: int, user_id: int) -> int:
         """The member's Beats (0 when none was ever taken)."""
-        row = await self._one(
+        row = self._one(
             "SELECT beats FROM beats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return 0 if row is None else int(row["beats"])
 
-    async def add_beat(self, guild_id: int, user_id: int) -> int:
+    def add_beat(self, guild_id: int, user_id: int) -> int:
         """One more Beat; the member's Beats now."""
-        row = await self._returning(
+        row = self._returning(
             "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"

@@ -14,7 +14,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.errors import answering_errors
+from bot.edge.errors import answering_errors
 from bot.render.contest import RESIST
 from bot.views import PREFIX
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 import discord
 
-from bot.errors import answering_errors
+from bot.edge.errors import answering_errors
 from bot.render.buttons import SPEND_WILL, TAKE_BEAT
 from bot.render.extended import (
     CONDITION_DESCRIPTION,

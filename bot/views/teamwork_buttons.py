@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 import discord
 
-from bot.errors import UserError, answering_errors
+from bot.edge.errors import answering_errors
+from bot.edge.transformers import PoolTransformer
+from bot.flows.reply import UserError
 from bot.render.contest import (
     DIFFICULTY_HINT,
     DIFFICULTY_LABEL,
@@ -32,7 +34,6 @@ from bot.render.contest import (
     not_a_difficulty,
 )
 from bot.render.teamwork import CANCEL, HELP, ROLL
-from bot.transformers import PoolTransformer
 from bot.views import PREFIX
 from engine.models import Term
 

@@ -1,6 +1,7 @@
-"""What the store hands back: small frozen pydantic records around engine models.
+"""The table's records: what the store keeps and hands back, around engine models.
 
-Ids are Discord snowflakes as plain ints; nothing here knows about discord.py.
+The table's stored state (settings, rolls, Will, actions) as frozen models: the store
+keeps them, the engine and render read them. Ids are Discord snowflakes as plain ints.
 """
 
 from __future__ import annotations
@@ -156,6 +157,8 @@ class Refusal(StrEnum):
     """The roller's tracked Will pool is at 0."""
     BEAT_TAKEN = "beat_taken"
     ALREADY_RETRIED = "already_retried"
+    BUSY = "busy"
+    """The table kept changing while the bot tried to act (rare concurrent writes)."""
 
 
 class ActionKind(StrEnum):

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 import discord
 from discord import app_commands
 
+from bot.flows.reply import UserError
 from bot.render.messages import (
     APOLOGY,
     NO_DIRECT_MESSAGES,
@@ -41,10 +42,6 @@ _STORE_FAULTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("SQLITE_FULL",), STORE_FULL),
     (("SQLITE_IOERR", "SQLITE_CANTOPEN"), STORE_FAILED),
 )
-
-
-class UserError(app_commands.AppCommandError):
-    """Bad input or a move the rules refuse: the message tells the user what to do instead."""
 
 
 async def reply_ephemeral(interaction: discord.Interaction, message: str) -> None:

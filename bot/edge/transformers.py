@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.flows.reply import UserError
 from bot.render.messages import unreadable_pool
 from engine.models import Term
 from engine.parser import PoolSyntaxError, parse_pool

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.context import channel_config
-from bot.errors import store_fault_message
+from bot.edge.errors import store_fault_message
 from bot.render.messages import APOLOGY, NOT_STORYTELLER
 
 T = TypeVar("T")

@@ -1,0 +1,50 @@
+"""Discord → plain data: the :class:`~bot.flows.context.Ctx` of an interaction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.flows.context import Ctx, Deps
+
+if TYPE_CHECKING:
+    from bot.client import StorytellerBot
+
+
+def bot_of(interaction: discord.Interaction) -> StorytellerBot:
+    """The bot handling an interaction, typed (it holds the flows' dependencies)."""
+    deps = getattr(interaction.client, "deps", None)
+    if not isinstance(deps, Deps):
+        msg = f"interaction handled by {type(interaction.client).__name__}, not the Storyteller bot"
+        raise TypeError(msg)
+    return interaction.client  # type: ignore[return-value]
+
+
+def deps_of(interaction: discord.Interaction) -> Deps:
+    """The store and dice the flows use."""
+    return bot_of(interaction).deps
+
+
+def ctx_of(interaction: discord.Interaction) -> Ctx:
+    """Who acts and where; refuses direct messages (every command is a server's)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage
+    channel = interaction.channel
+    user = interaction.user
+    roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else (
+        frozenset()
+    )
+    permissions = interaction.permissions
+    return Ctx(
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        user_id=user.id,
+        user_name=user.display_name,
+        parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
+        manages_channel=permissions.manage_channels,
+        manages_guild=permissions.manage_guild,
+        role_ids=roles,
+        message_id=interaction.message.id if interaction.message is not None else None,
+    )

@@ -1,0 +1,90 @@
+"""The responder that speaks to Discord: a flow's :class:`~bot.flows.reply.Reply` → API calls."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+import discord
+
+from bot.flows.reply import Edit
+from bot.render.message import Message
+
+log = logging.getLogger(__name__)
+
+#: Background message edits, kept referenced until they finish.
+_pending: set[asyncio.Task[None]] = set()
+
+
+def _kwargs(message: Message) -> dict[str, Any]:
+    """send/edit keyword arguments for a message (only what it has)."""
+    kwargs: dict[str, Any] = {}
+    if message.content is not None:
+        kwargs["content"] = message.content
+    if message.embed is not None:
+        kwargs["embed"] = message.embed
+    if message.view is not None:
+        kwargs["view"] = message.view
+    if message.file is not None:
+        kwargs["file"] = discord.File(io.BytesIO(message.file.data), filename=message.file.name)
+    return kwargs
+
+
+def _spawn(coroutine: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
+
+
+class DiscordResponder:
+    """Delivers replies through one interaction (and the bot's REST client)."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self._interaction = interaction
+
+    def answered(self) -> bool:
+        return self._interaction.response.is_done()
+
+    async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
+        sent = await self._interaction.response.send_message(
+            **_kwargs(message), ephemeral=ephemeral
+        )
+        return sent.message_id
+
+    async def update(self, message: Message) -> None:
+        kwargs = _kwargs(message)
+        # An update replaces the buttons too: a message without them loses them.
+        kwargs.setdefault("view", None)
+        await self._interaction.response.edit_message(**kwargs)
+
+    async def open_modal(self, modal: discord.ui.Modal) -> None:
+        await self._interaction.response.send_modal(modal)
+
+    async def followup(self, message: Message, *, ephemeral: bool) -> None:
+        await self._interaction.followup.send(**_kwargs(message), ephemeral=ephemeral)
+
+    async def post(self, channel_id: int, message: Message) -> int | None:
+        channel = self._interaction.client.get_partial_messageable(channel_id)
+        try:
+            sent = await channel.send(**_kwargs(message))
+        except discord.HTTPException as error:
+            log.warning("Could not post to channel %s: %s", channel_id, error)
+            return None
+        return sent.id
+
+    def edit_later(self, edit: Edit) -> None:
+        channel = self._interaction.client.get_partial_messageable(edit.channel_id)
+        _spawn(edit_quietly(channel.get_partial_message(edit.message_id), edit.message))
+
+
+async def edit_quietly(message: discord.PartialMessage, content: Message) -> None:
+    """Edit a message the interaction did not answer with; a deleted one is only logged."""
+    kwargs = _kwargs(content)
+    kwargs.setdefault("view", None)
+    try:
+        await message.edit(**kwargs)
+    except discord.HTTPException as error:
+        log.info("Could not update message %s: %s", message.id, error)

@@ -1,0 +1,55 @@
+"""Who acts, where, and what a flow may use: plain data, no discord objects.
+
+The edge builds a :class:`Ctx` from an interaction (:mod:`bot.edge.ctx`); the
+tests build one by hand. A flow reads the channel's settings in its own one
+read, together with the rest of what it needs, so a command costs one trip
+for everything it gathers (:meth:`Ctx.config` and :meth:`Ctx.storyteller`
+work on what that read returned).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store import Store, Tx
+from engine.faces import FaceSource
+from engine.records import ChannelConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Deps:
+    """What every flow may use: the store and the dice."""
+
+    store: Store
+    faces: FaceSource
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """One interaction, as plain data."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    user_name: str
+    """The member's display name, as messages show it."""
+    parent_id: int | None = None
+    """The channel a thread belongs to (its settings apply in the thread too)."""
+    manages_channel: bool = False
+    """Manage Channels here: a Storyteller and a channel admin."""
+    manages_guild: bool = False
+    """Manage Server: a server admin."""
+    role_ids: frozenset[int] = frozenset()
+    message_id: int | None = None
+    """The message whose button was pressed, if any."""
+
+    def config(self, tx: Tx) -> ChannelConfig:
+        """Inside a read: the settings in force here."""
+        return tx.settings.config(self.guild_id, self.channel_id, self.parent_id)
+
+    def storyteller(self, config: ChannelConfig) -> bool:
+        """A Storyteller here: Manage Channels, or the role an admin set."""
+        return self.manages_channel or (
+            config.storyteller_role_id is not None
+            and config.storyteller_role_id in self.role_ids
+        )

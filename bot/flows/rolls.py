@@ -1,0 +1,360 @@
+"""`/roll`, `/odds` and the buttons of a roll: Spend Will, Take a Beat, Try again.
+
+Each flow: gather what it needs in one read, ask the engine, write what the
+engine decided in one transaction whose conditional writes check that what
+was read still holds, and return a :class:`Reply`. A roll is stored before
+its message is sent, so a roll the bot answered is never lost and a refused
+roll changes nothing. Trips to the database: a roll 3 (read, write, its
+message id), a button 2 (read, write).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.edge.ids import Press
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Post, Reply, Sent, UserError
+from bot.render.buttons import (
+    COPY_FAILED,
+    REFUSALS,
+    beat_taken,
+    cannot_roll,
+    cannot_spend_will,
+    no_beat,
+    no_will,
+    will_spent,
+)
+from bot.render.message import Attachment, Message
+from bot.render.messages import bad_option, no_odds
+from bot.render.odds import CHART_NAME, odds_chart_png, odds_embed
+from bot.render.refusals import refusal_text
+from bot.render.rolls import roll_message, secret_notice
+from bot.render.text import options_text
+from bot.store import Conflict, Tx
+from engine import will
+from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.odds import odds as exact_odds
+from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
+from engine.parser import format_pool
+from engine.records import ChannelConfig, Refusal, RollRecord, WillPool
+from engine.roll import RuleError, spend_will, take_beat
+from engine.roll import roll as roll_dice
+from engine.table import actions, attempts
+
+#: How often a roll is drawn again when the table changed between its read and its write
+#: (two rolls of one member at the same instant); the member never saw the discarded dice.
+ROLL_TRIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a member's roll depends on, read in one trip."""
+
+    config: ChannelConfig
+    failures: int
+    """Failed attempts in a row at the labelled action (0 without a label or pressure)."""
+    turn_actions: int
+    """`fistful`: the member's actions this turn."""
+    pool: WillPool | None
+
+
+def read_table(tx: Tx, ctx: Ctx, label: str | None) -> Table:
+    """Inside a read: the channel's settings and the member's counters and Will."""
+    config = ctx.config(tx)
+    counted = bool(label) and config.pressure
+    return Table(
+        config=config,
+        failures=tx.attempts.failures(ctx.guild_id, ctx.channel_id, ctx.user_id, label or "")
+        if counted
+        else 0,
+        turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, ctx.user_id),
+        pool=tx.will.get(ctx.guild_id, ctx.user_id),
+    )
+
+
+def with_table_state(request: RollRequest, table: Table) -> RollRequest:
+    """A member's request with the penalties the table gives it: successive attempts at a
+    labelled action, and the `fistful` Successive Action Penalty."""
+    # Always replaced: a retry of a roll made under pressure loses its old penalty too.
+    request = attempts.with_penalty(request, table.failures)
+    if request.ruleset is Ruleset.FISTFUL:
+        request = actions.with_penalty(request, table.turn_actions, table.config.fistful_step)
+    return request
+
+
+def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollResult) -> None:
+    """Inside a write: the member's counters after this roll, each written only if it is
+    still what the roll was read with (else :class:`Conflict`, and the roll is drawn again)."""
+    config = table.config
+    if label and config.pressure:
+        after = attempts.record(table.failures, result)
+        if not tx.attempts.save_failures(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label, old=table.failures, new=after
+        ):
+            raise Conflict(None)
+    if result.request.ruleset is Ruleset.FISTFUL and not tx.attempts.save_turn_actions(
+        ctx.guild_id, ctx.channel_id, ctx.user_id,
+        old=table.turn_actions, new=table.turn_actions + 1,
+    ):
+        raise Conflict(None)
+
+
+def closed_edits(closed: list[RollRecord], config: ChannelConfig) -> tuple[Edit, ...]:
+    """Messages of rolls just closed (they lose their buttons), in the background."""
+    return tuple(
+        Edit(record.channel_id, record.message_id, roll_message(record, config))
+        for record in closed
+        if record.message_id is not None and not record.private
+    )
+
+
+def build_request(ruleset: Ruleset, terms: tuple[Term, ...], **options: Any) -> RollRequest:
+    """The engine request for a command's roll options (unset options stay "not given");
+    an option the ruleset does not have is refused naming both."""
+    given = {name: value for name, value in options.items() if value not in (None, False, 0)}
+    try:
+        return RollRequest(ruleset=ruleset, terms=terms, **given)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        raise UserError(bad_option(str(problem["loc"][0]), problem["msg"])) from error
+
+
+Ask = Callable[[ChannelConfig], RollRequest]
+"""The request a member asks for, given the channel's settings (its ruleset)."""
+
+
+async def roll(
+    deps: Deps,
+    ctx: Ctx,
+    ask: Ask,
+    *,
+    label: str | None,
+    private: bool,
+    retry_of: int | None = None,
+) -> Reply:
+    """Roll what the member asks for, store it and answer with its message."""
+    for _ in range(ROLL_TRIES):
+        table = await deps.store.read(lambda tx: read_table(tx, ctx, label))
+        request = with_table_state(ask(table.config), table)
+        if request.will and table.pool is not None and not will.can_spend(table.pool):
+            # Before the dice: an empty pool rolls nothing.
+            raise UserError(no_will(table.pool))
+        result = roll_dice(request, deps.faces)
+        if result.refused:
+            raise UserError(cannot_roll(refusal_text(result.refusal)))
+
+        def write(
+            tx: Tx, table: Table = table, result: RollResult = result
+        ) -> tuple[RollRecord, list[RollRecord]]:
+            if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
+                reason = retry_refusal(tx.rolls.get(retry_of), ctx.user_id)
+                raise Conflict(reason or Refusal.ALREADY_RETRIED)
+            if result.request.will and tx.will.get(ctx.guild_id, ctx.user_id) is not None:
+                pool = tx.will.debit(ctx.guild_id, ctx.user_id)
+                if pool is None:
+                    raise Conflict(Refusal.NO_WILL)
+            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+            record = tx.rolls.insert(
+                guild_id=ctx.guild_id,
+                channel_id=ctx.channel_id,
+                roller_id=ctx.user_id,
+                roller_name=ctx.user_name,
+                result=result,
+                will_state=will_state_for(result, table.config),
+                label=label,
+                private=private,
+            )
+            count_roll(tx, ctx, table, label, result)
+            return record, closed
+
+        try:
+            record, closed = await deps.store.write(write)
+        except Conflict as conflict:
+            if conflict.reason is None:
+                continue  # the member's counters moved: read again, roll again
+            if conflict.reason is Refusal.NO_WILL and table.pool is not None:
+                raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
+            raise UserError(REFUSALS[conflict.reason]) from None
+        return _answer(deps, record, closed, table.config)
+    raise UserError(REFUSALS[Refusal.BUSY])
+
+
+def _answer(
+    deps: Deps, record: RollRecord, closed: list[RollRecord], config: ChannelConfig
+) -> Reply:
+    """The roll's message: in the channel, or secretly with a public notice and the
+    Storyteller's copy; then its message ids are remembered."""
+    message = roll_message(record, config)
+    followups: tuple[tuple[Message, bool], ...] = ()
+    posts: tuple[Post, ...] = ()
+    if record.private:
+        followups = ((Message(content=secret_notice(roller=record.roller_name,
+                                                     label=record.label)), False),)
+        if config.storyteller_channel_id is not None:
+            copy = Message(embed=message.embed)  # a copy carries no buttons
+            posts = (Post(config.storyteller_channel_id, copy, failed=Message(COPY_FAILED)),)
+
+    async def remember(sent: Sent) -> None:
+        copy_id = sent.posts[0] if sent.posts else None
+        if sent.message_id is None and copy_id is None:
+            return
+        await deps.store.write(
+            lambda tx: tx.rolls.attach_messages(
+                record.id,
+                sent.message_id,
+                copy_channel_id=config.storyteller_channel_id if copy_id else None,
+                copy_message_id=copy_id,
+            )
+        )
+
+    return Reply(
+        message=message,
+        ephemeral=record.private,
+        followups=followups,
+        posts=posts,
+        edits=closed_edits(closed, config),
+        sent=remember,
+    )
+
+
+async def odds(deps: Deps, ctx: Ctx, ask: Ask) -> Reply:
+    """The exact chances of a request in this channel's ruleset, with a chart."""
+    config = await deps.store.read(ctx.config)
+    request = ask(config)
+    chances = await asyncio.to_thread(exact_odds, request)
+    if chances.refusal is not None:
+        raise UserError(no_odds(refusal_text(chances.refusal)))
+    pool_text = format_pool(request.terms)
+    chart = await asyncio.to_thread(
+        odds_chart_png, chances, title=f"{pool_text} ({request.ruleset.value})"
+    )
+    embed = odds_embed(
+        chances, pool_text=pool_text, ruleset=request.ruleset,
+        options_text=options_text(request), text_only=config.text_only,
+    )
+    return Reply(message=Message(embed=embed, file=Attachment(CHART_NAME, chart)))
+
+
+# --- buttons --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """What a roll's button acts on, read in one trip."""
+
+    config: ChannelConfig
+    roll: RollRecord | None
+    pool: WillPool | None
+
+
+def _read_pressed(tx: Tx, ctx: Ctx, roll_id: int) -> Pressed:
+    roll = tx.rolls.get(roll_id)
+    pool = None if roll is None else tx.will.get(roll.guild_id, roll.roller_id)
+    return Pressed(config=ctx.config(tx), roll=roll, pool=pool)
+
+
+async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """A button of a roll's message."""
+    if press.action == "will":
+        return await spend_will_pressed(deps, ctx, press.key)
+    if press.action == "beat":
+        return await take_beat_pressed(deps, ctx, press.key)
+    return await try_again_pressed(deps, ctx, press.key)
+
+
+def _updated(record: RollRecord, config: ChannelConfig) -> tuple[Message, tuple[Edit, ...]]:
+    """The pressed message updated in place, and the Storyteller's copy of a secret roll."""
+    message = roll_message(record, config)
+    edits: tuple[Edit, ...] = ()
+    if record.copy_channel_id is not None and record.copy_message_id is not None:
+        edits = (Edit(record.copy_channel_id, record.copy_message_id,
+                      Message(embed=message.embed)),)
+    return message, edits
+
+
+async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Spend Will: the same message is updated in place and the Will pool loses 1."""
+    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
+    refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
+    if refused is not None or state.roll is None:
+        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+    record = state.roll
+    try:
+        result = spend_will(record.result, deps.faces)
+    except RuleError as error:
+        raise UserError(cannot_spend_will(refusal_text(error.refusal))) from error
+
+    def write(tx: Tx) -> tuple[RollRecord, WillPool | None]:
+        pool = tx.will.get(record.guild_id, record.roller_id)
+        changed = None
+        if will.can_spend(pool):
+            changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
+        if changed is None:
+            # Another write came first (a second press): why, as the table stands now.
+            now = tx.rolls.get(roll_id)
+            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or Refusal.ALREADY_SPENT)
+        if pool is not None:
+            pool = tx.will.debit(record.guild_id, record.roller_id)
+        if record.label and result.succeeded:
+            # Successive attempts reset when the action succeeds, Will included.
+            tx.attempts.reset(record.guild_id, record.channel_id, record.roller_id, record.label)
+        return changed, pool
+
+    try:
+        changed, pool = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(REFUSALS[conflict.reason]) from None
+    message, edits = _updated(changed, state.config)
+    followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
+    return Reply(message=message, update=True, followups=followups, edits=edits)
+
+
+async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Take a Beat: the failure becomes a dramatic failure and the roller gains a Beat."""
+    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
+    refused = beat_refusal(state.roll, ctx.user_id)
+    if refused is not None or state.roll is None:
+        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+    try:
+        result = take_beat(state.roll.result)
+    except RuleError as error:
+        raise UserError(no_beat(refusal_text(error.refusal))) from error
+
+    def write(tx: Tx) -> tuple[RollRecord, int]:
+        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+        if changed is None:
+            now = tx.rolls.get(roll_id)
+            raise Conflict(beat_refusal(now, ctx.user_id) or Refusal.BEAT_TAKEN)
+        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id)
+
+    try:
+        changed, beats = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(REFUSALS[conflict.reason]) from None
+    message, edits = _updated(changed, state.config)
+    return Reply(
+        message=message, update=True, edits=edits,
+        followups=((Message(content=beat_taken(beats)), True),),
+    )
+
+
+async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Roll the same request again, with the successive-attempt penalty it now carries."""
+    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
+    refused = retry_refusal(state.roll, ctx.user_id)
+    if refused is not None or state.roll is None:
+        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+    # Will is not declared again: the retry offers Spend Will like any roll.
+    request = state.roll.request.model_copy(update={"will": False})
+    return await roll(
+        deps, ctx, lambda _: request,
+        label=state.roll.label, private=state.roll.private, retry_of=roll_id,
+    )
+
+

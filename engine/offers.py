@@ -1,0 +1,116 @@
+"""What a stored roll offers its roller now: Spend Will, Take a Beat, Try again.
+
+Decided once, here; render draws the buttons from :class:`Offers`, and each
+button's flow checks the same rule through :func:`refusal` before it acts
+(RULES.md §1 Take a Beat, §4, COMMANDS.md "Rolling").
+"""
+
+from __future__ import annotations
+
+from engine.models import Frozen, Outcome, RollResult, Ruleset
+from engine.records import ChannelConfig, Refusal, RollRecord, WillPool, WillState, WillTiming
+from engine.roll import will_refusal
+
+
+class Offers(Frozen):
+    """The buttons a roll's message carries."""
+
+    will: bool = False
+    beat: bool = False
+    retry: bool = False
+
+    def any(self) -> bool:
+        """Whether the message has any button."""
+        return self.will or self.beat or self.retry
+
+
+def will_state_for(result: RollResult, config: ChannelConfig) -> WillState:
+    """When a roll is stored: whether its message offers Spend Will (§4: not when Will was
+    declared, not when the channel wants Will declared before rolling, not when the rules
+    refuse a spend on this result)."""
+    if result.request.will:
+        return WillState.DECLARED
+    if config.will_timing is WillTiming.BEFORE or will_refusal(result) is not None:
+        return WillState.NONE
+    return WillState.OFFERED
+
+
+def beat_allowed(result: RollResult) -> bool:
+    """`cofd`: a failure (not a dramatic failure) on which no Beat was taken yet."""
+    return (
+        result.request.ruleset is Ruleset.COFD
+        and result.outcome is Outcome.FAILURE
+        and not result.beat
+    )
+
+
+def offers(roll: RollRecord) -> Offers:
+    """The buttons a stored roll offers now (none once it is closed or void)."""
+    if roll.closed or roll.void:
+        return Offers()
+    result = roll.result
+    return Offers(
+        will=roll.will_state is WillState.OFFERED,
+        beat=beat_allowed(result),
+        retry=bool(roll.label) and result.failed and not roll.retried and roll.action_id is None,
+    )
+
+
+def pressed_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+    """Why this member cannot press any button of this roll, in the order a player should
+    hear the reasons; None when they may."""
+    if roll is None:
+        return Refusal.NOT_FOUND
+    if roll.void:
+        return Refusal.VOID
+    if roll.roller_id != user_id:
+        return Refusal.NOT_ROLLER
+    return None
+
+
+def will_spend_refusal(
+    roll: RollRecord | None, user_id: int, pool: WillPool | None
+) -> Refusal | None:
+    """Why Spend Will would not act on this roll now (§4: the roller only, once per roll,
+    not after a Beat, not once closed, not from an empty tracked pool); None when it would."""
+    refused = pressed_refusal(roll, user_id)
+    if refused is not None or roll is None:
+        return refused
+    if roll.beat:
+        return Refusal.BEAT_TAKEN
+    by_state = {
+        WillState.SPENT: Refusal.ALREADY_SPENT,
+        WillState.DECLARED: Refusal.DECLARED,
+        WillState.NONE: Refusal.NOT_OFFERED,
+    }
+    if roll.will_state in by_state:
+        return by_state[roll.will_state]
+    if roll.closed:
+        return Refusal.CLOSED
+    if pool is not None and pool.current == 0:
+        return Refusal.NO_WILL
+    return None
+
+
+def beat_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+    """Why Take a Beat would not act on this roll now; None when it would."""
+    refused = pressed_refusal(roll, user_id)
+    if refused is not None or roll is None:
+        return refused
+    if roll.beat:
+        return Refusal.BEAT_TAKEN
+    if roll.closed:
+        return Refusal.CLOSED
+    return None
+
+
+def retry_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+    """Why Try again would not act on this roll now; None when it would."""
+    refused = pressed_refusal(roll, user_id)
+    if refused is not None or roll is None:
+        return refused
+    if roll.retried:
+        return Refusal.ALREADY_RETRIED
+    if roll.closed:
+        return Refusal.CLOSED
+    return None

@@ -1,0 +1,151 @@
+"""/roll, /odds and a roll's buttons, as flows: real store, scripted dice, no Discord."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.flows import rolls
+from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
+from engine.models import Term, WillUse
+from engine.records import Refusal, WillPool
+from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Table
+
+
+def ask(value: int, **options: Any) -> rolls.Ask:
+    terms = (Term(label=None, value=value),)
+    return lambda config: rolls.build_request(config.ruleset, terms, **options)
+
+
+async def test_a_roll_is_stored_and_answered_with_its_dice_and_buttons(table: Table) -> None:
+    table.faces.add(3, 4, 2)
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door",
+                                      private=False))
+    answer = said.answer
+    assert not answer.ephemeral
+    assert "Failure" in answer.text
+    assert answer.buttons == [SPEND_WILL, TAKE_BEAT, TRY_AGAIN]
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [r.label for r in history] == ["door"]
+    assert history[0].message_id == 901  # remembered once sent
+
+
+async def test_a_roll_costs_three_trips_and_a_spend_two(table: Table) -> None:
+    table.faces.add(3, 4, 2)
+    before = table.store.trips
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door", private=False))
+    assert table.store.trips - before == 3
+    roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(9, 9, 1)
+    before = table.store.trips
+    await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
+    assert table.store.trips - before == 2
+
+
+async def test_spend_will_after_failure_adds_three_dice_and_updates_in_place(
+    table: Table,
+) -> None:
+    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 5))
+    table.faces.add(3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
+    roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(9, 10, 2, 8)
+    said = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
+    assert said.answer.kind == "update"
+    assert "3 successes" in said.answer.text
+    assert said.of("followup")[0].message.content == "Will spent: Will 4/5 left."
+    record = await table.store.read(lambda tx: tx.rolls.get(roll_id))
+    assert record is not None
+    assert record.result.will is WillUse.AFTER
+
+
+async def test_spend_will_twice_takes_effect_once(table: Table) -> None:
+    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 5))
+    table.faces.add(3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
+    roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(2, 2, 2, 2, 2, 2)
+    first = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
+    second = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
+    assert first.answer.kind == "update"
+    assert second.answer.ephemeral
+    assert second.answer.message.content == REFUSALS[Refusal.ALREADY_SPENT]
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+    assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=4, maximum=5)
+
+
+async def test_someone_elses_roll_button_changes_nothing(table: Table) -> None:
+    table.faces.add(3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
+    roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    said = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(BOB), roll_id))
+    assert said.answer.message.content == REFUSALS[Refusal.NOT_ROLLER]
+    assert table.faces.left == 0
+
+
+async def test_declared_will_with_an_empty_pool_rolls_nothing(table: Table) -> None:
+    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 3, 0))
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(2, will=True), label=None,
+                                      private=False))
+    assert said.answer.ephemeral
+    assert "no Will left" in (said.answer.message.content or "")
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True)
+    )
+    assert history == []
+
+
+async def test_try_again_carries_the_successive_attempt_penalty(table: Table) -> None:
+    table.faces.add(3, 4, 2)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door", private=False))
+    roll_id = int(table.last.answer.custom_ids[-1].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(8, 8)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), roll_id))
+    assert "-1 die: trying again after a failure" in said.answer.text
+    assert "2 successes" in said.answer.text
+    closed = said.of("edit")
+    assert closed, "the first roll's message loses its buttons"
+    assert closed[0].buttons == []
+    again = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), roll_id))
+    assert again.answer.ephemeral
+
+
+async def test_a_secret_roll_is_copied_to_the_storyteller_channel(table: Table) -> None:
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    table.faces.add(8, 9)
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="sneak",
+                                      private=True))
+    assert said.answer.ephemeral
+    notice = said.of("followup")[0]
+    assert not notice.ephemeral
+    assert "secret roll" in (notice.message.content or "")
+    assert said.of("post")[0].target == COPIES
+
+
+async def test_a_secret_roll_whose_copy_fails_still_stands_and_says_so(table: Table) -> None:
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    table.faces.add(8, 9)
+    said = await table.run(
+        rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=True),
+        unpostable=[COPIES],
+    )
+    assert any("could not copy" in (s.message.content or "") for s in said.of("followup"))
+
+
+@pytest.mark.parametrize("option", ["difficulty", "risky"])
+async def test_an_option_foreign_to_the_ruleset_is_refused(table: Table, option: str) -> None:
+    value: Any = 7 if option == "difficulty" else True
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3, **{option: value}),
+                                      label=None, private=False))
+    assert said.answer.ephemeral
+    assert option in (said.answer.message.content or "")
+    assert table.faces.left == 0
+
+
+async def test_odds_answer_with_a_chart(table: Table) -> None:
+    said = await table.run(rolls.odds(table.deps, table.ctx(), ask(3)))
+    assert said.answer.message.file is not None
+    assert "Success" in said.answer.text
