@@ -4,52 +4,19 @@ A :class:`RollRequest` says what is rolled; a :class:`RollResult` keeps every
 face in draw order with its round, kind and fate, so the result can be
 rendered, stored and re-evaluated (Will after the roll) without rolling again.
 Both round-trip through JSON unchanged. No wording, colour or emoji lives here:
-only the reason of a refusal (``message``), which is the engine's answer.
+a refused roll carries a :class:`~engine.refusals.Refusal` (a code and its
+parameters), which the bot words.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import cache
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field, model_validator
 
-
-class Frozen(BaseModel):
-    """Base of every engine model: immutable, strict about unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    @classmethod
-    def trusted(cls, **values: Any) -> Self:
-        """Build from values the engine computed itself, skipping validation.
-
-        The same object as ``model_construct`` (a test proves it equal, field
-        for field and in JSON) at a sixth of its cost: a roll builds its result
-        on the hot path, and ``model_construct`` walks every field in Python.
-        Only for data the engine made; anything from outside is validated.
-        """
-        data = _field_defaults(cls).copy()
-        data.update(values)
-        obj = cls.__new__(cls)
-        _set(obj, "__dict__", data)
-        _set(obj, "__pydantic_fields_set__", set(values))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
-        return obj
-
-
-_set = object.__setattr__
-
-
-@cache
-def _field_defaults(cls: type[BaseModel]) -> dict[str, Any]:
-    """Every field in declaration order, with its default (None for required ones)."""
-    return {
-        name: None if field.is_required() else field.get_default(call_default_factory=True)
-        for name, field in cls.model_fields.items()
-    }
+from engine.frozen import Frozen
+from engine.refusals import Refusal, upgrade_legacy_message
 
 
 class Ruleset(StrEnum):
@@ -264,8 +231,14 @@ class RollResult(Frozen):
     beat: bool = False
     """`cofd` Take a Beat turned this failure into a dramatic failure."""
     need_met: bool | None = None
-    message: str | None = None
+    refusal: Refusal | None = None
     """Why the roll was refused (only when ``outcome`` is ``refused``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_message(cls, data: Any) -> Any:
+        """Results stored before refusal codes carry an English ``message``: keep it as text."""
+        return upgrade_legacy_message(data)
 
     @property
     def refused(self) -> bool:

@@ -35,13 +35,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 from math import comb, fsum
-from typing import Final
+from typing import Any, Final
 
-from pydantic import computed_field
+from pydantic import computed_field, model_validator
 
 from engine.constants import EXCEPTIONAL_AT, SIDES
-from engine.models import Frozen, Outcome, RollRequest, Ruleset
+from engine.frozen import Frozen
+from engine.models import Outcome, RollRequest, Ruleset
 from engine.prepare import Prepared, prepare
+from engine.refusals import Refusal, upgrade_legacy_message
 
 #: Successes counts of an unbounded (exploding) distribution are listed up to
 #: the last one at least this likely; everything beyond weighs less than ~1e-14.
@@ -58,7 +60,7 @@ class Odds(Frozen):
 
     ``outcomes`` lists every outcome the ruleset's roll can produce (zeros
     included); a refused request has only ``refused`` (probability 1) and the
-    reason in ``message``. ``successes`` is the distribution of
+    reason in ``refusal``. ``successes`` is the distribution of
     ``RollResult.successes`` (the total: `cofd` extra successes on a success,
     `v20` Willpower's success, `fistful` after 1s ate theirs); a refused
     request has 0 successes. ``at_least`` is derived from ``successes`` (a
@@ -67,7 +69,13 @@ class Odds(Frozen):
 
     outcomes: dict[Outcome, float]
     successes: dict[int, float]
-    message: str | None = None
+    refusal: Refusal | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_message(cls, data: Any) -> Any:
+        """Odds saved before refusal codes carry an English ``message``: keep it as text."""
+        return upgrade_legacy_message(data)
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
@@ -84,8 +92,8 @@ class Odds(Frozen):
 def odds(request: RollRequest) -> Odds:
     """The exact odds of ``request``, or its refusal with probability 1."""
     prepared = prepare(request)
-    if isinstance(prepared, str):
-        return Odds(outcomes={Outcome.REFUSED: 1.0}, successes={0: 1.0}, message=prepared)
+    if isinstance(prepared, Refusal):
+        return Odds(outcomes={Outcome.REFUSED: 1.0}, successes={0: 1.0}, refusal=prepared)
     if request.ruleset is Ruleset.COFD:
         return _cofd(prepared)
     if request.ruleset is Ruleset.V20:

@@ -160,10 +160,11 @@ def _show(char: str) -> str:
 class _Parser:
     """Recursive descent over the tokens, flattening brackets as it goes."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, capped: bool = True) -> None:
         self._tokens = _tokenize(text)
         self._index = 0
         self._terms: list[tuple[Term, int]] = []
+        self._capped = capped
 
     def parse(self) -> list[tuple[Term, int]]:
         """Each term with the position where it starts."""
@@ -277,7 +278,7 @@ class _Parser:
 
     def _add(self, label: str | None, number: _Token, sign: int, start: int) -> None:
         value = int(number.text)
-        if value > MAX_POOL:
+        if self._capped and value > MAX_POOL:
             raise PoolSyntaxError(
                 f"“{number.text}” is too large: a number can be at most {MAX_POOL}.",
                 number.start,
@@ -298,18 +299,23 @@ class _Parser:
         raise PoolSyntaxError(f"{message} “{previous.text}” and “{token.text}”.", token.start)
 
 
-def parse_pool(text: str) -> tuple[Term, ...]:
+def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
     """Parse a pool expression into flat terms, or raise :class:`PoolSyntaxError`.
 
     The positive terms may add up to at most ``MAX_POOL`` dice: penalties do
     not buy room for more, so ``60 + 50 - 20`` is refused although it nets 90.
+    ``capped=False`` leaves out that cap and the cap on each number, for a
+    caller that lets :func:`engine.prepare.prepare` refuse a pool that is too
+    large, as a refusal with its code (the command line); the length cap stays.
     """
     if len(text) > MAX_TEXT:
         raise PoolSyntaxError(
             f"The pool is {len(text)} characters long: at most {MAX_TEXT} are allowed.",
             MAX_TEXT,
         )
-    placed = _Parser(text).parse()
+    placed = _Parser(text, capped=capped).parse()
+    if not capped:
+        return tuple(term for term, _ in placed)
     dice = 0
     for term, start in placed:
         dice += max(term.value, 0)

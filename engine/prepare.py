@@ -1,7 +1,7 @@
 """Validate a roll request and work out the pool, once, for rolls and odds alike.
 
 :func:`prepare` answers either a :class:`Prepared` (what exactly gets rolled
-and how each face is read) or the reason the request is refused. Rolling
+and how each face is read) or the :class:`~engine.refusals.Refusal` of the request. Rolling
 (:mod:`engine.roll`) and exact odds (:mod:`engine.odds`) both start here, so
 they can never disagree about what a request means.
 """
@@ -28,6 +28,7 @@ from engine.models import (
     Ruleset,
     SkillCategory,
 )
+from engine.refusals import Refusal, RefusalCode, names
 
 #: Which ruleset each option belongs to. ``will`` belongs to all of them.
 OPTION_RULESETS: dict[str, frozenset[Ruleset]] = {
@@ -85,10 +86,10 @@ def foreign_options(request: RollRequest) -> list[str]:
     return [name for name in _FOREIGN[request.ruleset] if _given(request, name)]
 
 
-def _out_of_range(name: str, value: int, low: int, high: int) -> str | None:
+def _out_of_range(name: str, value: int, low: int, high: int) -> Refusal | None:
     if low <= value <= high:
         return None
-    return f"{name} {value} is out of range: it must be {low} to {high}"
+    return Refusal.of(RefusalCode.OUT_OF_RANGE, option=name, value=value, low=low, high=high)
 
 
 def _option_adjustments(request: RollRequest) -> list[Adjustment]:
@@ -106,12 +107,13 @@ def _option_adjustments(request: RollRequest) -> list[Adjustment]:
     return adjustments
 
 
-def prepare(request: RollRequest) -> Prepared | str:
+def prepare(request: RollRequest) -> Prepared | Refusal:
     """Check a request against its ruleset; answer what to roll or why not."""
     foreign = foreign_options(request)
     if foreign:
-        names = ", ".join(foreign)
-        return f"{names} does not apply to the {request.ruleset} ruleset"
+        return Refusal.of(
+            RefusalCode.OPTION_NOT_IN_RULESET, options=names(foreign), ruleset=request.ruleset.value
+        )
 
     adjustments = [*_option_adjustments(request), *request.adjustments]
     pool = request.base + sum(adj.dice for adj in adjustments)
@@ -126,23 +128,22 @@ def prepare(request: RollRequest) -> Prepared | str:
     return _prepare_fistful(request, adjustments, pool)
 
 
-def _too_many(dice: int) -> str | None:
+def _too_many(dice: int) -> Refusal | None:
     if dice > MAX_POOL:
-        return f"a pool of {dice} dice is too large: at most {MAX_POOL} dice can be rolled"
+        return Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=dice, max=MAX_POOL)
     return None
 
 
-def _prepare_cofd(request: RollRequest, adjustments: list[Adjustment], pool: int) -> Prepared | str:
+def _prepare_cofd(
+    request: RollRequest, adjustments: list[Adjustment], pool: int
+) -> Prepared | Refusal:
     threshold = request.exceptional_at if request.exceptional_at is not None else EXCEPTIONAL_AT
     problem = _out_of_range("exceptional_at", threshold, *EXCEPTIONAL_RANGE)
     if problem:
         return problem
     final = pool + (WILL_DICE if request.will else 0)
     if request.will and final < 1:
-        return (
-            f"Willpower cannot help: the pool is {pool}, and {pool} + {WILL_DICE} is still "
-            "below 1 die; roll without Willpower for a chance die"
-        )
+        return Refusal.of(RefusalCode.WILL_CANNOT_HELP, pool=pool, will_dice=WILL_DICE)
     problem = _too_many(final)
     if problem:
         return problem
@@ -160,7 +161,9 @@ def _prepare_cofd(request: RollRequest, adjustments: list[Adjustment], pool: int
     )
 
 
-def _prepare_v20(request: RollRequest, adjustments: list[Adjustment], pool: int) -> Prepared | str:
+def _prepare_v20(
+    request: RollRequest, adjustments: list[Adjustment], pool: int
+) -> Prepared | Refusal:
     base_difficulty = request.difficulty if request.difficulty is not None else DIFFICULTY
     problem = _out_of_range("difficulty", base_difficulty, *DIFFICULTY_RANGE)
     if problem:
@@ -168,30 +171,25 @@ def _prepare_v20(request: RollRequest, adjustments: list[Adjustment], pool: int)
     raised = sum(adj.difficulty for adj in adjustments)
     difficulty = base_difficulty + raised
     if difficulty < DIFFICULTY_RANGE[0]:
-        low = DIFFICULTY_RANGE[0]
-        return f"the difficulty would be {difficulty}: it can be lowered to {low} at most"
+        return Refusal.of(
+            RefusalCode.DIFFICULTY_TOO_LOW, difficulty=difficulty, low=DIFFICULTY_RANGE[0]
+        )
     if raised and difficulty >= DIFFICULTY_RANGE[1]:
-        return (
-            f"this action cannot be taken: its difficulty would be {difficulty} "
-            f"({base_difficulty} raised by {raised}), and an action raised to "
-            f"{DIFFICULTY_RANGE[1]} or more cannot be attempted"
+        return Refusal.of(
+            RefusalCode.DIFFICULTY_TOO_HIGH, difficulty=difficulty, base=base_difficulty,
+            raised=raised, high=DIFFICULTY_RANGE[1],
         )
     if pool <= 0:
-        return (
-            f"the pool is {pool}: with no dice the action cannot be rolled"
-            + (", and Willpower does not change that" if request.will else "")
-        )
+        code = RefusalCode.NO_DICE_WITH_WILL if request.will else RefusalCode.NO_DICE
+        return Refusal.of(code, pool=pool)
     problem = _too_many(pool)
     if problem:
         return problem
     if request.auto:
         if request.will:
-            return "an automatic success cannot be combined with Willpower"
+            return Refusal.of(RefusalCode.AUTO_WITH_WILL)
         if pool < difficulty:
-            return (
-                f"an automatic success needs a pool of at least the difficulty: "
-                f"the pool is {pool} and the difficulty {difficulty}"
-            )
+            return Refusal.of(RefusalCode.AUTO_BELOW_DIFFICULTY, pool=pool, difficulty=difficulty)
     return Prepared(
         request=request,
         breakdown=Breakdown.trusted(
@@ -206,16 +204,14 @@ def _prepare_v20(request: RollRequest, adjustments: list[Adjustment], pool: int)
 
 def _prepare_fistful(
     request: RollRequest, adjustments: list[Adjustment], pool: int
-) -> Prepared | str:
+) -> Prepared | Refusal:
     if request.need is not None:
         problem = _out_of_range("need", request.need, 1, MAX_TARGET)
         if problem:
             return problem
     if pool <= 0:
-        return (
-            f"the pool is {pool}: with no dice the character cannot take this action now"
-            + (" (Will cannot rescue it)" if request.will else "")
-        )
+        code = RefusalCode.NO_ACTION_NOW_WITH_WILL if request.will else RefusalCode.NO_ACTION_NOW
+        return Refusal.of(code, pool=pool)
     final = pool + (WILL_DICE if request.will else 0)
     problem = _too_many(final)
     if problem:

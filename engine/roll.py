@@ -36,10 +36,21 @@ from engine.models import (
     WillUse,
 )
 from engine.prepare import Prepared, prepare
+from engine.refusals import Refusal, RefusalCode
 
 
 class RuleError(ValueError):
-    """A move the rules do not allow on this roll (the roll stays as it was)."""
+    """A move the rules do not allow (nothing changed); ``refusal`` says which and why.
+
+    ``str(error)`` is the refusal's code, for logs: the words are the bot's.
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal)
+        self.refusal = refusal
+
+    def __str__(self) -> str:
+        return self.refusal.code.value
 
 
 #: Draw slots: round 0, rote replacements, then extra rounds 1, 2, ...
@@ -181,8 +192,8 @@ def _round0(tally: _Tally, feed: _Feed, dice: int, pool_dice: int, at: int) -> l
 def roll(request: RollRequest, source: FaceSource) -> RollResult:
     """Roll a request, drawing faces from ``source``; refusals roll nothing."""
     prepared = prepare(request)
-    if isinstance(prepared, str):
-        return RollResult(request=request, outcome=Outcome.REFUSED, message=prepared)
+    if isinstance(prepared, Refusal):
+        return RollResult(request=request, outcome=Outcome.REFUSED, refusal=prepared)
     will = WillUse.DECLARED if request.will else WillUse.NONE
     pool_dice = prepared.dice - WILL_DICE if request.will else prepared.dice
     return _read(prepared, _Feed(source), request, will, pool_dice)
@@ -392,28 +403,28 @@ def _fistful_victim(standing: list[Row], round_: int) -> int | None:
 # --- After the roll -------------------------------------------------------------------------
 
 
-def will_refusal(result: RollResult) -> str | None:
+def will_refusal(result: RollResult) -> Refusal | None:
     """Why Willpower cannot be spent on this roll now, or None when it can.
 
     The bot asks this to decide whether to offer the Spend Will button;
     :func:`spend_will` applies the same checks, so the two never disagree.
     """
     prepared = _will_prepared(result)
-    return prepared if isinstance(prepared, str) else None
+    return prepared if isinstance(prepared, Refusal) else None
 
 
-def _will_prepared(result: RollResult) -> Prepared | str:
+def _will_prepared(result: RollResult) -> Prepared | Refusal:
     """The roll's request prepared with Willpower, or why Willpower cannot be spent."""
     if result.refused:
-        return "no roll happened, so there is nothing to spend Willpower on"
+        return Refusal.of(RefusalCode.WILL_NOTHING_ROLLED)
     if result.will is WillUse.DECLARED:
-        return "Willpower was declared with this roll already: once per roll"
+        return Refusal.of(RefusalCode.WILL_DECLARED)
     if result.will is WillUse.AFTER:
-        return "Willpower was already spent on this roll: once per roll"
+        return Refusal.of(RefusalCode.WILL_ALREADY_SPENT)
     if result.beat:
-        return "this roll was closed by Take a Beat"
+        return Refusal.of(RefusalCode.WILL_AFTER_BEAT)
     if result.automatic:
-        return "an automatic success has no dice for Willpower to help"
+        return Refusal.of(RefusalCode.WILL_AUTOMATIC)
     return prepare(result.request.model_copy(update={"will": True}))
 
 
@@ -424,7 +435,7 @@ def spend_will(result: RollResult, source: FaceSource) -> RollResult:
     only where the new reading needs more than the roll already drew.
     """
     prepared = _will_prepared(result)
-    if isinstance(prepared, str):
+    if isinstance(prepared, Refusal):
         raise RuleError(prepared)
     old: dict[int, deque[int]] = {}
     rote: dict[int, int] = {}
@@ -446,9 +457,11 @@ def spend_will(result: RollResult, source: FaceSource) -> RollResult:
 def take_beat(result: RollResult) -> RollResult:
     """`cofd`: turn a failure into a dramatic failure to gain a Beat; it closes the roll."""
     if result.request.ruleset is not Ruleset.COFD:
-        raise RuleError(f"Take a Beat is a cofd rule; this roll is {result.request.ruleset}")
+        raise RuleError(
+            Refusal.of(RefusalCode.BEAT_NOT_COFD, ruleset=result.request.ruleset.value)
+        )
     if result.beat:
-        raise RuleError("a Beat was already taken on this roll")
+        raise RuleError(Refusal.of(RefusalCode.BEAT_ALREADY_TAKEN))
     if result.outcome is not Outcome.FAILURE:
-        raise RuleError("a Beat can be taken only on a failure (not a dramatic failure)")
+        raise RuleError(Refusal.of(RefusalCode.BEAT_NOT_FAILURE))
     return result.model_copy(update={"outcome": Outcome.DRAMATIC_FAILURE, "beat": True})

@@ -14,6 +14,7 @@ from typing import Final
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES, refusal
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, percent, safe
 from engine.models import Outcome, Ruleset
@@ -65,8 +66,8 @@ def odds_embed(
         description="\n".join(lines),
         colour=INFO_COLOUR,
     )
-    if odds.message is not None:
-        embed.description = f"{embed.description}\n\n{refusal(odds.message)}"
+    if odds.refusal is not None:
+        embed.description = f"{embed.description}\n\n{refusal(refusal_text(odds.refusal))}"
         return embed
     outcomes = [
         f"{OUTCOME_WORDS[outcome]}: {percent(odds.outcomes[outcome])}"

@@ -19,6 +19,9 @@ from typing import Final
 
 import discord
 
+from bot.render.buttons import roll_buttons
+from bot.render.message import Message
+from bot.render.refusals import refusal_text
 from bot.render.text import (
     OUTCOME_COLOURS,
     OUTCOME_WORDS,
@@ -31,6 +34,8 @@ from bot.render.text import (
 )
 from engine.constants import MAX_EXTRA
 from engine.models import Breakdown, Die, DieKind, Fate, RollResult, Ruleset, Term, WillUse
+from engine.offers import offers
+from engine.records import ChannelConfig, DiceOrder, RollRecord
 
 __all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "secret_notice"]
 
@@ -120,7 +125,7 @@ def roll_embed(
     if secret:
         lines.append("Secret roll: the channel saw only that a roll was made.")
     if result.refused:
-        lines.append(refusal(result.message or "this roll cannot be made"))
+        lines.append(refusal(refusal_text(result.refusal) or "this roll cannot be made"))
     else:
         lines.append(_headline(result))
         lines.extend(_notes(result))
@@ -140,6 +145,30 @@ def roll_embed(
     if footer:
         embed.set_footer(text=footer)
     return embed
+
+
+def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
+    """A stored roll's message as it stands now, with the buttons it offers
+    (:func:`engine.offers.offers`), as the channel's display settings want it."""
+    if record.void:
+        status = RollStatus.VOID
+    elif record.closed:
+        status = RollStatus.CLOSED
+    else:
+        status = RollStatus.OPEN
+    offered = offers(record)
+    embed = roll_embed(
+        record.result,
+        roller=record.roller_name,
+        label=record.label,
+        roll_id=record.id,
+        text_only=config.text_only,
+        sorted_dice=config.dice_order is DiceOrder.SORTED,
+        status=status,
+        secret=record.private,
+    )
+    view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry)
+    return Message(embed=embed, view=view)
 
 
 def secret_notice(*, roller: str, label: str | None) -> str:

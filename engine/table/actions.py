@@ -10,6 +10,7 @@ refuses it (Will cannot rescue it). The store counts actions per turn.
 from __future__ import annotations
 
 from engine.models import Adjustment, AdjustmentKind, RollRequest, Ruleset
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
 from engine.table._adjust import replace_adjustments
 
@@ -33,7 +34,7 @@ def with_penalty(request: RollRequest, actions_taken: int, step: int = 1) -> Rol
     """``request`` with this turn's penalty (replacing any earlier one on it)."""
     if request.ruleset is not Ruleset.FISTFUL:
         raise RuleError(
-            f"the Successive Action Penalty is a fistful rule; this roll is {request.ruleset}"
+            Refusal.of(RefusalCode.SUCCESSIVE_ACTION_NOT_FISTFUL, ruleset=request.ruleset.value)
         )
     return replace_adjustments(
         request, {AdjustmentKind.SUCCESSIVE_ACTION}, penalty(actions_taken, step)

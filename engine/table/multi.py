@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.models import Adjustment, AdjustmentKind, Frozen, RollRequest, Ruleset
+from engine.frozen import Frozen
+from engine.models import Adjustment, AdjustmentKind, RollRequest, Ruleset
 from engine.prepare import prepare
+from engine.refusals import Refusal, RefusalCode, names
 from engine.roll import RuleError
 from engine.table._adjust import replace_adjustments
 
@@ -19,7 +21,8 @@ class MultiRefusal(Frozen):
     """Why a declaration was refused, and which action (1-based) could not be taken."""
 
     action: int
-    message: str
+    refusal: Refusal
+    """``multi_action_refused`` (``action``, ``count``), caused by that action's own refusal."""
 
 
 def requests(base_requests: Sequence[RollRequest]) -> list[RollRequest] | MultiRefusal:
@@ -29,12 +32,10 @@ def requests(base_requests: Sequence[RollRequest]) -> list[RollRequest] | MultiR
     all (fewer than two actions, or not `v20`).
     """
     if len(base_requests) < 2:
-        raise RuleError("multiple actions need at least two actions, separated by ;")
+        raise RuleError(Refusal.of(RefusalCode.MULTI_TOO_FEW))
     foreign = sorted({r.ruleset for r in base_requests if r.ruleset is not Ruleset.V20})
     if foreign:
-        raise RuleError(
-            f"multiple actions are a v20 rule; these actions are {', '.join(foreign)}"
-        )
+        raise RuleError(Refusal.of(RefusalCode.MULTI_NOT_V20, rulesets=names(foreign)))
     count = len(base_requests)
     out: list[RollRequest] = []
     for k, base in enumerate(base_requests, start=1):
@@ -44,12 +45,11 @@ def requests(base_requests: Sequence[RollRequest]) -> list[RollRequest] | MultiR
             (Adjustment(kind=AdjustmentKind.MULTIPLE_ACTION, dice=-k, difficulty=k),),
         )
         prepared = prepare(request)
-        if isinstance(prepared, str):
+        if isinstance(prepared, Refusal):
             return MultiRefusal(
                 action=k,
-                message=(
-                    f"action {k} of {count}: {prepared}; "
-                    "the whole declaration is refused and nothing was rolled"
+                refusal=Refusal.of(
+                    RefusalCode.MULTI_ACTION_REFUSED, action=k, count=count, cause=prepared
                 ),
             )
         out.append(request)

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from engine.constants import EXCEPTIONAL_AT, SIDES
-from engine.faces import seeded_faces
+from engine.faces import ScriptedFaces, seeded_faces
 from engine.models import Again, Outcome, RollRequest, Ruleset, SkillCategory, Term
 from engine.odds import Odds, odds
+from engine.refusals import RefusalCode
 from engine.roll import roll
 
 EXACT = 1e-12
@@ -195,12 +196,16 @@ def test_fistful_no_botch_reports_a_failure() -> None:
 
 def test_a_refused_request_is_refused_with_its_reason() -> None:
     refusals = [request("fistful", 0), request("cofd", -4, will=True)]
-    for refused in [*refusals, request("v20", 3, risky=True)]:
+    codes = [
+        RefusalCode.NO_ACTION_NOW, RefusalCode.WILL_CANNOT_HELP, RefusalCode.OPTION_NOT_IN_RULESET
+    ]
+    for refused, code in zip([*refusals, request("v20", 3, risky=True)], codes, strict=True):
         result = odds(refused)
         assert result.outcomes == {Outcome.REFUSED: 1.0}
         assert result.successes == {0: 1.0}
         assert result.at_least == {}
-        assert result.message
+        assert result.refusal is not None and result.refusal.code is code
+        assert result.refusal == roll(refused, ScriptedFaces([])).refusal
 
 
 # --- Invariants, for any request --------------------------------------------------------------
@@ -238,7 +243,7 @@ def requests(draw: st.DrawFn) -> RollRequest:
 def test_odds_are_a_distribution_consistent_with_itself(asked: RollRequest) -> None:
     result = odds(asked)
     if Outcome.REFUSED in result.outcomes:
-        assert result.message
+        assert result.refusal is not None
         return
     assert result.outcomes.keys() == ROLL_OUTCOMES[asked.ruleset]
     assert fsum(result.outcomes.values()) == pytest.approx(1.0, abs=EXACT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -21,7 +22,8 @@ from engine.models import (
     Term,
     WillUse,
 )
-from engine.roll import RuleError, roll, spend_will, take_beat
+from engine.refusals import Refusal, RefusalCode
+from engine.roll import RuleError, roll, spend_will, take_beat, will_refusal
 from tests.support.enumerate import enumerate_rolls
 
 
@@ -166,7 +168,9 @@ def test_rote_chance_die_rerolls_an_eight() -> None:
 def test_exceptional_threshold_out_of_range_is_refused(exceptional_at: int) -> None:
     result, _ = scripted("cofd", 3, [], exceptional_at=exceptional_at)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None and "1 to 10" in result.message
+    assert result.refusal == Refusal.of(
+        RefusalCode.OUT_OF_RANGE, option="exceptional_at", value=exceptional_at, low=1, high=10
+    )
     assert result.successes == 0
 
 
@@ -203,14 +207,18 @@ def test_declared_will_dice_are_the_last_three_of_round_zero() -> None:
 def test_pool_over_max_pool_is_refused_will_included() -> None:
     result, _ = scripted("cofd", MAX_POOL - 2, [], will=True)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None and str(MAX_POOL) in result.message
+    assert result.refusal == Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=MAX_POOL + 1, max=MAX_POOL)
     assert scripted("cofd", MAX_POOL, [2] * MAX_POOL)[0].outcome is Outcome.FAILURE
 
 
 def test_will_spend_that_would_cross_max_pool_is_refused() -> None:
     result, _ = scripted("cofd", MAX_POOL - 1, [2] * (MAX_POOL - 1))
-    with pytest.raises(RuleError, match=str(MAX_POOL)):
+    with pytest.raises(RuleError) as refused:
         spend_will(result, ScriptedFaces([8, 8, 8]))
+    assert refused.value.refusal == Refusal.of(
+        RefusalCode.POOL_TOO_LARGE, dice=MAX_POOL + 2, max=MAX_POOL
+    )
+    assert str(refused.value) == "pool_too_large"
 
 
 def test_extra_dice_stop_at_exactly_max_extra_and_the_result_says_so() -> None:
@@ -254,22 +262,26 @@ def test_take_a_beat_on_a_failed_chance_die() -> None:
 )
 def test_take_a_beat_only_on_a_failure(pool: int, faces: list[int]) -> None:
     result, _ = scripted("cofd", pool, faces)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as refused:
         take_beat(result)
+    assert refused.value.refusal.code is RefusalCode.BEAT_NOT_FAILURE
 
 
 def test_take_a_beat_once_and_it_closes_the_roll() -> None:
     beat = take_beat(scripted("cofd", 2, [3, 4])[0])
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as again:
         take_beat(beat)
-    with pytest.raises(RuleError, match="Take a Beat"):
+    assert again.value.refusal.code is RefusalCode.BEAT_ALREADY_TAKEN
+    with pytest.raises(RuleError) as will:
         spend_will(beat, ScriptedFaces([9, 9, 9]))
+    assert will.value.refusal.code is RefusalCode.WILL_AFTER_BEAT
 
 
 def test_take_a_beat_is_cofd_only() -> None:
     result, _ = scripted("v20", 2, [3, 4])
-    with pytest.raises(RuleError, match="cofd"):
+    with pytest.raises(RuleError) as refused:
         take_beat(result)
+    assert refused.value.refusal == Refusal.of(RefusalCode.BEAT_NOT_COFD, ruleset="v20")
 
 
 # --- Will after the roll ------------------------------------------------------------------
@@ -336,8 +348,10 @@ def test_will_after_rote_chance_die_one_gets_a_fresh_replacement_first() -> None
 
 def test_will_after_is_refused_when_pool_plus_three_is_below_one() -> None:
     result, _ = scripted("cofd", -3, [4])
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as refused:
         spend_will(result, ScriptedFaces([9, 9, 9]))
+    assert refused.value.refusal == Refusal.of(RefusalCode.WILL_CANNOT_HELP, pool=-3, will_dice=3)
+    assert will_refusal(result) == refused.value.refusal
 
 
 def test_will_after_the_fistful_unskilled_roll_voids_an_unneeded_extra_die() -> None:
@@ -359,11 +373,13 @@ def test_will_after_reuses_old_extra_faces_before_drawing_fresh_ones() -> None:
 
 def test_will_once_per_roll() -> None:
     result, _ = scripted("cofd", 2, [3, 4], [2, 2, 2])
-    with pytest.raises(RuleError, match="already"):
+    with pytest.raises(RuleError) as spent:
         spend_will(result, ScriptedFaces([9, 9, 9]))
+    assert spent.value.refusal.code is RefusalCode.WILL_ALREADY_SPENT
     declared, _ = scripted("cofd", 2, [3, 4, 2, 2, 2], will=True)
-    with pytest.raises(RuleError, match="declared"):
+    with pytest.raises(RuleError) as refused:
         spend_will(declared, ScriptedFaces([9, 9, 9]))
+    assert refused.value.refusal.code is RefusalCode.WILL_DECLARED
 
 
 def test_refused_will_spend_leaves_the_roll_as_it_was() -> None:
@@ -376,8 +392,9 @@ def test_refused_will_spend_leaves_the_roll_as_it_was() -> None:
 
 def test_will_cannot_be_spent_on_a_refused_roll() -> None:
     result, _ = scripted("fistful", 0, [])
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as refused:
         spend_will(result, ScriptedFaces([9, 9, 9]))
+    assert refused.value.refusal.code is RefusalCode.WILL_NOTHING_ROLLED
 
 
 def test_v20_will_after_the_roll_adds_a_success_no_one_cancels() -> None:
@@ -390,8 +407,9 @@ def test_v20_will_after_the_roll_adds_a_success_no_one_cancels() -> None:
 def test_automatic_success_has_no_will() -> None:
     result, _ = scripted("v20", 6, [], auto=True)
     assert result.automatic and result.successes == 1 and result.dice == ()
-    with pytest.raises(RuleError, match="automatic"):
+    with pytest.raises(RuleError) as refused:
         spend_will(result, ScriptedFaces([]))
+    assert refused.value.refusal.code is RefusalCode.WILL_AUTOMATIC
 
 
 def _outcome_key(result: RollResult) -> tuple[str, int, int | None]:
@@ -456,7 +474,9 @@ def test_v20_will_after_equals_will_declared_on_the_same_faces() -> None:
 def test_v20_difficulty_out_of_range_is_refused(difficulty: int) -> None:
     result, _ = scripted("v20", 3, [], difficulty=difficulty)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None and "2 to 10" in result.message
+    assert result.refusal == Refusal.of(
+        RefusalCode.OUT_OF_RANGE, option="difficulty", value=difficulty, low=2, high=10
+    )
 
 
 def test_v20_difficulty_ten_is_allowed_when_set_directly() -> None:
@@ -468,7 +488,9 @@ def test_v20_raised_difficulty_reaching_ten_cannot_be_taken() -> None:
     raised = (Adjustment(kind=AdjustmentKind.SUCCESSIVE_ATTEMPT, difficulty=2),)
     result, _ = scripted("v20", 3, [], difficulty=8, adjustments=raised)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None and "cannot be taken" in result.message
+    assert result.refusal == Refusal.of(
+        RefusalCode.DIFFICULTY_TOO_HIGH, difficulty=10, base=8, raised=2, high=10
+    )
     ok, _ = scripted("v20", 3, [9, 9, 9], difficulty=7, adjustments=raised)
     assert ok.breakdown is not None and ok.breakdown.difficulty == 9
 
@@ -477,14 +499,14 @@ def test_v20_difficulty_lowered_below_two_is_refused() -> None:
     lowered = (Adjustment(kind=AdjustmentKind.MULTIPLE_ACTION, difficulty=-2),)
     result, _ = scripted("v20", 3, [], difficulty=3, adjustments=lowered)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None
-    assert "2" in result.message
+    assert result.refusal == Refusal.of(RefusalCode.DIFFICULTY_TOO_LOW, difficulty=1, low=2)
 
 
 def test_v20_pool_of_zero_is_refused_willpower_or_not() -> None:
-    for will in (False, True):
+    for will, code in ((False, RefusalCode.NO_DICE), (True, RefusalCode.NO_DICE_WITH_WILL)):
         result, _ = scripted("v20", 0, [], will=will)
         assert result.outcome is Outcome.REFUSED
+        assert result.refusal == Refusal.of(code, pool=0)
 
 
 def test_v20_specialty_ten_counts_two_and_a_one_cancels_one_of_them() -> None:
@@ -540,7 +562,7 @@ def test_fistful_need_is_met_or_not() -> None:
 def test_fistful_pool_of_zero_cannot_be_rescued_by_will() -> None:
     result, _ = scripted("fistful", 0, [], will=True)
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None and "Will" in result.message
+    assert result.refusal == Refusal.of(RefusalCode.NO_ACTION_NOW_WITH_WILL, pool=0)
 
 
 def test_fistful_ones_stand_without_unskilled_or_risky() -> None:
@@ -596,8 +618,9 @@ def test_fistful_cap_on_extra_dice() -> None:
 def test_options_foreign_to_the_ruleset_are_refused(ruleset: str, option: str, value: Any) -> None:
     result, source = scripted(ruleset, 3, [8, 8, 8], **{option: value})
     assert result.outcome is Outcome.REFUSED
-    assert result.message is not None
-    assert option in result.message and ruleset in result.message
+    assert result.refusal == Refusal.of(
+        RefusalCode.OPTION_NOT_IN_RULESET, options=option, ruleset=ruleset
+    )
     assert source.remaining == 3
 
 
@@ -627,6 +650,17 @@ def test_results_round_trip_through_json_unchanged(
     assert again.model_dump_json() == result.model_dump_json()
     validated = RollResult.model_validate(result.model_dump())
     assert validated == result
+
+
+def test_results_stored_with_an_english_message_still_load() -> None:
+    refused, _ = scripted("fistful", 0, [])
+    stored = refused.model_dump(mode="json", exclude={"refusal"}) | {"message": "no dice"}
+    loaded = RollResult.model_validate_json(json.dumps(stored))
+    assert loaded.refusal == Refusal.of(RefusalCode.LEGACY, text="no dice")
+    assert loaded.model_dump(exclude={"refusal"}) == refused.model_dump(exclude={"refusal"})
+    rolled, _ = scripted("cofd", 1, [8])
+    old = rolled.model_dump(mode="json", exclude={"refusal"}) | {"message": None}
+    assert RollResult.model_validate(old) == rolled
 
 
 def test_trusted_construction_equals_validated_construction() -> None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import pytest
 
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
-from engine.roll import roll
+from engine.refusals import RefusalCode
+from engine.roll import RuleError, roll
 
 
 def request(ruleset: str, *terms: int | tuple[str, int], **options: Any) -> RollRequest:
@@ -29,3 +34,13 @@ def rolled(req: RollRequest, faces: list[int]) -> RollResult:
 def scripted(ruleset: str, pool: int, faces: list[int], **options: Any) -> RollResult:
     """A plain roll of ``pool`` dice on scripted faces."""
     return rolled(request(ruleset, pool, **options), faces)
+
+
+@contextmanager
+def refused(code: RefusalCode, **params: int | str) -> Iterator[None]:
+    """Expect a :class:`RuleError` with ``code`` (and exactly ``params``, when any are given)."""
+    with pytest.raises(RuleError) as error:
+        yield
+    assert error.value.refusal.code is code
+    if params:
+        assert error.value.refusal.params == params

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine.models import Adjustment, AdjustmentKind
-from engine.roll import RuleError
+from engine.refusals import Refusal, RefusalCode
 from engine.table import multi
-from tests.engine.table.helpers import request, rolled
+from tests.engine.table.helpers import refused, request, rolled
 
 
 def test_action_k_has_minus_k_dice_and_plus_k_difficulty_even_the_first() -> None:
@@ -34,14 +32,17 @@ def test_the_whole_declaration_is_refused_naming_the_action_that_would_reach_ten
     )
     assert isinstance(declared, multi.MultiRefusal)
     assert declared.action == 3
-    assert declared.message.startswith("action 3 of 4: this action cannot be taken")
-    assert "difficulty would be 10" in declared.message
+    assert declared.refusal == Refusal.of(
+        RefusalCode.MULTI_ACTION_REFUSED, action=3, count=4,
+        cause=Refusal.of(RefusalCode.DIFFICULTY_TOO_HIGH, difficulty=10, base=7, raised=3, high=10),
+    )
 
 
 def test_an_action_left_without_dice_refuses_the_declaration_too() -> None:
     declared = multi.requests([request("v20", 5), request("v20", 2)])
     assert isinstance(declared, multi.MultiRefusal)
     assert declared.action == 2
+    assert declared.refusal.cause == Refusal.of(RefusalCode.NO_DICE, pool=0)
 
 
 def test_declaring_again_does_not_stack_the_penalties() -> None:
@@ -52,10 +53,10 @@ def test_declaring_again_does_not_stack_the_penalties() -> None:
 
 
 def test_multiple_actions_need_at_least_two_actions() -> None:
-    with pytest.raises(RuleError, match="at least two"):
+    with refused(RefusalCode.MULTI_TOO_FEW):
         multi.requests([request("v20", 5)])
 
 
 def test_multiple_actions_are_a_v20_rule() -> None:
-    with pytest.raises(RuleError, match="v20 rule"):
+    with refused(RefusalCode.MULTI_NOT_V20, rulesets="cofd"):
         multi.requests([request("cofd", 5), request("cofd", 5)])

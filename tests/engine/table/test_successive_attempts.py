@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.models import Adjustment, AdjustmentKind, Outcome, Ruleset
-from engine.roll import RuleError
+from engine.refusals import Refusal, RefusalCode
 from engine.table import actions, attempts
-from tests.engine.table.helpers import request, rolled, scripted
+from tests.engine.table.helpers import refused, request, rolled, scripted
 
 # --- successive attempts -------------------------------------------------------------
 
@@ -80,8 +80,9 @@ def test_v20_trying_again_is_refused_when_the_difficulty_reaches_ten() -> None:
     assert rolled(attempts.with_penalty(base, failures=1), [9, 2, 3, 4]).succeeded
     refused = rolled(attempts.with_penalty(base, failures=2), [])
     assert refused.refused
-    assert refused.message is not None
-    assert "difficulty would be 10" in refused.message
+    assert refused.refusal == Refusal.of(
+        RefusalCode.DIFFICULTY_TOO_HIGH, difficulty=10, base=8, raised=2, high=10
+    )
 
 
 # --- the fistful Successive Action Penalty ---------------------------------------------
@@ -118,11 +119,9 @@ def test_the_penalty_shows_in_the_breakdown_of_the_roll() -> None:
 def test_with_the_penalty_a_pool_of_zero_means_the_action_cannot_be_taken_now() -> None:
     result = rolled(actions.with_penalty(request("fistful", 2, will=True), actions_taken=2), [])
     assert result.refused
-    assert result.message is not None
-    assert "cannot take this action now" in result.message
-    assert "Will cannot rescue it" in result.message
+    assert result.refusal == Refusal.of(RefusalCode.NO_ACTION_NOW_WITH_WILL, pool=0)
 
 
 def test_the_successive_action_penalty_is_a_fistful_rule() -> None:
-    with pytest.raises(RuleError, match="fistful rule"):
+    with refused(RefusalCode.SUCCESSIVE_ACTION_NOT_FISTFUL, ruleset="cofd"):
         actions.with_penalty(request("cofd", 4), actions_taken=1)

@@ -1,4 +1,4 @@
-"""The command line: anyone can try the rules without Discord (``python -m engine``)."""
+"""The command line: anyone can try the rules without Discord (``python -m bot.cli``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.cli import MAX_COUNT, main
+from bot.cli import MAX_COUNT, main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -101,6 +101,7 @@ def test_roll_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) 
     assert (data["will"], data["capped"], data["need_met"], data["message"]) == (
         "none", False, None, None,
     )
+    assert data["refusal"] is None
     assert data["dice"][2] == {
         "face": 10, "round": 0, "kind": "pool", "fate": "success", "successes": 1,
         "explodes": True, "pair": None,
@@ -168,6 +169,7 @@ def test_a_refused_will_spend_leaves_the_roll_and_says_why(
     data = answer(capsys, *argv)
     assert (data["outcome"], data["successes"], data["will"]) == ("success", 1, "declared")
     assert data["will_refused"] == "Willpower was declared with this roll already: once per roll"
+    assert data["will_refusal"] == {"code": "will_declared", "params": {}, "cause": None}
     assert "before_will" not in data
     assert text(capsys, *argv)[-1] == (
         "Will not spent: Willpower was declared with this roll already: once per roll"
@@ -228,28 +230,76 @@ def test_text_names_the_ones_of_a_botch(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize(
-    ("argv", "message"),
+    ("argv", "message", "code"),
     [
         (
             ["2 - 2", "--ruleset", "fistful"],
             "the pool is 0: with no dice the character cannot take this action now",
+            "no_action_now",
         ),
-        (["3", "--ruleset", "v20", "--difficulty", "11"], "difficulty 11 is out of range"),
-        (["3", "--ruleset", "v20", "--rote"], "rote does not apply to the v20 ruleset"),
-        (["3", "--difficulty", "7"], "difficulty does not apply to the cofd ruleset"),
-        (["3", "--ruleset", "fistful", "--again", "9"], "again does not apply to the fistful"),
-        (["3", "--exceptional-at", "0"], "exceptional_at 0 is out of range"),
+        (
+            ["3", "--ruleset", "v20", "--difficulty", "11"],
+            "difficulty 11 is out of range",
+            "out_of_range",
+        ),
+        (
+            ["3", "--ruleset", "v20", "--rote"],
+            "rote does not apply to the v20 ruleset",
+            "option_not_in_ruleset",
+        ),
+        (
+            ["3", "--difficulty", "7"],
+            "difficulty does not apply to the cofd ruleset",
+            "option_not_in_ruleset",
+        ),
+        (
+            ["3", "--ruleset", "fistful", "--again", "9"],
+            "again does not apply to the fistful",
+            "option_not_in_ruleset",
+        ),
+        (["3", "--exceptional-at", "0"], "exceptional_at 0 is out of range", "out_of_range"),
+        (["101"], "a pool of 101 dice is too large: at most 100", "pool_too_large"),
+        (["60 + 50 + Strength 90"], "a pool of 200 dice is too large", "pool_too_large"),
     ],
 )
 def test_a_rules_refusal_is_an_answer(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str, code: str
 ) -> None:
     data = answer(capsys, "roll", *argv, "--faces", "8 8 8")
     assert (data["outcome"], data["successes"], data["dice"]) == ("refused", 0, [])
+    assert data["refusal"]["code"] == code
     assert message in data["message"]
     assert text(capsys, "roll", *argv) == [f"refused: {data['message']}"]
     chances = answer(capsys, "odds", *argv)
     assert (chances["outcomes"], chances["message"]) == ({"refused": 1.0}, data["message"])
+    assert chances["refusal"] == data["refusal"]
+
+
+def test_a_pool_over_the_cap_is_refused_with_its_size_not_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = answer(capsys, "roll", "150", "--seed", "1")
+    assert (data["outcome"], data["dice"], data["pool"]) == ("refused", [], None)
+    assert data["refusal"] == {
+        "code": "pool_too_large", "params": {"dice": 150, "max": 100}, "cause": None,
+    }
+    counted = answer(capsys, "roll", "150", "--seed", "1", "--count", "3")
+    assert (counted["outcomes"], counted["refusal"]) == ({"refused": 3}, data["refusal"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "outcome"),
+    [
+        (["2-2", "--ruleset", "fistful"], "refused"),
+        (["150"], "refused"),
+        (["7", "--ruleset", "v20", "--auto"], "success"),
+    ],
+)
+def test_empty_faces_serve_a_roll_that_draws_no_dice(
+    capsys: pytest.CaptureFixture[str], argv: list[str], outcome: str
+) -> None:
+    data = answer(capsys, "roll", *argv, "--faces", "")
+    assert (data["outcome"], data["dice"]) == (outcome, [])
 
 
 # --- Many rolls -------------------------------------------------------------------------
@@ -373,7 +423,8 @@ def test_odds_text_stops_where_the_tail_rounds_to_zero(
         (["roll", "5", "--seed", "x"], "argument --seed: 'x' is not a whole number"),
         (["roll", "5", "--faces", "3 8 11"], "argument --faces: a d10 face is 1 to 10, not 11"),
         (["roll", "5", "--faces", "3 eight"], "argument --faces: 'eight' is not a whole number"),
-        (["roll", "5", "--faces", " "], "argument --faces: no faces given"),
+        (["roll", "5", "--faces", " "], "--faces: the script has only 0 faces"),
+        (["roll", "5", "--faces", ""], "--faces: the script has only 0 faces"),
         (["roll", "5", "--faces", "1 2", "--seed", "1"], "--seed: not allowed with argument"),
         (["roll", "5", "--faces", "3 8"], "--faces: the script has only 2 faces"),
         (
@@ -396,7 +447,7 @@ def test_a_malformed_command_line_is_one_line_and_status_2(
 ) -> None:
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")
-    assert err.startswith("python -m engine")
+    assert err.startswith("python -m bot.cli")
     assert err.count("\n") == 1
     assert err.endswith("\n")
     assert message in err
@@ -413,11 +464,20 @@ def test_help_documents_the_exit_status(capsys: pytest.CaptureFixture[str]) -> N
 # --- The module entry point ------------------------------------------------------------------
 
 
-def test_python_dash_m_engine_rolls() -> None:
+def test_python_dash_m_bot_cli_rolls() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "engine", "roll", "5", "--faces", "3 8 10 1 9 10 4", "--json"],
+        [sys.executable, "-m", "bot.cli", "roll", "5", "--faces", "3 8 10 1 9 10 4", "--json"],
         capture_output=True, text=True, cwd=REPO, check=False, timeout=60,
     )
     assert (done.returncode, done.stderr) == (0, "")
     data = json.loads(done.stdout)
     assert (data["outcome"], data["successes"]) == ("success", 4)
+
+
+def test_the_command_line_and_its_words_load_no_discord() -> None:
+    code = "import sys, bot.cli, bot.render.refusals; print('discord' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, cwd=REPO, check=True, timeout=60,
+    )
+    assert done.stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""Command line: try the rules without Discord (``python -m engine``).
+"""Command line: try the rules without Discord (``python -m bot.cli``).
 
 ``roll`` rolls a pool (scripted faces, a seed, or the system's randomness),
 optionally spends Will after it exactly as the button does (RULES.md §4), or
@@ -6,9 +6,12 @@ rolls it many times and counts the outcomes. ``odds`` prints the exact odds.
 Both print readable text, or JSON with ``--json``.
 
 The command line is an edge like the bot's cogs: it parses arguments, asks the
-engine, and shows the answer. Every rule, range and refusal is the engine's;
-only what the engine cannot represent (a negative ``--resist``, too few
-``--faces``) is refused here, as a usage error.
+engine, and shows the answer, worded by :mod:`bot.render.refusals` (it prints
+words, so it lives in the bot; it imports no Discord). Every rule, range and
+refusal is the engine's: the pool is parsed without the parser's dice caps, so
+a pool over ``MAX_POOL`` dice is the engine's refusal (``pool_too_large``), not
+a usage error. Only what the engine cannot represent (a negative ``--resist``,
+too few ``--faces``) is refused here, as a usage error.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
+from bot.render.refusals import refusal_text
 from engine.constants import (
     DIFFICULTY,
     DIFFICULTY_RANGE,
@@ -51,6 +55,7 @@ from engine.models import (
 from engine.odds import Odds, odds
 from engine.parser import PoolSyntaxError, format_pool, parse_pool
 from engine.prepare import prepare
+from engine.refusals import Refusal
 from engine.roll import RuleError, roll, spend_will
 
 #: Most rolls one ``--count`` may ask for: bounds the time one command can take.
@@ -58,27 +63,29 @@ MAX_COUNT: Final = 1_000_000
 #: Exit status of a malformed command line (argparse's own).
 USAGE: Final = 2
 
-PROG: Final = "python -m engine"
+PROG: Final = "python -m bot.cli"
 
 EPILOG: Final = """\
 exit status:
   0  the engine answered. A refusal by the rules is an answer too: the
      outcome is "refused" with the reason (a fistful pool of 0,
-     --difficulty 11, an option the ruleset does not have, ...). A refused
-     --spend-will leaves the roll as it was and says why ("will_refused" in
-     JSON).
+     --difficulty 11, an option the ruleset does not have, a pool over 100
+     dice, ...). A refused --spend-will leaves the roll as it was and says
+     why ("will_refused" in JSON).
   2  a malformed command line (unknown option, a value that is not a number,
      pool syntax, --faces too short for the roll): one line on stderr.
 
 JSON (--json):
   roll     ruleset, outcome, successes, dice_successes, botch_degree, degree,
-           will, automatic, capped, need_met, message (why, when refused),
+           will, automatic, capped, need_met, refusal (when refused: code,
+           params, cause), message (the refusal in words),
            dice (face, round, kind, fate, successes, explodes, pair) and pool
            (the breakdown); with --spend-will also before_will (the roll as
-           first read) or will_refused (why the spend was refused)
+           first read) or will_refused and will_refusal (why the spend was
+           refused: words, and code with params)
   --count  {"count": N, "outcomes": {name: n}, "successes": {k: n}, ...}
   odds     {"outcomes": {name: p}, "successes": {k: p}, "at_least": {k: p},
-            "message": why, when refused}
+            "refusal": {code, params, cause}, "message": words, when refused}
 
 dice (text output), in draw order by round:
   8✓  a success (10✓✓: counts two)   10✓↻  grants an extra die
@@ -86,11 +93,11 @@ dice (text output), in draw order by round:
   1 cancels 8 / 8 cancelled           9 void  drawn before Will, no longer needed
 
 examples:
-  python -m engine roll "Strength 3 + Brawl 2" --faces "3 8 10 1 9 10 4"
-  python -m engine roll 2 --ruleset fistful --untrained physical \\
+  python -m bot.cli roll "Strength 3 + Brawl 2" --faces "3 8 10 1 9 10 4"
+  python -m bot.cli roll 2 --ruleset fistful --untrained physical \\
       --faces "10 5 9 1 8 3" --spend-will
-  python -m engine roll 5 --rote --seed 7 --count 10000 --json
-  python -m engine odds 7 --ruleset v20 --difficulty 7
+  python -m bot.cli roll 5 --rote --seed 7 --count 10000 --json
+  python -m bot.cli odds 7 --ruleset v20 --difficulty 7
 """
 
 
@@ -135,10 +142,12 @@ def _count(text: str) -> int:
 
 
 def _faces(text: str) -> ScriptedFaces:
-    """``"3 8 10"`` or ``"3,8,10"``: the faces every draw takes, in order."""
+    """``"3 8 10"`` or ``"3,8,10"``: the faces every draw takes, in order.
+
+    ``""`` scripts no faces: enough for a roll that draws none (a refused
+    pool, a `v20` automatic success); any other roll finds it too short.
+    """
     words = text.replace(",", " ").split()
-    if not words:
-        raise argparse.ArgumentTypeError('no faces given: list d10 faces such as "3 8 10"')
     try:
         return ScriptedFaces(_whole(word) for word in words)
     except ValueError as error:  # a face outside 1–10
@@ -266,7 +275,7 @@ def _fail(args: argparse.Namespace, message: str) -> NoReturn:
 
 def _request(args: argparse.Namespace) -> RollRequest:
     try:
-        terms = parse_pool(args.pool)
+        terms = parse_pool(args.pool, capped=False)
     except PoolSyntaxError as error:
         _fail(args, str(error))
     return RollRequest(
@@ -301,35 +310,51 @@ def _roll_command(args: argparse.Namespace) -> str:
         if final is not first:
             data["before_will"] = _roll_json(first)
         if will_refused is not None:
-            data["will_refused"] = will_refused
+            data.update(_will_refused_json(will_refused))
         return json.dumps(data)
     lines = _roll_lines(first)
     if final is not first:
         lines += ["", "Will spent after the roll:", *_roll_lines(final)]
     if will_refused is not None:
-        lines.append(f"Will not spent: {will_refused}")
+        lines.append(f"Will not spent: {refusal_text(will_refused)}")
     return "\n".join(lines)
 
 
 def _roll_once(
     request: RollRequest, source: FaceSource, *, spend: bool
-) -> tuple[RollResult, RollResult, str | None]:
+) -> tuple[RollResult, RollResult, Refusal | None]:
     """A roll, then Will spent after it when asked: (as rolled, final, why a spend was refused)."""
     first = roll(request, source)
     if spend:
         try:
             return first, spend_will(first, source), None
         except RuleError as error:
-            return first, first, str(error)
+            return first, first, error.refusal
     return first, first, None
+
+
+def _refusal_json(refusal: Refusal | None) -> dict[str, Any]:
+    """``refusal`` (code, params, cause) and ``message`` (it in words); None when not refused."""
+    return {
+        "refusal": None if refusal is None else refusal.model_dump(mode="json"),
+        "message": refusal_text(refusal) or None,
+    }
+
+
+def _will_refused_json(refusal: Refusal) -> dict[str, Any]:
+    """Why a Will spend was refused: ``will_refused`` in words, ``will_refusal`` as data."""
+    return {"will_refused": refusal_text(refusal), "will_refusal": refusal.model_dump(mode="json")}
 
 
 def _roll_json(result: RollResult) -> dict[str, Any]:
     """The result's fields, with ``dice`` as objects and the breakdown as ``pool``."""
-    fields = result.model_dump(mode="json", exclude={"request", "dice", "breakdown", "beat"})
+    fields = result.model_dump(
+        mode="json", exclude={"request", "dice", "breakdown", "beat", "refusal"}
+    )
     return {
         "ruleset": result.request.ruleset.value,
         **fields,
+        **_refusal_json(result.refusal),
         "dice": [die._asdict() for die in result.dice],
         "pool": None if result.breakdown is None else result.breakdown.model_dump(mode="json"),
     }
@@ -357,17 +382,17 @@ def _roll_many(args: argparse.Namespace, request: RollRequest, source: FaceSourc
             "count": count,
             "outcomes": {outcome.value: n for outcome, n in rolled},
             "successes": {str(k): n for k, n in counts},
-            "message": result.message,
+            **_refusal_json(result.refusal),
         }
         if will_refused is not None:
-            data["will_refused"] = will_refused
+            data.update(_will_refused_json(will_refused))
         return json.dumps(data)
     rolls = _plural(count, "roll", "rolls")
     if result.breakdown is None:
-        return f"{rolls}, all refused: {result.message}"
+        return f"{rolls}, all refused: {refusal_text(result.refusal)}"
     lines = [f"{rolls} of {_pool_text(request.ruleset, result.breakdown)}"]
     if will_refused is not None:
-        lines.append(f"Will not spent: {will_refused}")
+        lines.append(f"Will not spent: {refusal_text(will_refused)}")
     lines += _table(
         ("outcome", "rolls", "share"),
         [(_words(outcome), str(n), _percent(n / count)) for outcome, n in rolled],
@@ -385,10 +410,11 @@ def _roll_many(args: argparse.Namespace, request: RollRequest, source: FaceSourc
 def _odds_command(args: argparse.Namespace) -> str:
     request = _request(args)
     if args.json:
-        return json.dumps(odds(request).model_dump(mode="json"))
+        chances = odds(request)
+        return json.dumps({**chances.model_dump(mode="json"), **_refusal_json(chances.refusal)})
     prepared = prepare(request)
-    if isinstance(prepared, str):  # odds(request) would answer this same refusal
-        return f"refused: {prepared}"
+    if isinstance(prepared, Refusal):  # odds(request) would answer this same refusal
+        return f"refused: {refusal_text(prepared)}"
     return "\n".join(
         [_pool_text(request.ruleset, prepared.breakdown), *_odds_lines(odds(request))]
     )
@@ -415,7 +441,7 @@ def _odds_lines(chances: Odds) -> list[str]:
 
 def _roll_lines(result: RollResult) -> list[str]:
     if result.breakdown is None:  # refused: nothing was rolled
-        return [f"refused: {result.message}"]
+        return [f"refused: {refusal_text(result.refusal)}"]
     lines = [_pool_text(result.request.ruleset, result.breakdown)]
     for round_ in sorted({die.round for die in result.dice}):
         lines.append(f"round {round_}: {_round_text(result.dice, round_)}")
@@ -523,3 +549,7 @@ def _plural(n: int, one: str, many: str) -> str:
 def _words(name: str) -> str:
     """``dramatic_failure`` → ``dramatic failure``."""
     return name.replace("_", " ")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""The words of every engine refusal: one sentence per :class:`RefusalCode`.
+
+The engine answers a refusal as a code and its parameters; this is the one
+place that words them. Plain text, lower case, no final stop: callers wrap it
+(``refusal()`` capitalises it as a reply, ``cannot_roll()`` prefixes it, the
+command line prints it as is). No Discord here, so the command line can use it.
+"""
+
+from __future__ import annotations
+
+from string import Formatter
+from typing import Final
+
+from engine.refusals import Refusal, RefusalCode
+
+__all__ = ["refusal_text"]
+
+#: Shown where a refusal lacks a parameter its sentence names.
+_MISSING: Final = "?"
+#: Parameters that are lists of names, comma-separated by the engine.
+_LISTS: Final = frozenset({"options", "choices", "rulesets"})
+
+_C = RefusalCode
+_TEXTS: Final[dict[RefusalCode, str]] = {
+    _C.LEGACY: "{text}",
+    # a single roll
+    _C.OPTION_NOT_IN_RULESET: "{options} does not apply to the {ruleset} ruleset",
+    _C.OUT_OF_RANGE: "{option} {value} is out of range: it must be {low} to {high}",
+    _C.WILL_CANNOT_HELP: (
+        "Willpower cannot help: the pool is {pool}, and {pool} + {will_dice} is still "
+        "below 1 die; roll without Willpower for a chance die"
+    ),
+    _C.POOL_TOO_LARGE: "a pool of {dice} dice is too large: at most {max} dice can be rolled",
+    _C.DIFFICULTY_TOO_LOW: (
+        "the difficulty would be {difficulty}: it can be lowered to {low} at most"
+    ),
+    _C.DIFFICULTY_TOO_HIGH: (
+        "this action cannot be taken: its difficulty would be {difficulty} "
+        "({base} raised by {raised}), and an action raised to {high} or more cannot be attempted"
+    ),
+    _C.NO_DICE: "the pool is {pool}: with no dice the action cannot be rolled",
+    _C.NO_DICE_WITH_WILL: (
+        "the pool is {pool}: with no dice the action cannot be rolled, "
+        "and Willpower does not change that"
+    ),
+    _C.AUTO_WITH_WILL: "an automatic success cannot be combined with Willpower",
+    _C.AUTO_BELOW_DIFFICULTY: (
+        "an automatic success needs a pool of at least the difficulty: "
+        "the pool is {pool} and the difficulty {difficulty}"
+    ),
+    _C.NO_ACTION_NOW: "the pool is {pool}: with no dice the character cannot take this action now",
+    _C.NO_ACTION_NOW_WITH_WILL: (
+        "the pool is {pool}: with no dice the character cannot take this action now "
+        "(Will cannot rescue it)"
+    ),
+    # after the roll
+    _C.WILL_NOTHING_ROLLED: "no roll happened, so there is nothing to spend Willpower on",
+    _C.WILL_DECLARED: "Willpower was declared with this roll already: once per roll",
+    _C.WILL_ALREADY_SPENT: "Willpower was already spent on this roll: once per roll",
+    _C.WILL_AFTER_BEAT: "this roll was closed by Take a Beat",
+    _C.WILL_AUTOMATIC: "an automatic success has no dice for Willpower to help",
+    _C.BEAT_NOT_COFD: "Take a Beat is a cofd rule; this roll is {ruleset}",
+    _C.BEAT_ALREADY_TAKEN: "a Beat was already taken on this roll",
+    _C.BEAT_NOT_FAILURE: "a Beat can be taken only on a failure (not a dramatic failure)",
+    # extended actions
+    _C.EXTENDED_WILL: "Willpower is spent on one roll: declare it when rolling, not here",
+    _C.EXTENDED_TARGET_RANGE: "the successes required must be 1 to {max}, not {target}",
+    _C.EXTENDED_ROLLS_RANGE: "the roll limit must be 1 to {max}, not {rolls}",
+    _C.EXTENDED_NO_TARGET: "set the successes required",
+    _C.EXTENDED_NO_TARGET_OR_ROLLS: (
+        "set the successes required (or, for an ongoing effort, a number of rolls)"
+    ),
+    _C.EXTENDED_SKILL_COFD_ONLY: "skill is a cofd extended-action rule; this is {ruleset}",
+    _C.EXTENDED_CARRY_COFD_ONLY: (
+        "a carried penalty is a cofd extended-action rule; this is {ruleset}"
+    ),
+    _C.EXTENDED_RESISTED_COFD: "a resisted extended action is a v20 or fistful rule; this is cofd",
+    _C.EXTENDED_RESISTING_RULESET: "the resisting roll is {against}, but the action is {ruleset}",
+    _C.EXTENDED_POOL_REFUSED: "the pool cannot be rolled: {cause}",
+    _C.EXTENDED_RESISTING_POOL_REFUSED: "the resisting pool cannot be rolled: {cause}",
+    _C.EXTENDED_SKILL_RANGE: "Skill dots must be 0 to {max}, not {skill}",
+    _C.EXTENDED_DEFAULT_ROLLS_RANGE: (
+        "the roll limit (Attribute + Skill + Specialty) would be {rolls}: "
+        "give max_rolls from 1 to {max}"
+    ),
+    _C.EXTENDED_ENDED: "this extended action has ended ({status})",
+    _C.EXTENDED_DECISION_PENDING: "a decision is pending: choose before rolling again",
+    _C.EXTENDED_NOT_RESISTED: "this extended action is not resisted",
+    _C.EXTENDED_ROLL_RULESET: "the roll is {rolled}, but the action is {ruleset}",
+    _C.EXTENDED_RESISTING_ROLL_RULESET: (
+        "the resisting roll is {rolled}, but the action is {ruleset}"
+    ),
+    _C.EXTENDED_ROLL_REFUSED: "the roll did not happen: {cause}",
+    _C.EXTENDED_RESISTING_ROLL_REFUSED: "the resisting roll did not happen: {cause}",
+    _C.EXTENDED_RESISTING_ROLL_MISSING: "a resisted action needs the resisting roll too",
+    _C.EXTENDED_RESISTING_ROLL_UNWANTED: (
+        "this action is not resisted: there is no resisting roll"
+    ),
+    _C.EXTENDED_LAST_ROLL_FINAL: "the last roll of this action can no longer change",
+    _C.CHOICE_NOT_OFFERED: "{choice} is not a choice now; the choices are: {choices}",
+    _C.CONDITION_NAME_MISSING: "name the Condition you take",
+    _C.CONDITION_NAME_UNWANTED: "a Condition name goes only with taking a Condition",
+    _C.CONDITION_NAME_LENGTH: "a Condition name is 1 to {max} characters",
+    # contests
+    _C.CONTEST_ACTOR_RULESET: "the actor's roll is {rolled}, but the contest is {ruleset}",
+    _C.CONTEST_OPPONENT_RULESET: "the opponent's roll is {rolled}, but the contest is {ruleset}",
+    _C.CONTEST_ACTOR_REFUSED: "the actor's roll did not happen: {cause}",
+    _C.CONTEST_OPPONENT_REFUSED: "the opponent's roll did not happen: {cause}",
+    # multiple actions
+    _C.MULTI_TOO_FEW: "multiple actions need at least two actions, separated by ;",
+    _C.MULTI_NOT_V20: "multiple actions are a v20 rule; these actions are {rulesets}",
+    _C.MULTI_ACTION_REFUSED: (
+        "action {action} of {count}: {cause}; "
+        "the whole declaration is refused and nothing was rolled"
+    ),
+    # the Successive Action Penalty
+    _C.SUCCESSIVE_ACTION_NOT_FISTFUL: (
+        "the Successive Action Penalty is a fistful rule; this roll is {ruleset}"
+    ),
+    # teamwork
+    _C.HELPER_LIMIT_NOT_V20: "a helper limit is a v20 rule; this channel uses {ruleset}",
+    _C.HELPER_LIMIT_NEGATIVE: "the helper limit is 0 or more, not {limit}",
+    _C.PRIMARY_CANNOT_HELP: "the primary actor cannot help their own roll",
+    _C.ALREADY_HELPED: "this member has already helped: one roll per helper",
+    _C.HELPER_RULESET: "the helper's roll is {rolled}, but the teamwork is {ruleset}",
+    _C.HELPER_DIFFICULTY_TOO_HIGH: (
+        "one more helper would raise the primary's difficulty to {difficulty}, "
+        "and an action raised to {high} or more cannot be attempted"
+    ),
+    _C.HELPER_ROLL_REFUSED: "the helper's roll did not happen: {cause}",
+    _C.NOT_A_HELPER: "this member has not helped yet",
+}
+
+
+class _Words(dict[str, str]):
+    """A refusal's parameters as words; one it lacks shows as ``?`` rather than failing."""
+
+    def __missing__(self, key: str) -> str:
+        return _MISSING
+
+
+def refusal_text(refusal: Refusal | None) -> str:
+    """The sentence for ``refusal`` (a cause is worded inside it); empty for None."""
+    if refusal is None:
+        return ""
+    words = _Words(
+        (key, ", ".join(str(value).split(",")) if key in _LISTS else str(value))
+        for key, value in refusal.params.items()
+    )
+    if refusal.cause is not None:
+        words["cause"] = refusal_text(refusal.cause)
+    template = _TEXTS.get(refusal.code, "{code}")
+    words.setdefault("code", str(refusal.code))
+    return Formatter().vformat(template, (), words)

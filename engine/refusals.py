@@ -1,0 +1,184 @@
+"""Refusals as data: what the rules do not allow, as a code and its parameters.
+
+The engine has no wording. When it refuses a request or a move, it answers a
+:class:`Refusal`: a :class:`RefusalCode` and the values the reason names (the
+value given, the allowed range, the ruleset...). A refusal that follows from
+another one (a side's roll that did not happen) keeps it as ``cause``. The bot
+words them (``bot/render/refusals.py``); list parameters are comma-separated
+names (``"again,rote"``).
+
+Results are stored as JSON: :func:`upgrade_legacy_message` reads the English
+``message`` that older stored results carry as a :attr:`RefusalCode.LEGACY`
+refusal, so they still load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from engine.frozen import Frozen
+
+
+class RefusalCode(StrEnum):
+    """Every refusal the engine can give; the parameters each one names are in its comment."""
+
+    LEGACY = "legacy"
+    """A refusal stored before codes existed: ``text`` is its English sentence."""
+
+    # A single roll (engine.prepare).
+    OPTION_NOT_IN_RULESET = "option_not_in_ruleset"
+    """``options`` (list), ``ruleset``."""
+    OUT_OF_RANGE = "out_of_range"
+    """``option`` (``exceptional_at``, ``difficulty``, ``need``), ``value``, ``low``, ``high``."""
+    WILL_CANNOT_HELP = "will_cannot_help"
+    """`cofd`: ``pool``, ``will_dice``: even with Will the pool is below 1 die."""
+    POOL_TOO_LARGE = "pool_too_large"
+    """``dice``, ``max``."""
+    DIFFICULTY_TOO_LOW = "difficulty_too_low"
+    """`v20`: ``difficulty``, ``low``."""
+    DIFFICULTY_TOO_HIGH = "difficulty_too_high"
+    """`v20`: ``difficulty``, ``base``, ``raised``, ``high``: the action cannot be taken."""
+    NO_DICE = "no_dice"
+    """`v20`: ``pool`` (0 or less)."""
+    NO_DICE_WITH_WILL = "no_dice_with_will"
+    """`v20`: ``pool`` (0 or less), and Will was declared."""
+    AUTO_WITH_WILL = "auto_with_will"
+    """`v20`: an automatic success with Will."""
+    AUTO_BELOW_DIFFICULTY = "auto_below_difficulty"
+    """`v20`: ``pool``, ``difficulty``."""
+    NO_ACTION_NOW = "no_action_now"
+    """`fistful`: ``pool`` (0 or less)."""
+    NO_ACTION_NOW_WITH_WILL = "no_action_now_with_will"
+    """`fistful`: ``pool`` (0 or less), and Will was declared."""
+
+    # After the roll (engine.roll).
+    WILL_NOTHING_ROLLED = "will_nothing_rolled"
+    WILL_DECLARED = "will_declared"
+    WILL_ALREADY_SPENT = "will_already_spent"
+    WILL_AFTER_BEAT = "will_after_beat"
+    WILL_AUTOMATIC = "will_automatic"
+    BEAT_NOT_COFD = "beat_not_cofd"
+    """``ruleset``."""
+    BEAT_ALREADY_TAKEN = "beat_already_taken"
+    BEAT_NOT_FAILURE = "beat_not_failure"
+
+    # Extended actions (engine.table.extended).
+    EXTENDED_WILL = "extended_will"
+    EXTENDED_TARGET_RANGE = "extended_target_range"
+    """``target``, ``max``."""
+    EXTENDED_ROLLS_RANGE = "extended_rolls_range"
+    """``rolls``, ``max``."""
+    EXTENDED_NO_TARGET = "extended_no_target"
+    EXTENDED_NO_TARGET_OR_ROLLS = "extended_no_target_or_rolls"
+    """`fistful`: neither successes required nor a number of rolls."""
+    EXTENDED_SKILL_COFD_ONLY = "extended_skill_cofd_only"
+    """``ruleset``."""
+    EXTENDED_CARRY_COFD_ONLY = "extended_carry_cofd_only"
+    """``ruleset``."""
+    EXTENDED_RESISTED_COFD = "extended_resisted_cofd"
+    EXTENDED_RESISTING_RULESET = "extended_resisting_ruleset"
+    """``against`` (the resisting roll's ruleset), ``ruleset``."""
+    EXTENDED_POOL_REFUSED = "extended_pool_refused"
+    """``cause``: why the actor's pool cannot be rolled."""
+    EXTENDED_RESISTING_POOL_REFUSED = "extended_resisting_pool_refused"
+    """``cause``: why the resisting pool cannot be rolled."""
+    EXTENDED_SKILL_RANGE = "extended_skill_range"
+    """``skill``, ``max``."""
+    EXTENDED_DEFAULT_ROLLS_RANGE = "extended_default_rolls_range"
+    """`cofd`: ``rolls`` (Attribute + Skill + Specialty), ``max``."""
+    EXTENDED_ENDED = "extended_ended"
+    """``status``."""
+    EXTENDED_DECISION_PENDING = "extended_decision_pending"
+    EXTENDED_NOT_RESISTED = "extended_not_resisted"
+    EXTENDED_ROLL_RULESET = "extended_roll_ruleset"
+    """``rolled`` (the roll's ruleset), ``ruleset``."""
+    EXTENDED_RESISTING_ROLL_RULESET = "extended_resisting_roll_ruleset"
+    """``rolled`` (the resisting roll's ruleset), ``ruleset``."""
+    EXTENDED_ROLL_REFUSED = "extended_roll_refused"
+    """``cause``."""
+    EXTENDED_RESISTING_ROLL_REFUSED = "extended_resisting_roll_refused"
+    """``cause``."""
+    EXTENDED_RESISTING_ROLL_MISSING = "extended_resisting_roll_missing"
+    EXTENDED_RESISTING_ROLL_UNWANTED = "extended_resisting_roll_unwanted"
+    EXTENDED_LAST_ROLL_FINAL = "extended_last_roll_final"
+    CHOICE_NOT_OFFERED = "choice_not_offered"
+    """``choice``, ``choices`` (list)."""
+    CONDITION_NAME_MISSING = "condition_name_missing"
+    CONDITION_NAME_UNWANTED = "condition_name_unwanted"
+    CONDITION_NAME_LENGTH = "condition_name_length"
+    """``max``."""
+
+    # Contests (engine.table.contest).
+    CONTEST_ACTOR_RULESET = "contest_actor_ruleset"
+    """``rolled`` (the actor's roll's ruleset), ``ruleset``."""
+    CONTEST_OPPONENT_RULESET = "contest_opponent_ruleset"
+    """``rolled`` (the opponent's roll's ruleset), ``ruleset``."""
+    CONTEST_ACTOR_REFUSED = "contest_actor_refused"
+    """``cause``."""
+    CONTEST_OPPONENT_REFUSED = "contest_opponent_refused"
+    """``cause``."""
+
+    # Multiple actions (engine.table.multi).
+    MULTI_TOO_FEW = "multi_too_few"
+    MULTI_NOT_V20 = "multi_not_v20"
+    """``rulesets`` (list)."""
+    MULTI_ACTION_REFUSED = "multi_action_refused"
+    """``action``, ``count``, ``cause``: the whole declaration is refused."""
+
+    # The Successive Action Penalty (engine.table.actions).
+    SUCCESSIVE_ACTION_NOT_FISTFUL = "successive_action_not_fistful"
+    """``ruleset``."""
+
+    # Teamwork (engine.table.teamwork).
+    HELPER_LIMIT_NOT_V20 = "helper_limit_not_v20"
+    """``ruleset``."""
+    HELPER_LIMIT_NEGATIVE = "helper_limit_negative"
+    """``limit``."""
+    PRIMARY_CANNOT_HELP = "primary_cannot_help"
+    ALREADY_HELPED = "already_helped"
+    HELPER_RULESET = "helper_ruleset"
+    """``rolled`` (the helper's roll's ruleset), ``ruleset`` (the teamwork's)."""
+    HELPER_DIFFICULTY_TOO_HIGH = "helper_difficulty_too_high"
+    """`v20`: ``difficulty`` (the primary's, with one more helper), ``high``."""
+    HELPER_ROLL_REFUSED = "helper_roll_refused"
+    """``cause``."""
+    NOT_A_HELPER = "not_a_helper"
+
+
+class Refusal(Frozen):
+    """Why the engine refused: a code, the values its reason names, and what caused it."""
+
+    code: RefusalCode
+    params: dict[str, int | str] = Field(default_factory=dict)
+    cause: Refusal | None = None
+    """The refusal this one follows from (a roll that did not happen, a pool that cannot be)."""
+
+    @classmethod
+    def of(
+        cls, code: RefusalCode, /, *, cause: Refusal | None = None, **params: int | str
+    ) -> Refusal:
+        """``Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=101, max=100)``."""
+        return cls(code=code, params=params, cause=cause)
+
+
+def names(values: Iterable[str]) -> str:
+    """A list parameter: names joined by commas, no spaces (``"again,rote"``)."""
+    return ",".join(values)
+
+
+def upgrade_legacy_message(data: Any) -> Any:
+    """Read a stored model's old English ``message`` as a ``refusal`` (``LEGACY``, ``text``).
+
+    For the ``mode="before"`` validators of models that used to carry ``message``.
+    """
+    if not isinstance(data, dict) or "message" not in data:
+        return data
+    upgraded = dict(data)
+    message = upgraded.pop("message")
+    if message is not None and upgraded.get("refusal") is None:
+        upgraded["refusal"] = Refusal.of(RefusalCode.LEGACY, text=str(message))
+    return upgraded

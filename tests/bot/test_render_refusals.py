@@ -1,0 +1,123 @@
+"""Every engine refusal has its words, and the words say what the engine's codes mean."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render.refusals import refusal_text
+from engine.faces import ScriptedFaces
+from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.refusals import Refusal, RefusalCode
+from engine.roll import RuleError, roll, spend_will
+from engine.table import extended, multi
+
+
+@pytest.mark.parametrize("code", list(RefusalCode))
+def test_every_refusal_code_has_a_sentence(code: RefusalCode) -> None:
+    text = refusal_text(Refusal(code=code))
+    assert text
+    assert text != str(code), "a code without its own sentence falls back to the code"
+    assert "{" not in text and "}" not in text
+
+
+def request(ruleset: Ruleset, pool: int, **options: object) -> RollRequest:
+    return RollRequest.model_validate(
+        {"ruleset": ruleset, "terms": (Term(value=pool),), **options}
+    )
+
+
+def refusal_of(asked: RollRequest) -> Refusal:
+    refusal = roll(asked, ScriptedFaces([])).refusal
+    assert refusal is not None
+    return refusal
+
+
+@pytest.mark.parametrize(
+    ("asked", "sentence"),
+    [
+        (
+            request(Ruleset.V20, 5, difficulty=11),
+            "difficulty 11 is out of range: it must be 2 to 10",
+        ),
+        (
+            request(Ruleset.V20, 3, rote=True, again="9"),
+            "again, rote does not apply to the v20 ruleset",
+        ),
+        (
+            request(Ruleset.COFD, 101),
+            "a pool of 101 dice is too large: at most 100 dice can be rolled",
+        ),
+        (
+            request(Ruleset.COFD, -3, will=True),
+            "Willpower cannot help: the pool is -3, and -3 + 3 is still below 1 die; "
+            "roll without Willpower for a chance die",
+        ),
+        (
+            request(Ruleset.FISTFUL, 0, will=True),
+            "the pool is 0: with no dice the character cannot take this action now "
+            "(Will cannot rescue it)",
+        ),
+        (
+            request(Ruleset.V20, 0, will=True),
+            "the pool is 0: with no dice the action cannot be rolled, "
+            "and Willpower does not change that",
+        ),
+        (
+            request(Ruleset.V20, 4, auto=True, difficulty=6),
+            "an automatic success needs a pool of at least the difficulty: "
+            "the pool is 4 and the difficulty 6",
+        ),
+    ],
+)
+def test_refused_rolls_read_as_before(asked: RollRequest, sentence: str) -> None:
+    assert refusal_text(refusal_of(asked)) == sentence
+
+
+def test_a_refusal_that_follows_from_another_words_its_cause_inside() -> None:
+    declared = multi.requests([request(Ruleset.V20, 6, difficulty=8)] * 2)
+    assert isinstance(declared, multi.MultiRefusal)
+    assert refusal_text(declared.refusal) == (
+        "action 2 of 2: this action cannot be taken: its difficulty would be 10 "
+        "(8 raised by 2), and an action raised to 10 or more cannot be attempted; "
+        "the whole declaration is refused and nothing was rolled"
+    )
+    state = extended.start(request(Ruleset.V20, 3), target=5)
+    with pytest.raises(RuleError) as error:
+        extended.apply_roll(state, roll(request(Ruleset.V20, 0), ScriptedFaces([])))
+    assert refusal_text(error.value.refusal) == (
+        "the roll did not happen: the pool is 0: with no dice the action cannot be rolled"
+    )
+
+
+def test_list_parameters_and_will_refusals_read_as_before() -> None:
+    pending = extended.start(request(Ruleset.COFD, 3), target=10, max_rolls=3)
+    with pytest.raises(RuleError) as error:
+        extended.choose(pending, extended.Choice.LOSE_PROGRESS)
+    assert refusal_text(error.value.refusal) == (
+        "lose_progress is not a choice now; the choices are: abandon"
+    )
+    declared = roll(request(Ruleset.COFD, 1, will=True), ScriptedFaces([8, 2, 2, 2]))
+    with pytest.raises(RuleError) as will:
+        spend_will(declared, ScriptedFaces([]))
+    assert refusal_text(will.value.refusal) == (
+        "Willpower was declared with this roll already: once per roll"
+    )
+    assert str(will.value) == "will_declared"
+
+
+def test_a_result_stored_with_an_english_message_shows_that_message() -> None:
+    stored = {
+        "request": request(Ruleset.FISTFUL, 0).model_dump(mode="json"),
+        "outcome": "refused",
+        "message": "the pool is 0: with no dice the character cannot take this action now",
+    }
+    result = RollResult.model_validate(stored)
+    assert result.refusal is not None and result.refusal.code is RefusalCode.LEGACY
+    assert refusal_text(result.refusal) == stored["message"]
+
+
+def test_a_missing_parameter_shows_as_a_question_mark_and_none_as_nothing() -> None:
+    assert refusal_text(Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=101)) == (
+        "a pool of 101 dice is too large: at most ? dice can be rolled"
+    )
+    assert refusal_text(None) == ""
