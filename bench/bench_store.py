@@ -4,27 +4,28 @@ Run from the repository root::
 
     .venv/bin/python -m bench.bench_store
     .venv/bin/python -m bench.bench_store --concurrency 1 8 32 --seconds 5
-    .venv/bin/python -m bench.bench_store --synchronous NORMAL     # what-if: no fsync per commit
+    .venv/bin/python -m bench.bench_store --synchronous FULL       # what-if: an fsync per commit
 
-Each workload is one transaction shaped exactly as the bot runs it, through
-:class:`bot.store.Store` on a fresh SQLite file (WAL, as in production):
+Each workload is the store's part of one command, shaped as the flow runs it
+(``bot/flows/rolls.py``): a transaction is one function run whole in the database's
+thread, through :meth:`bot.store.Store.read` / :meth:`bot.store.Store.write`, on a fresh
+SQLite file (WAL, as in production):
 
-``config``    ``Store.get_channel_config`` (``/roll`` reads it twice: bot/cogs/rolling.py and
-              bot/rolling.py ``post_roll``)
-``roll``      ``post_roll``'s write transaction (close the roller's open rolls, insert the
-              roll, read it back), then ``Store.attach_roll_messages``'s own transaction
-``will``      the Spend Will button (bot/rolling.py ``spend_will_pressed``): ``spend_refusal``,
-              the roll read again, the engine's re-read, the conditional update and the debit
-              of a tracked Will pool
-``extended``  an extended-action update: read the action, write its engine state back
-              guarded by the version read (``tx.actions.get`` + ``tx.actions.update``)
+``config``    one read of the channel's settings in force (``ctx.config(tx)``)
+``roll``      ``/roll``: one read (settings, the member's counters and Will pool), the
+              engine's roll, one write (close the roller's open rolls, insert the roll,
+              count it), then the write that remembers its message (``Reply.sent``)
+``will``      the Spend Will button: one read (settings, the roll, the pool), the engine's
+              re-read, one write (the conditional update and the debit of a tracked pool)
+``extended``  an extended-action update: one read of the action, one write of its engine
+              state guarded by the version read
 
 ``--concurrency`` tasks run each workload for ``--seconds``, each on its own rows (no
 conflicts, as different members at different tables). Printed per workload and
-concurrency: operations/s, p50/p99 latency, and the SQL round trips to aiosqlite's thread
-one operation takes. The ``direct`` lines run the same store code with its connection on
-the event loop's thread (no thread hop: the upper bound of "one hop per transaction").
-Figures go into BENCHMARKS.md; nothing here is a timed test.
+concurrency: operations/s, p50/p99 latency, and the trips to the database thread one
+operation takes (``Store.trips``). The ``direct`` lines run the same transactions with
+the connection on the event loop's thread (no thread hop at all: the upper bound of
+"one hop per transaction"). Figures go into BENCHMARKS.md; nothing here is a timed test.
 """
 
 from __future__ import annotations
@@ -40,16 +41,25 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 
 from bench.direct_sqlite import DirectConnection
-from bot.store import ActionKind, ActionStatus, Store, WillState
+from bot.store import Conflict, Store, Tx
 from engine.faces import seeded_faces
 from engine.models import RollRequest, Ruleset, Term
+from engine.offers import will_spend_refusal, will_state_for
+from engine.records import (
+    ActionKind,
+    ActionStatus,
+    ChannelConfig,
+    Refusal,
+    RollRecord,
+    WillPool,
+    WillState,
+)
 from engine.roll import roll, spend_will
-from engine.table import extended
+from engine.table import attempts, extended
 
 GUILD = 1_000
 CHANNELS = 64
@@ -76,49 +86,70 @@ def user_of(worker: int, index: int) -> int:
     return 10_000_000 + worker * 1_000 + index
 
 
+def _prepare(tx: Tx, workers: int, will_rolls: int) -> tuple[list[tuple[int, int]], list[int]]:
+    result = roll(REQUEST, FACES)
+    spendable: list[tuple[int, int]] = []
+    for number in range(will_rolls):
+        user = 20_000_000 + number
+        tx.will.save(None, WillPool(guild_id=GUILD, user_id=user, current=5, maximum=5))
+        record = tx.rolls.insert(
+            guild_id=GUILD, channel_id=number % CHANNELS, roller_id=user,
+            roller_name="Bench", result=result, will_state=WillState.OFFERED,
+        )
+        spendable.append((record.id, user))
+    actions = [
+        tx.actions.create(
+            ActionKind.EXTENDED, guild_id=GUILD, channel_id=worker % CHANNELS,
+            owner_id=user_of(worker, 0), label=f"research {worker}", state=EXTENDED_STATE,
+        ).id
+        for worker in range(workers)
+    ]
+    return spendable, actions
+
+
 async def prepare(
     store: Store, workers: int, will_rolls: int
 ) -> tuple[collections.deque[tuple[int, int]], list[int]]:
     """Rolls that offer Will, each by a roller with a tracked pool (one spend each), and
     an extended action per worker."""
-    result = roll(REQUEST, FACES)
-    spendable: collections.deque[tuple[int, int]] = collections.deque()
-    actions: list[int] = []
-    async with store.transaction() as tx:
-        for number in range(will_rolls):
-            user = 20_000_000 + number
-            await tx.will.set_pool(GUILD, user, maximum=5)
-            roll_id = await tx.rolls.insert(
-                guild_id=GUILD, channel_id=number % CHANNELS, roller_id=user,
-                roller_name="Bench", result=result, will_state=WillState.OFFERED,
-            )
-            spendable.append((roll_id, user))
-        for worker in range(workers):
-            record = await tx.actions.create(
-                ActionKind.EXTENDED, guild_id=GUILD, channel_id=worker % CHANNELS,
-                owner_id=user_of(worker, 0), label=f"research {worker}", state=EXTENDED_STATE,
-            )
-            actions.append(record.id)
-    return spendable, actions
+    spendable, actions = await store.write(lambda tx: _prepare(tx, workers, will_rolls))
+    return collections.deque(spendable), actions
 
 
 async def op_config(store: Store, worker: int, index: int) -> bool:
-    await store.get_channel_config(GUILD, worker % CHANNELS)
+    await store.read(lambda tx: tx.settings.config(GUILD, worker % CHANNELS))
     return True
 
 
 async def op_roll(store: Store, worker: int, index: int) -> bool:
     user = user_of(worker, index % 50)
     channel = worker % CHANNELS
-    async with store.transaction() as tx:
-        await tx.rolls.close(GUILD, channel, user)
-        result = roll(REQUEST, FACES)
-        roll_id = await tx.rolls.insert(
-            guild_id=GUILD, channel_id=channel, roller_id=user, roller_name="Bench",
-            result=result, will_state=WillState.OFFERED,
+    label = f"sneak {index % 7}"
+
+    def gather(tx: Tx) -> tuple[ChannelConfig, int, int, WillPool | None]:
+        return (
+            tx.settings.config(GUILD, channel),
+            tx.attempts.failures(GUILD, channel, user, label),
+            tx.attempts.turn_actions(GUILD, channel, user),
+            tx.will.get(GUILD, user),
         )
-        await tx.rolls.get(roll_id)
-    await store.attach_roll_messages(roll_id, 900_000_000 + roll_id)
+
+    config, failures, _, _ = await store.read(gather)
+    result = roll(attempts.with_penalty(REQUEST, failures), FACES)
+
+    def write(tx: Tx) -> RollRecord:
+        tx.rolls.close(GUILD, channel, user)
+        record = tx.rolls.insert(
+            guild_id=GUILD, channel_id=channel, roller_id=user, roller_name="Bench",
+            result=result, will_state=will_state_for(result, config), label=label,
+        )
+        after = attempts.record(failures, result)
+        if not tx.attempts.save_failures(GUILD, channel, user, label, old=failures, new=after):
+            raise Conflict(None)
+        return record
+
+    record = await store.write(write)
+    await store.write(lambda tx: tx.rolls.attach_messages(record.id, 900_000_000 + record.id))
     return True
 
 
@@ -127,17 +158,24 @@ def op_will(spendable: collections.deque[tuple[int, int]]) -> Operation:
         if not spendable:
             return False
         roll_id, user = spendable.popleft()
-        async with store.transaction() as tx:
-            if await tx.rolls.spend_refusal(roll_id, user) is not None:
-                msg = f"roll {roll_id} refused Will"
-                raise RuntimeError(msg)
-            record = await tx.rolls.get(roll_id)
-            if record is None:
-                msg = f"roll {roll_id} is gone"
-                raise RuntimeError(msg)
-            spent = await tx.rolls.spend_will(roll_id, user, spend_will(record.result, FACES))
-        if not hasattr(spent, "roll"):
-            msg = f"Will spend on roll {roll_id} refused: {spent}"
+
+        def gather(tx: Tx) -> tuple[ChannelConfig, RollRecord | None, WillPool | None]:
+            record = tx.rolls.get(roll_id)
+            return tx.settings.config(GUILD, 0), record, tx.will.get(GUILD, user)
+
+        _, record, pool = await store.read(gather)
+        if record is None or will_spend_refusal(record, user, pool) is not None:
+            msg = f"roll {roll_id} refused Will"
+            raise RuntimeError(msg)
+        result = spend_will(record.result, FACES)
+
+        def write(tx: Tx) -> WillPool | None:
+            if tx.rolls.spend_will(roll_id, user, result) is None:
+                raise Conflict(Refusal.ALREADY_SPENT)
+            return tx.will.debit(GUILD, user)
+
+        if await store.write(write) is None:
+            msg = f"roll {roll_id}: no Will debited"
             raise RuntimeError(msg)
         return True
 
@@ -147,41 +185,20 @@ def op_will(spendable: collections.deque[tuple[int, int]]) -> Operation:
 def op_extended(actions: list[int]) -> Operation:
     async def update(store: Store, worker: int, index: int) -> bool:
         action_id = actions[worker]
-        async with store.transaction() as tx:
-            record = await tx.actions.get(action_id)
-            if record is None or not await tx.actions.update(
+        record = await store.read(lambda tx: tx.actions.get(action_id))
+        if record is None or await store.write(
+            lambda tx: tx.actions.update(
                 action_id, record.version, EXTENDED_STATE, ActionStatus.OPEN
-            ):
-                msg = f"action {action_id} update lost"
-                raise RuntimeError(msg)
+            )
+        ) is None:
+            msg = f"action {action_id} update lost"
+            raise RuntimeError(msg)
         return True
 
     return update
 
 
 # ---------------------------------------------------------------------- measuring
-
-
-class RoundTrips:
-    """Counts calls into aiosqlite's connection thread (every statement, cursor close,
-    BEGIN and COMMIT is one)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self._original: Any = aiosqlite.Connection._execute
-
-    def __enter__(self) -> RoundTrips:
-        original: Any = self._original
-
-        async def counted(conn: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            return await original(conn, fn, *args, **kwargs)
-
-        aiosqlite.Connection._execute = counted  # type: ignore[assignment,method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        aiosqlite.Connection._execute = self._original  # type: ignore[method-assign]
 
 
 async def measure(
@@ -214,7 +231,8 @@ async def run(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="storyteller-store-", dir=args.db_dir))
     print(f"store transactions — Python {platform.python_version()}, SQLite "
           f"{sqlite3.sqlite_version}, aiosqlite {aiosqlite.__version__}, "
-          f"synchronous={args.synchronous or 'default (FULL)'}, {args.seconds:g} s per figure")
+          f"synchronous={args.synchronous or 'NORMAL (the store default)'}, {args.seconds:g} s"
+          " per figure")
     print()
     print("| workload | connection | concurrency | ops/s | p50 ms | p99 ms | round trips/op |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -237,13 +255,9 @@ async def run(args: argparse.Namespace) -> None:
         for name, operation in workloads.items():
             if name not in args.workloads:
                 continue
-            trips = "—"
-            if connection == "aiosqlite":
-                with RoundTrips() as counter:
-                    await operation(store, 0, 0)
-                trips = str(counter.count)
-            else:
-                await operation(store, 0, 0)
+            before = store.trips
+            await operation(store, 0, 0)
+            trips = str(store.trips - before)
             for concurrency in args.concurrency:
                 rate, p50, p99, _ = await measure(store, operation, concurrency, args.seconds)
                 short = " (ran out of prepared rolls)" if name == "will" and not spendable else ""

@@ -1,15 +1,16 @@
 """aiosqlite's connection surface, as the store uses it, run on the calling thread.
 
-For measurements only (bench/bench_store.py, ``bench.whatif direct-store``): the bot's own
-repository code runs unchanged on a plain ``sqlite3`` connection, so a statement costs
-what SQLite takes instead of a round trip to aiosqlite's thread. It models "no thread
-hop per statement", the upper bound of running each transaction in one hop.
+For measurements only (bench/bench_store.py, ``bench.whatif direct-store``): the store's
+own transactions (:meth:`bot.store.Store.read` and ``write``) run unchanged on a plain
+``sqlite3`` connection in the event loop's thread, so a transaction costs what SQLite
+takes instead of its one trip to aiosqlite's thread. It models "no thread hop at all",
+the upper bound of the store's "one hop per transaction".
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -42,19 +43,26 @@ class _DirectCursor:
 class DirectConnection:
     """The part of aiosqlite's connection the store uses, run on the calling thread.
 
-    Models "no thread hop per statement": the bot's own repository code runs unchanged,
-    each statement blocking the event loop for the few microseconds SQLite takes.
+    Models "no thread hop": the store's transaction bodies run unchanged, each blocking
+    the event loop for the time SQLite takes.
     """
 
     def __init__(self, path: Path, *, synchronous: str | None = None) -> None:
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._conn.row_factory = sqlite3.Row
         # The store's own settings (bot/store/store.py Store.open), migrations already applied.
-        pragmas = ["journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"]
-        if synchronous:
-            pragmas.append(f"synchronous = {synchronous}")
+        pragmas = [
+            "journal_mode = WAL",
+            "foreign_keys = ON",
+            f"synchronous = {synchronous or 'NORMAL'}",
+            "busy_timeout = 1000",
+        ]
         for pragma in pragmas:
             self._conn.execute(f"PRAGMA {pragma}").fetchall()
+
+    async def _execute(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """What the store queues on aiosqlite's thread (a whole transaction), run here."""
+        return fn(*args, **kwargs)
 
     def execute(self, sql: str, params: Any = ()) -> _DirectCursor:
         return _DirectCursor(self._conn.execute(sql, params))

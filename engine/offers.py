@@ -7,7 +7,8 @@ button's flow checks the same rule through :func:`refusal` before it acts
 
 from __future__ import annotations
 
-from engine.models import Frozen, Outcome, RollResult, Ruleset
+from engine.frozen import Frozen
+from engine.models import Outcome, RollResult, Ruleset
 from engine.records import ChannelConfig, Refusal, RollRecord, WillPool, WillState, WillTiming
 from engine.roll import will_refusal
 

@@ -6,6 +6,8 @@ the rules of what a change does live only here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.records import Change, WillPool
 
 MAX_WILL = 30
@@ -36,11 +38,23 @@ def regained(pool: WillPool, amount: int) -> WillPool:
 
 def set_pool(
     old: WillPool | None, guild_id: int, user_id: int, maximum: int, current: int | None = None
-) -> Change[WillPool | None]:
-    """Track a pool or change it. Without ``current``, a new pool starts full and an existing
-    one keeps its current Will, lowered to the new maximum if it is above it. Raises
-    ValueError for a value out of range (the pool's own checks)."""
+) -> WillPool:
+    """The pool a member tracks, or changes ``old`` to. Without ``current``, a new pool starts
+    full and an existing one keeps its current Will, lowered to the new maximum if it is above
+    it. Raises
+    ValueError for a value out of range (the pool's own checks, and at most MAX_WILL)."""
+    if maximum > MAX_WILL:
+        msg = f"a Will maximum is at most {MAX_WILL}, not {maximum}"
+        raise ValueError(msg)
     if current is None:
         current = maximum if old is None else min(old.current, maximum)
-    new = WillPool(guild_id=guild_id, user_id=user_id, current=current, maximum=maximum)
-    return Change[WillPool | None](old=old, new=new)
+    return WillPool(guild_id=guild_id, user_id=user_id, current=current, maximum=maximum)
+
+
+def night(pools: Iterable[WillPool]) -> tuple[Change[WillPool], ...]:
+    """A night passes: every pool below its maximum regains 1 (full pools do not change)."""
+    return tuple(
+        Change[WillPool](old=pool, new=regained(pool, 1))
+        for pool in pools
+        if pool.current < pool.maximum
+    )

@@ -6,13 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import teamwork
-from bot.checks import storyteller_only
 from bot.client import StorytellerBot
-from bot.context import bot_of, channel_config, in_guild
-from bot.render.state import night_done, scene_ended, turn_advanced
-from bot.render.teamwork import scene_teamwork_ended
-from bot.rolling import refresh_messages
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.flows import clock
+from bot.flows.reply import run
 
 
 class Scene(commands.GroupCog, group_name="scene"):
@@ -24,22 +22,10 @@ class Scene(commands.GroupCog, group_name="scene"):
     @app_commands.command(name="end")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_channels=True)
-    @storyteller_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """Storyteller: end the scene (resets attempts, closes Will buttons, ends teamwork)."""
-        guild_id, channel_id = in_guild(interaction)
-        bot = bot_of(interaction)
-        config = await channel_config(interaction)
-        async with bot.store.transaction() as tx:
-            attempts = await tx.attempts.reset_channel(guild_id, channel_id)
-            await tx.attempts.reset_turn(guild_id, channel_id)
-            closed = await tx.rolls.close(guild_id, channel_id)
-            ended = await teamwork.end_unfinished(tx, guild_id, channel_id)
-        refresh_messages(bot, closed, config)
-        await interaction.response.send_message(
-            scene_ended(attempts, len(closed)) + scene_teamwork_ended(len(ended))
-        )
-        await teamwork.refresh_cards(bot, ended, config)
+        await run(clock.scene_end(deps_of(interaction), ctx_of(interaction)),
+                  DiscordResponder(interaction))
 
 
 class Turn(commands.GroupCog, group_name="turn"):
@@ -51,15 +37,10 @@ class Turn(commands.GroupCog, group_name="turn"):
     @app_commands.command(name="next")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_channels=True)
-    @storyteller_only()
     async def next_(self, interaction: discord.Interaction) -> None:
         """Storyteller: next turn (resets the Successive Action Penalty, closes Will buttons)."""
-        guild_id, channel_id = in_guild(interaction)
-        async with bot_of(interaction).store.transaction() as tx:
-            await tx.attempts.reset_turn(guild_id, channel_id)
-            closed = await tx.rolls.close(guild_id, channel_id)
-        refresh_messages(bot_of(interaction), closed, await channel_config(interaction))
-        await interaction.response.send_message(turn_advanced(len(closed)))
+        await run(clock.turn_next(deps_of(interaction), ctx_of(interaction)),
+                  DiscordResponder(interaction))
 
 
 class Night(commands.Cog):
@@ -71,12 +52,10 @@ class Night(commands.Cog):
     @app_commands.command(name="night")
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_channels=True)
-    @storyteller_only()
     async def night(self, interaction: discord.Interaction) -> None:
         """Storyteller: a night passes; every tracked Will pool in the server regains 1."""
-        guild_id, _ = in_guild(interaction)
-        regained = await bot_of(interaction).store.night(guild_id)
-        await interaction.response.send_message(night_done(regained))
+        await run(clock.night(deps_of(interaction), ctx_of(interaction)),
+                  DiscordResponder(interaction))
 
 
 async def setup(bot: StorytellerBot) -> None:

@@ -7,10 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
-from bot.context import channel_config
-from bot.render.help import HELP_TOPICS, help_embed
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.flows.help import TOPICS, show_help
+from bot.flows.reply import run
 
-TOPIC_CHOICES = [app_commands.Choice(name=topic, value=topic) for topic in HELP_TOPICS]
+TOPIC_CHOICES = [app_commands.Choice(name=topic, value=topic) for topic in TOPICS]
 
 
 class Help(commands.Cog):
@@ -25,10 +27,8 @@ class Help(commands.Cog):
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def help(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """How to roll in this channel's ruleset, with examples."""
-        config = await channel_config(interaction)
-        await interaction.response.send_message(
-            embed=help_embed(config.ruleset, topic), ephemeral=True
-        )
+        await run(show_help(deps_of(interaction), ctx_of(interaction), topic),
+                  DiscordResponder(interaction))
 
 
 async def setup(bot: StorytellerBot) -> None:

@@ -6,15 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import is_storyteller, require_storyteller
 from bot.client import StorytellerBot
-from bot.context import bot_of, channel_config, in_guild
-from bot.errors import UserError
-from bot.render.messages import action_roll_not_voided, no_such_roll
-from bot.render.messages import voided as voided_text
-from bot.render.state import history_text
-from bot.rolling import refresh_messages
-from bot.store import MAX_HISTORY
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.flows import history as roll_log
+from bot.flows.reply import run
 
 
 class History(commands.Cog):
@@ -33,34 +29,16 @@ class History(commands.Cog):
     async def history(
         self,
         interaction: discord.Interaction,
-        count: app_commands.Range[int, 1, MAX_HISTORY] = 10,
+        count: app_commands.Range[int, 1, roll_log.MAX_HISTORY] = roll_log.DEFAULT_COUNT,
         member: discord.Member | None = None,
         void: app_commands.Range[int, 1] | None = None,
     ) -> None:
         """The channel's recent rolls, newest first."""
-        guild_id, channel_id = in_guild(interaction)
-        store = bot_of(interaction).store
-        notice = ""
-        if void is not None:
-            await require_storyteller(interaction)
-            voided = await store.void_roll(guild_id, channel_id, void, interaction.user.id)
-            if voided is None:
-                raise UserError(no_such_roll(void))
-            if not voided.roll.void:
-                raise UserError(action_roll_not_voided(void))
-            notice = voided_text(void, already=voided.already) + "\n"
-            if not voided.already:
-                config = await channel_config(interaction)
-                refresh_messages(bot_of(interaction), [voided.roll], config)
-        records = await store.history(
-            guild_id,
-            channel_id,
-            viewer_id=interaction.user.id,
-            viewer_is_storyteller=await is_storyteller(interaction),
-            count=count,
-            member_id=member.id if member is not None else None,
+        flow = roll_log.history(
+            deps_of(interaction), ctx_of(interaction), count,
+            member.id if member is not None else None, void,
         )
-        await interaction.response.send_message(notice + history_text(records), ephemeral=True)
+        await run(flow, DiscordResponder(interaction))
 
 
 async def setup(bot: StorytellerBot) -> None:

@@ -7,31 +7,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
-from bot.context import bot_of, channel_config, in_guild
-from bot.errors import UserError
-from bot.render.contest import multi_embed, multi_refused, unreadable_action
-from bot.render.rolls import refusal
-from bot.rolling import refresh_messages
-from bot.store import WillState
-from engine.models import RollRequest, Term
-from engine.parser import PoolSyntaxError, format_pool, parse_pool
-from engine.roll import RuleError, roll
-from engine.table import multi
-from engine.table.multi import MultiRefusal
-
-#: What separates the declared actions in `actions`.
-SEPARATOR = ";"
-
-
-def _pools(actions: str) -> list[tuple[Term, ...]]:
-    """Each declared action's pool, in order, or a refusal naming the one that is unreadable."""
-    pools: list[tuple[Term, ...]] = []
-    for number, text in enumerate(actions.split(SEPARATOR), start=1):
-        try:
-            pools.append(parse_pool(text))
-        except PoolSyntaxError as error:
-            raise UserError(unreadable_action(number, str(error))) from error
-    return pools
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.flows import multi
+from bot.flows.reply import run
 
 
 class Multi(commands.Cog):
@@ -50,49 +29,15 @@ class Multi(commands.Cog):
     async def multi(
         self,
         interaction: discord.Interaction,
-        actions: app_commands.Range[str, 1, 1000],
+        actions: app_commands.Range[str, 1, multi.MAX_ACTIONS_TEXT],
         difficulty: app_commands.Range[int, 2, 10] | None = None,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: app_commands.Range[str, 1, multi.MAX_LABEL] | None = None,
     ) -> None:
         """v20: take several actions this turn; action k has -k dice and +k difficulty."""
-        bot = bot_of(interaction)
-        guild_id, channel_id = in_guild(interaction)
-        config = await channel_config(interaction)
-        user = interaction.user
-        pools = _pools(actions)
-        asked = [
-            RollRequest(ruleset=config.ruleset, terms=terms, difficulty=difficulty)
-            for terms in pools
-        ]
-        try:
-            declared = multi.requests(asked)
-        except RuleError as error:
-            raise UserError(refusal(str(error))) from error
-        if isinstance(declared, MultiRefusal):
-            raise UserError(multi_refused(declared, format_pool(pools[declared.action - 1])))
-        async with bot.store.transaction() as tx:
-            results = [roll(request, bot.faces) for request in declared]
-            # multi.requests prepared every request: none of them is refused.
-            roll_ids = [
-                await tx.rolls.insert(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    roller_id=user.id,
-                    roller_name=user.display_name,
-                    result=result,
-                    will_state=WillState.NONE,
-                    label=label,
-                )
-                for result in results
-            ]
-            # Closed as stored, with the roller's earlier rolls: the card offers no buttons.
-            closed = await tx.rolls.close(guild_id, channel_id, user.id)
-        await interaction.response.send_message(
-            embed=multi_embed(
-                results, roller=user.display_name, label=label, text_only=config.text_only
-            )
+        flow = multi.multi_actions(
+            deps_of(interaction), ctx_of(interaction), actions, difficulty, label
         )
-        refresh_messages(bot, [record for record in closed if record.id not in roll_ids], config)
+        await run(flow, DiscordResponder(interaction))
 
 
 async def setup(bot: StorytellerBot) -> None:

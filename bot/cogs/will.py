@@ -6,14 +6,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import require_storyteller
 from bot.client import StorytellerBot
-from bot.context import bot_of, in_guild
-from bot.errors import UserError
-from bot.render.messages import WILL_NOT_TRACKED, will_above_maximum, will_not_tracked_for
-from bot.render.state import will_changed, will_shown
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.flows import will
+from bot.flows.reply import run
+from engine.will import MAX_WILL
 
-MAX_WILL = 20
+
+def _member(member: discord.Member | discord.User) -> will.Member:
+    return will.Member(member.id, member.display_name)
 
 
 class Will(commands.GroupCog, group_name="will"):
@@ -29,14 +31,11 @@ class Will(commands.GroupCog, group_name="will"):
         self, interaction: discord.Interaction, member: discord.Member | None = None
     ) -> None:
         """Show a Will pool (and cofd Beats)."""
-        guild_id, _ = in_guild(interaction)
-        target = member or interaction.user
-        store = bot_of(interaction).store
-        pool = await store.get_will(guild_id, target.id)
-        beats = await store.get_beats(guild_id, target.id)
-        await interaction.response.send_message(
-            will_shown(target.display_name, pool, beats), ephemeral=True
+        flow = will.show(
+            deps_of(interaction), ctx_of(interaction),
+            _member(member) if member is not None else None,
         )
+        await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="set")
     @app_commands.guild_only()
@@ -51,27 +50,15 @@ class Will(commands.GroupCog, group_name="will"):
         current: app_commands.Range[int, 0, MAX_WILL] | None = None,
     ) -> None:
         """Track your Will pool, or change it."""
-        guild_id, _ = in_guild(interaction)
-        if current is not None and current > max:
-            raise UserError(will_above_maximum(current, max))
-        change = await bot_of(interaction).store.set_will(
-            guild_id, interaction.user.id, max, current
-        )
-        await interaction.response.send_message(
-            will_changed(interaction.user.display_name, change.old, change.new), ephemeral=True
-        )
+        flow = will.set_pool(deps_of(interaction), ctx_of(interaction), max, current)
+        await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="rest")
     @app_commands.guild_only()
     async def rest(self, interaction: discord.Interaction) -> None:
         """A night of good rest: regain 1 Will, up to your maximum."""
-        guild_id, _ = in_guild(interaction)
-        change = await bot_of(interaction).store.rest(guild_id, interaction.user.id)
-        if change is None:
-            raise UserError(WILL_NOT_TRACKED)
-        await interaction.response.send_message(
-            will_changed(interaction.user.display_name, change.old, change.new), ephemeral=True
-        )
+        await run(will.rest(deps_of(interaction), ctx_of(interaction)),
+                  DiscordResponder(interaction))
 
     @app_commands.command(name="gain")
     @app_commands.guild_only()
@@ -84,14 +71,8 @@ class Will(commands.GroupCog, group_name="will"):
         amount: app_commands.Range[int, 1, MAX_WILL],
     ) -> None:
         """Storyteller: a member regains Will, up to their maximum."""
-        await require_storyteller(interaction)
-        guild_id, _ = in_guild(interaction)
-        change = await bot_of(interaction).store.gain_will(guild_id, member.id, amount)
-        if change is None:
-            raise UserError(will_not_tracked_for(member.display_name))
-        await interaction.response.send_message(
-            will_changed(member.display_name, change.old, change.new)
-        )
+        flow = will.gain(deps_of(interaction), ctx_of(interaction), _member(member), amount)
+        await run(flow, DiscordResponder(interaction))
 
 
 async def setup(bot: StorytellerBot) -> None:

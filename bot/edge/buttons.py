@@ -20,7 +20,7 @@ from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.errors import answering_errors, reply_ephemeral
 from bot.edge.ids import TEMPLATE, Kind, Press, parse
 from bot.edge.respond import DiscordResponder
-from bot.flows import rolls
+from bot.flows import contest, extended, rolls, teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
@@ -30,6 +30,11 @@ ButtonFlow = Callable[[Deps, Ctx, Press], Awaitable[Reply]]
 #: The flow that answers each kind of button.
 ROUTES: Final[dict[Kind, ButtonFlow]] = {
     Kind.ROLL: rolls.pressed,
+    Kind.TEAMWORK_CARD: teamwork.card_pressed,
+    Kind.HELPER_ROLL: teamwork.helper_roll_pressed,
+    Kind.RESIST: contest.resist_pressed,
+    Kind.EXTENDED_CARD: extended.card_pressed,
+    Kind.EXTENDED_ROLL: extended.roll_pressed,
 }
 
 _TEMPLATE: Final = re.compile(TEMPLATE)

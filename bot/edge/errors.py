@@ -16,6 +16,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -30,7 +31,9 @@ from bot.render.messages import (
     STORE_FULL,
     STORE_READ_ONLY,
     missing_permissions,
+    not_a_choice,
     not_a_value,
+    out_of_range,
 )
 
 log = logging.getLogger(__name__)
@@ -122,8 +125,64 @@ def _describe(interaction: discord.Interaction) -> str:
     return f"component {custom_id}"
 
 
+_NUMBERS = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
+_NESTED = (discord.AppCommandOptionType.subcommand, discord.AppCommandOptionType.subcommand_group)
+
+
+def _given_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The command's own options under its subcommand and group, as Discord sent them."""
+    for option in options:
+        if option.get("type") in {kind.value for kind in _NESTED}:
+            return _given_options(list(option.get("options", [])))
+    return options
+
+
+def check_bounds(
+    command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]
+) -> None:
+    """Refuse an option value outside the bounds and choices the command declares.
+
+    Discord's client enforces them, but an interaction can come from a modified client:
+    every bound is checked again here, before any command runs.
+    """
+    parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    for option in _given_options(options):
+        parameter = parameters.get(str(option.get("name")))
+        value = option.get("value")
+        if parameter is None or value is None:
+            continue
+        if parameter.choices and value not in {choice.value for choice in parameter.choices}:
+            raise UserError(not_a_choice(parameter.display_name,
+                                         [str(choice.value) for choice in parameter.choices]))
+        measured: float | None = None
+        if parameter.type in _NUMBERS and isinstance(value, int | float):
+            measured = value
+        elif parameter.type is discord.AppCommandOptionType.string and isinstance(value, str):
+            measured = len(value)
+        if measured is None:
+            continue
+        low, high = parameter.min_value, parameter.max_value
+        if (low is not None and measured < low) or (high is not None and measured > high):
+            raise UserError(out_of_range(
+                parameter.display_name, low, high,
+                length=parameter.type is discord.AppCommandOptionType.string,
+            ))
+
+
 class StorytellerTree(app_commands.CommandTree[discord.Client]):
-    """The command tree: every command error ends in one ephemeral answer."""
+    """The command tree: every command error ends in one ephemeral answer, and every
+    option's bounds are checked again before a command runs."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        command = interaction.command
+        if (
+            interaction.type is discord.InteractionType.application_command
+            and isinstance(command, app_commands.Command)
+            and interaction.data is not None
+        ):
+            options: Any = interaction.data.get("options", [])
+            check_bounds(command, list(options))
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

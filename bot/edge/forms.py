@@ -16,6 +16,7 @@ from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.errors import answering_errors, reply_ephemeral
 from bot.edge.ids import Kind, Press, parse
 from bot.edge.respond import DiscordResponder
+from bot.flows import contest, extended
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
@@ -29,7 +30,10 @@ if TYPE_CHECKING:
 FormFlow = Callable[[Deps, Ctx, Press, Mapping[str, str]], Awaitable[Reply]]
 
 #: The flow that answers each kind of form.
-FORMS: Final[dict[Kind, FormFlow]] = {}
+FORMS: Final[dict[Kind, FormFlow]] = {
+    Kind.CONDITION_FORM: extended.condition_submitted,
+    Kind.POOL_FORM: contest.pool_form_submitted,
+}
 
 
 def text_values(components: list[ModalSubmitComponentInteractionData]) -> dict[str, str]:

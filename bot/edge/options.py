@@ -98,7 +98,8 @@ def roll_options(*names: str, **annotations: Any) -> Callable[[F], F]:
         raise ValueError(msg)
 
     def decorate(func: F) -> F:
-        signature = inspect.signature(func)
+        # Annotations resolved here: discord.py reads them from the wrapper, in this module.
+        signature = inspect.signature(func, eval_str=True)
         kept = [p for p in signature.parameters.values() if p.name != "options"]
         added = [
             inspect.Parameter(
@@ -121,8 +122,8 @@ def roll_options(*names: str, **annotations: Any) -> Callable[[F], F]:
         described = app_commands.describe(
             **{name: ROLL_OPTIONS[name].description for name in names}
         )(command)
-        choices = {
-            name: ROLL_OPTIONS[name].choices for name in names if ROLL_OPTIONS[name].choices
+        choices: dict[str, list[app_commands.Choice[str]]] = {
+            name: listed for name in names if (listed := ROLL_OPTIONS[name].choices)
         }
         if choices:
             described = app_commands.choices(**choices)(described)

@@ -47,8 +47,8 @@ from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, attempts
 
-#: How often a roll is drawn again when the table changed between its read and its write
-#: (two rolls of one member at the same instant); the member never saw the discarded dice.
+#: How often a flow reads again when the action it read moved on before its write could
+#: take it (two members acting on one card at once); then the member is told to try again.
 ROLL_TRIES = 3
 
 
@@ -64,9 +64,8 @@ class Table:
     pool: WillPool | None
 
 
-def read_table(tx: Tx, ctx: Ctx, label: str | None) -> Table:
-    """Inside a read: the channel's settings and the member's counters and Will."""
-    config = ctx.config(tx)
+def read_table(tx: Tx, ctx: Ctx, config: ChannelConfig, label: str | None) -> Table:
+    """Inside a transaction: the member's counters and Will in this channel."""
     counted = bool(label) and config.pressure
     return Table(
         config=config,
@@ -89,20 +88,19 @@ def with_table_state(request: RollRequest, table: Table) -> RollRequest:
 
 
 def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollResult) -> None:
-    """Inside a write: the member's counters after this roll, each written only if it is
-    still what the roll was read with (else :class:`Conflict`, and the roll is drawn again)."""
+    """Inside the roll's write: the member's counters after this roll (the engine counts,
+    the store keeps): successive attempts at a labelled action, `fistful` actions this turn."""
     config = table.config
     if label and config.pressure:
-        after = attempts.record(table.failures, result)
-        if not tx.attempts.save_failures(
-            ctx.guild_id, ctx.channel_id, ctx.user_id, label, old=table.failures, new=after
-        ):
-            raise Conflict(None)
-    if result.request.ruleset is Ruleset.FISTFUL and not tx.attempts.save_turn_actions(
-        ctx.guild_id, ctx.channel_id, ctx.user_id,
-        old=table.turn_actions, new=table.turn_actions + 1,
-    ):
-        raise Conflict(None)
+        tx.attempts.save_failures(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label,
+            old=table.failures, new=attempts.record(table.failures, result),
+        )
+    if result.request.ruleset is Ruleset.FISTFUL:
+        tx.attempts.save_turn_actions(
+            ctx.guild_id, ctx.channel_id, ctx.user_id,
+            old=table.turn_actions, new=table.turn_actions + 1,
+        )
 
 
 def closed_edits(closed: list[RollRecord], config: ChannelConfig) -> tuple[Edit, ...]:
@@ -138,51 +136,46 @@ async def roll(
     private: bool,
     retry_of: int | None = None,
 ) -> Reply:
-    """Roll what the member asks for, store it and answer with its message."""
-    for _ in range(ROLL_TRIES):
-        table = await deps.store.read(lambda tx: read_table(tx, ctx, label))
-        request = with_table_state(ask(table.config), table)
+    """Roll what the member asks for, store it and answer with its message.
+
+    The channel's settings are read first (a request the ruleset refuses takes no
+    lock); then one write transaction reads the member's counters and Will, rolls,
+    and stores the roll and the new counters: the dice are drawn only once the
+    transaction holds the table, so a refused or failed write draws nothing, and two
+    rolls of one member never count from the same state.
+    """
+    config = await deps.store.read(ctx.config)
+    asked = ask(config)
+
+    def write(tx: Tx) -> tuple[RollRecord, list[RollRecord]]:
+        table = read_table(tx, ctx, config, label)
+        request = with_table_state(asked, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
-            # Before the dice: an empty pool rolls nothing.
-            raise UserError(no_will(table.pool))
+            raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
+        if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
+            reason = retry_refusal(tx.rolls.get(retry_of), ctx.user_id)
+            raise UserError(REFUSALS[reason or Refusal.ALREADY_RETRIED])
         result = roll_dice(request, deps.faces)
         if result.refused:
             raise UserError(cannot_roll(refusal_text(result.refusal)))
+        if request.will and table.pool is not None:
+            tx.will.debit(ctx.guild_id, ctx.user_id)
+        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+        record = tx.rolls.insert(
+            guild_id=ctx.guild_id,
+            channel_id=ctx.channel_id,
+            roller_id=ctx.user_id,
+            roller_name=ctx.user_name,
+            result=result,
+            will_state=will_state_for(result, config),
+            label=label,
+            private=private,
+        )
+        count_roll(tx, ctx, table, label, result)
+        return record, closed
 
-        def write(
-            tx: Tx, table: Table = table, result: RollResult = result
-        ) -> tuple[RollRecord, list[RollRecord]]:
-            if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
-                reason = retry_refusal(tx.rolls.get(retry_of), ctx.user_id)
-                raise Conflict(reason or Refusal.ALREADY_RETRIED)
-            if result.request.will and tx.will.get(ctx.guild_id, ctx.user_id) is not None:
-                pool = tx.will.debit(ctx.guild_id, ctx.user_id)
-                if pool is None:
-                    raise Conflict(Refusal.NO_WILL)
-            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-            record = tx.rolls.insert(
-                guild_id=ctx.guild_id,
-                channel_id=ctx.channel_id,
-                roller_id=ctx.user_id,
-                roller_name=ctx.user_name,
-                result=result,
-                will_state=will_state_for(result, table.config),
-                label=label,
-                private=private,
-            )
-            count_roll(tx, ctx, table, label, result)
-            return record, closed
-
-        try:
-            record, closed = await deps.store.write(write)
-        except Conflict as conflict:
-            if conflict.reason is None:
-                continue  # the member's counters moved: read again, roll again
-            if conflict.reason is Refusal.NO_WILL and table.pool is not None:
-                raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
-            raise UserError(REFUSALS[conflict.reason]) from None
-        return _answer(deps, record, closed, table.config)
-    raise UserError(REFUSALS[Refusal.BUSY])
+    record, closed = await deps.store.write(write)
+    return _answer(deps, record, closed, config)
 
 
 def _answer(
@@ -244,6 +237,12 @@ async def odds(deps: Deps, ctx: Ctx, ask: Ask) -> Reply:
 # --- buttons --------------------------------------------------------------------------------
 
 
+def refused_press(conflict: Conflict) -> str:
+    """The words for a press the store's transaction refused (its reason, a Refusal)."""
+    reason = conflict.reason
+    return REFUSALS[reason if isinstance(reason, Refusal) else Refusal.BUSY]
+
+
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """What a roll's button acts on, read in one trip."""
@@ -279,38 +278,38 @@ def _updated(record: RollRecord, config: ChannelConfig) -> tuple[Message, tuple[
 
 
 async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
-    """Spend Will: the same message is updated in place and the Will pool loses 1."""
-    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
-    refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
-    if refused is not None or state.roll is None:
-        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
-    record = state.roll
-    try:
-        result = spend_will(record.result, deps.faces)
-    except RuleError as error:
-        raise UserError(cannot_spend_will(refusal_text(error.refusal))) from error
+    """Spend Will: the same message is updated in place and the Will pool loses 1.
 
-    def write(tx: Tx) -> tuple[RollRecord, WillPool | None]:
-        pool = tx.will.get(record.guild_id, record.roller_id)
-        changed = None
-        if will.can_spend(pool):
-            changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
-        if changed is None:
-            # Another write came first (a second press): why, as the table stands now.
-            now = tx.rolls.get(roll_id)
-            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or Refusal.ALREADY_SPENT)
+    One transaction: the roll and the pool as they stand, the rule (§4), the Will dice
+    drawn only when the spend will take effect (two presses at once draw once), then
+    the update and the debit.
+    """
+
+    def spend(tx: Tx) -> tuple[ChannelConfig, RollRecord, WillPool | None]:
+        record = tx.rolls.get(roll_id)
+        pool = None if record is None else tx.will.get(record.guild_id, record.roller_id)
+        refused = will_spend_refusal(record, ctx.user_id, pool)
+        if refused is not None or record is None:
+            raise Conflict(refused or Refusal.NOT_FOUND)
+        result = spend_will(record.result, deps.faces)  # RuleError: nothing written
+        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
+        if changed is None:  # the rule above said it would act: a bug if not
+            msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refused it"
+            raise RuntimeError(msg)
         if pool is not None:
             pool = tx.will.debit(record.guild_id, record.roller_id)
         if record.label and result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
             tx.attempts.reset(record.guild_id, record.channel_id, record.roller_id, record.label)
-        return changed, pool
+        return ctx.config(tx), changed, pool
 
     try:
-        changed, pool = await deps.store.write(write)
+        config, changed, pool = await deps.store.write(spend)
     except Conflict as conflict:
-        raise UserError(REFUSALS[conflict.reason]) from None
-    message, edits = _updated(changed, state.config)
+        raise UserError(refused_press(conflict)) from None
+    except RuleError as error:
+        raise UserError(cannot_spend_will(refusal_text(error.refusal))) from error
+    message, edits = _updated(changed, config)
     followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
     return Reply(message=message, update=True, followups=followups, edits=edits)
 
@@ -336,7 +335,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     try:
         changed, beats = await deps.store.write(write)
     except Conflict as conflict:
-        raise UserError(REFUSALS[conflict.reason]) from None
+        raise UserError(refused_press(conflict)) from None
     message, edits = _updated(changed, state.config)
     return Reply(
         message=message, update=True, edits=edits,

@@ -14,6 +14,10 @@ from typing import Final
 
 import discord
 
+from bot.edge import ids
+from bot.render.buttons import view_of
+from bot.render.message import Message
+from bot.render.refusals import refusal_text
 from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
 from bot.render.text import (
     INFO_COLOUR,
@@ -23,7 +27,14 @@ from bot.render.text import (
     safe,
 )
 from engine.models import DieKind, Fate, RollResult, Ruleset, Term
-from engine.table.contest import ContestResult, Winner
+from engine.records import ActionRecord, ChannelConfig
+from engine.table.contest import (
+    ContestResult,
+    ContestState,
+    ContestStatus,
+    ResistBlocked,
+    Winner,
+)
 from engine.table.multi import MultiRefusal
 
 __all__ = [
@@ -31,10 +42,12 @@ __all__ = [
     "CONTEST_DECIDED",
     "CONTEST_GONE",
     "DICE_SHOWN",
+    "DIFFICULTY_FIELD",
     "DIFFICULTY_HINT",
     "DIFFICULTY_LABEL",
     "NOT_A_PLAYER",
     "NO_SIDE",
+    "POOL_FIELD",
     "POOL_HINT",
     "POOL_LABEL",
     "RESIST",
@@ -42,6 +55,7 @@ __all__ = [
     "TWO_SIDES",
     "cannot_contest",
     "contest_embed",
+    "contest_message",
     "dice_text",
     "foreign_option",
     "multi_embed",
@@ -49,8 +63,11 @@ __all__ = [
     "not_a_difficulty",
     "not_opponent",
     "pool_field",
+    "pool_form",
+    "resist_refused",
     "roll_block",
     "roll_summary",
+    "scene_contests_closed",
     "unreadable_action",
 ]
 
@@ -84,6 +101,9 @@ AGAINST_YOURSELF: Final = "You cannot contest yourself: name another member, or 
 NOT_A_PLAYER: Final = "A bot cannot roll to resist: name a player, or use `against`."
 CONTEST_DECIDED: Final = "This contest is already decided, so nothing was changed."
 CONTEST_GONE: Final = "I no longer know this contest, so nothing was changed."
+CONTEST_SCENE_ENDED: Final = (
+    "This contest was closed when the scene ended, so nothing was changed."
+)
 
 _CONTEST_COLOURS: Final = {
     Winner.ACTOR: discord.Colour.green(),
@@ -197,6 +217,7 @@ def contest_embed(
     contest: ContestResult | None,
     contest_id: int,
     text_only: bool = False,
+    scene_ended: bool = False,
 ) -> discord.Embed:
     """A contest card: both sides' rolls and who won by how much, or who still has to resist.
 
@@ -212,7 +233,13 @@ def contest_embed(
         title += f": {safe(label, limit=LABEL_LIMIT)}"
     if not text_only:
         title = f"⚔️ {title}"
-    if contest is None:
+    if contest is None and scene_ended:
+        description = (
+            f"**The scene ended** before **{opponent_shown}** rolled to resist: "
+            "this contest is closed, nobody wins."
+        )
+        colour = INFO_COLOUR
+    elif contest is None:
         description = (
             f"**{actor_shown}** has rolled. Waiting for **{opponent_shown}** to press "
             f"**{RESIST}**."
@@ -306,9 +333,80 @@ def multi_embed(
 
 def multi_refused(refused: MultiRefusal, pool: str) -> str:
     """The whole declaration refused, naming the action that could not be taken."""
-    return refusal(f"{refused.message} (action {refused.action} is {pool})")
+    return refusal(f"{refusal_text(refused.refusal)} (action {refused.action} is {pool})")
 
 
 def unreadable_action(number: int, problem: str) -> str:
     """One action of a declaration is not a pool."""
     return refusal(f"action {number}: {problem}")
+
+
+# --- messages and the pool form ---------------------------------------------------------------
+
+#: The pool form's field custom_ids.
+POOL_FIELD: Final = "pool"
+DIFFICULTY_FIELD: Final = "difficulty"
+
+
+def contest_message(record: ActionRecord, state: ContestState, config: ChannelConfig) -> Message:
+    """A stored contest's card, with Roll to resist while it waits for its opponent."""
+    embed = contest_embed(
+        ruleset=state.ruleset,
+        label=record.label or None,
+        actor_name=state.actor_name,
+        opponent_name=state.opponent_name,
+        actor=state.actor,
+        opponent=state.opponent,
+        contest=state.result,
+        contest_id=record.id,
+        text_only=config.text_only,
+        scene_ended=state.status is ContestStatus.SCENE_ENDED,
+    )
+    view = None
+    if state.status is ContestStatus.WAITING:
+        view = view_of([(ids.resist_button(record.id), RESIST, discord.ButtonStyle.primary)])
+    return Message(embed=embed, view=view)
+
+
+def resist_refused(reason: ResistBlocked, state: ContestState) -> str:
+    """Why a Roll to resist changed nothing."""
+    if reason is ResistBlocked.NOT_OPPONENT:
+        return not_opponent(state.opponent_name or "")
+    if reason is ResistBlocked.SCENE_ENDED:
+        return CONTEST_SCENE_ENDED
+    return CONTEST_DECIDED
+
+
+def scene_contests_closed(closed: int) -> str:
+    """What `/scene end` adds about the contests it closed (nothing when none waited)."""
+    if not closed:
+        return ""
+    return f" {plural(closed, 'pending contest')} closed."
+
+
+def pool_form(
+    purpose: str, action_id: int, *, title: str, ask_difficulty: bool
+) -> discord.ui.Modal:
+    """The pool form (Help on a teamwork card, Roll to resist on a contest card): a pool
+    and, in `v20`, a difficulty. Stopped at once, so discord.py keeps nothing: its
+    submission is answered from its key-only custom_id and values, restart or not."""
+    form = discord.ui.Modal(title=title[:45], custom_id=ids.pool_form(purpose, action_id))
+    form.add_item(
+        discord.ui.Label(
+            text=POOL_LABEL,
+            description=POOL_HINT,
+            component=discord.ui.TextInput(custom_id=POOL_FIELD, max_length=200),
+        )
+    )
+    if ask_difficulty:
+        form.add_item(
+            discord.ui.Label(
+                text=DIFFICULTY_LABEL,
+                description=DIFFICULTY_HINT,
+                component=discord.ui.TextInput(
+                    custom_id=DIFFICULTY_FIELD, required=False, max_length=2
+                ),
+            )
+        )
+    form.stop()
+    return form

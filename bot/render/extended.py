@@ -3,8 +3,11 @@
 The card (COMMANDS.md "Table state") shows the label, a progress bar, the
 rolls used and allowed, the interval (after every reduction), the Conditions
 taken, what the last roll did and what was decided since. Its buttons are
-built in :mod:`bot.views.extended_buttons` from the engine's choices; their
-labels are here.
+exactly the choices the engine offers now, drawn from the key-only ids of
+:mod:`bot.edge.ids` (``sb1:ext:<choice>:<action id>:<version>``: a press on a
+card the action has moved past is recognised by its version); an extended
+roll's Spend Will and Take a Beat carry ``sb1:extroll:<will|beat>:<roll id>``,
+and the Take a Condition form ``sb1:extcond:<action id>:<version>``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from typing import Final
 
 import discord
 
-from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES
+from bot.edge import ids
+from bot.render.buttons import roll_buttons, view_of
+from bot.render.message import Message
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, roll_message
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_WORDS,
@@ -29,16 +35,21 @@ from bot.render.text import (
 from engine.models import RollResult, Ruleset, WillUse
 from engine.parser import format_pool
 from engine.prepare import prepare
+from engine.records import ActionRecord, ChannelConfig, RollRecord
+from engine.refusals import Refusal
 from engine.table.extended import (
     CARRY_DICE,
     MAX_CONDITION,
     MAX_UNIT,
     Choice,
     Event,
+    ExtendedAction,
     ExtendedState,
     ExtendedStep,
     Status,
+    choices,
     interval_length,
+    roll_offers,
 )
 
 #: Cells of the progress bar.
@@ -49,6 +60,14 @@ _FIELD_LIMIT: Final = 1024
 CONDITION_TITLE: Final = "Take a Condition"
 CONDITION_FIELD: Final = "Condition"
 CONDITION_DESCRIPTION: Final = "Its name, as your table calls it. Your progress is kept."
+#: The form's one text field (its custom_id: the value comes back under it).
+CONDITION_INPUT: Final = "condition"
+
+_STYLES: Final[dict[Choice, discord.ButtonStyle]] = {
+    Choice.ROLL: discord.ButtonStyle.primary,
+    Choice.ABANDON: discord.ButtonStyle.danger,
+    Choice.LOSE_PROGRESS: discord.ButtonStyle.danger,
+}
 
 _CHOICE_LABELS: Final[dict[Choice, str]] = {
     Choice.ROLL: "Roll",
@@ -150,7 +169,7 @@ def _pool(state: ExtendedState) -> str:
     prepared = prepare(request)
     text = (
         safe(format_pool(request.terms))
-        if isinstance(prepared, str)
+        if isinstance(prepared, Refusal)
         else breakdown_text(prepared.breakdown, request.ruleset, WillUse.NONE)
     )
     options = options_text(request)
@@ -160,7 +179,7 @@ def _pool(state: ExtendedState) -> str:
         against = prepare(state.against)
         resisting = (
             safe(format_pool(state.against.terms))
-            if isinstance(against, str)
+            if isinstance(against, Refusal)
             else breakdown_text(against.breakdown, request.ruleset, WillUse.NONE)
         )
         text += f"\nResisting: {resisting}"
@@ -347,6 +366,99 @@ def roll_note(
     lines.append(_progress(state, text_only=text_only))
     lines.append(_next(state, where=" on the card"))
     return "\n".join(lines)
+
+
+# --- messages and their buttons -------------------------------------------------------------
+
+
+def card_buttons(state: ExtendedState, action_id: int, version: int) -> discord.ui.View | None:
+    """The card's buttons: exactly the choices the engine offers now; None once it has ended."""
+    return view_of(
+        (
+            ids.extended_button(choice.value, action_id, version),
+            choice_label(choice, state),
+            _STYLES.get(choice, discord.ButtonStyle.secondary),
+        )
+        for choice in choices(state)
+    )
+
+
+def card_message(
+    record: ActionRecord,
+    action: ExtendedAction,
+    version: int,
+    config: ChannelConfig,
+    *,
+    content: str | None = None,
+) -> Message:
+    """The card as it stands at ``version`` (its buttons carry that version).
+
+    ``content``: the line above a new card; None leaves a card's line as it was.
+    """
+    embed = extended_card(
+        action.state,
+        label=record.label,
+        owner=action.owner_name,
+        action_id=record.id,
+        last=action.last,
+        decision=action.decision,
+        text_only=config.text_only,
+    )
+    return Message(
+        content=content, embed=embed, view=card_buttons(action.state, record.id, version)
+    )
+
+
+def roll_with_note(
+    roll: RollRecord, record: ActionRecord, action: ExtendedAction, config: ChannelConfig
+) -> Message:
+    """An extended roll's message: what it did to the action above its dice, and Spend Will
+    and Take a Beat while they can still change the action."""
+    note = ""
+    if action.last is not None:
+        note = roll_note(
+            action.state, action.last, label=record.label, against=action.against,
+            text_only=config.text_only,
+        )
+    offered = roll_offers(action, roll)
+    return Message(
+        content=note,
+        embed=roll_message(roll, config).embed,
+        view=roll_buttons(roll.id, will=offered.will, beat=offered.beat, extended=True),
+    )
+
+
+def settled_roll(roll: RollRecord, config: ChannelConfig) -> Message:
+    """An extended roll's message once a decision settled it: its dice, no buttons (its
+    line is left as it was)."""
+    return Message(embed=roll_message(roll, config).embed)
+
+
+def condition_form(action_id: int, version: int) -> discord.ui.Modal:
+    """The Take a Condition form for the card at ``version``.
+
+    discord.py keeps a sent modal in memory to call its ``on_submit``; this one is
+    stopped before it is sent, so nothing is kept: the submission is answered by the
+    one form router from the key-only custom_id and the name typed, so a form opened
+    before a restart still works.
+    """
+    form = discord.ui.Modal(title=CONDITION_TITLE, custom_id=ids.condition_form(action_id, version))
+    form.add_item(
+        discord.ui.Label(
+            text=CONDITION_FIELD,
+            description=CONDITION_DESCRIPTION,
+            component=discord.ui.TextInput(
+                custom_id=CONDITION_INPUT, min_length=1, max_length=MAX_CONDITION
+            ),
+        )
+    )
+    form.stop()
+    return form
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link to a message (a card, in `/extended list`)."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
 # --- /extended list ------------------------------------------------------------------------

@@ -130,8 +130,31 @@ _TEAMWORK: Final[dict[Ruleset, str]] = {
 }
 
 
-def help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
-    """How to use the bot in a channel with ``ruleset``: an overview, or one of HELP_TOPICS."""
+def _plain(text: str) -> str:
+    """Text-only mode: plain separators and words instead of symbols, for screen readers."""
+    return text.replace(" · ", "; ").replace("`5→10`", "`5 rerolled to 10`").replace("→", " to ")
+
+
+def help_embed(ruleset: Ruleset, topic: str | None, *, text_only: bool = False) -> discord.Embed:
+    """How to use the bot in a channel with ``ruleset``: an overview, or one of HELP_TOPICS
+    (``text_only``: without symbols, for screen readers)."""
+    embed = _help_embed(ruleset, topic)
+    if not text_only:
+        return embed
+    plain = discord.Embed(
+        title=_plain(embed.title or ""),
+        description=_plain(embed.description) if embed.description else None,
+        colour=embed.colour,
+    )
+    for field in embed.fields:
+        plain.add_field(name=_plain(field.name or ""), value=_plain(field.value or ""),
+                        inline=False)
+    if embed.footer.text:
+        plain.set_footer(text=_plain(embed.footer.text))
+    return plain
+
+
+def _help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
     name = RULESET_NAMES[ruleset]
     if topic is None or topic not in HELP_TOPICS:
         embed = discord.Embed(

@@ -48,6 +48,22 @@ def not_a_value(value: object) -> str:
     return f"“{safe(str(value), limit=100)}” is not a valid value here."
 
 
+def out_of_range(option: str, low: float | None, high: float | None, *, length: bool) -> str:
+    """An option value outside the bounds the command declares (a client that ignored them)."""
+    what = f"{option} must be"
+    unit = " characters long" if length else ""
+    if low is not None and high is not None:
+        return f"{what} {low:g} to {high:g}{unit}."
+    if low is not None:
+        return f"{what} at least {low:g}{unit}."
+    return f"{what} at most {high:g}{unit}."
+
+
+def not_a_choice(option: str, accepted: Iterable[str]) -> str:
+    """An option value that is none of the command's choices."""
+    return f"{option} must be one of: {', '.join(accepted)}."
+
+
 def unreadable_pool(problem: str) -> str:
     """The pool parser's own explanation, introduced."""
     return f"I could not read that pool: {problem}"

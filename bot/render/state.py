@@ -10,16 +10,17 @@ import discord
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, plural, safe
-from bot.store import (
+from engine.models import Outcome
+from engine.records import (
     ActionKind,
     Change,
     ChannelConfig,
+    ChannelOption,
     GuildSettings,
     RollRecord,
     WillPool,
     WillState,
 )
-from engine.models import Outcome
 
 #: Room for history lines in one message (Discord allows 2,000 characters).
 HISTORY_CHARS = 1900
@@ -32,11 +33,29 @@ ACTION_WORDS: dict[ActionKind, str] = {
 
 
 
+#: What /config set accepts for each option, as players type it.
+SETTING_VALUES: dict[ChannelOption, str] = {
+    ChannelOption.WILL_TIMING: "any (declare or spend after) | before (declare only)",
+    ChannelOption.PRESSURE: "on | off (off is the Storyteller's “no pressure”)",
+    ChannelOption.FISTFUL_STEP: "0-5 dice per earlier action this turn",
+    ChannelOption.TEXT_ONLY: "on | off (no emoji, for screen readers)",
+    ChannelOption.DICE_ORDER: "rolled | sorted",
+}
+
+#: A change that kept meeting another one at the same instant (rare): nothing was changed.
+TABLE_BUSY = "That changed several times while I tried, so nothing was changed: try again."
+
+
 def _name(name: str) -> str:
     return safe(name, limit=NAME_LIMIT)
 
 
-def will_shown(name: str, pool: WillPool | None, beats: int) -> str:
+def _from_to(before: str, after: str, *, text_only: bool) -> str:
+    """A value before and after a change: an arrow, or words for screen readers."""
+    return f"was {before}, now {after}" if text_only else f"{before} → {after}"
+
+
+def will_shown(name: str, pool: WillPool | None, beats: int, *, text_only: bool = False) -> str:
     """`/will show`."""
     text = (
         f"{_name(name)}: {will_pool_text(pool)}"
@@ -44,18 +63,20 @@ def will_shown(name: str, pool: WillPool | None, beats: int) -> str:
         else f"{_name(name)}: Will not tracked (set it with /will set max:<n>)"
     )
     if beats:
-        text += f" · {beats} Beat{'s' if beats != 1 else ''}"
+        text += f"{', ' if text_only else ' · '}{plural(beats, 'Beat')}"
     return text
 
 
-def will_changed(name: str, old: WillPool | None, new: WillPool | None) -> str:
+def will_changed(
+    name: str, old: WillPool | None, new: WillPool | None, *, text_only: bool = False
+) -> str:
     """A Will change confirmed with the old and the new value."""
     before = will_pool_text(old) if old is not None else "not tracked"
     after = will_pool_text(new) if new is not None else "not tracked"
-    return f"{_name(name)}: {before} → {after}"
+    return f"{_name(name)}: {_from_to(before, after, text_only=text_only)}"
 
 
-def history_line(record: RollRecord) -> str:
+def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     """One roll in `/history`: id, when, who, what for, outcome and what changed state."""
     result = record.result
     outcome = OUTCOME_WORDS[result.outcome]
@@ -84,22 +105,24 @@ def history_line(record: RollRecord) -> str:
         changes.append("secret")
     if changes:
         parts.append(", ".join(changes))
-    line = " · ".join(parts)
+    line = ("; " if text_only else " · ").join(parts)
     if record.void:
-        return f"~~{line}~~ **VOID**"
+        return f"{line} (VOID)" if text_only else f"~~{line}~~ **VOID**"
     return line
 
 
-def history_text(records: list[RollRecord]) -> str:
+def history_text(records: list[RollRecord], *, text_only: bool = False) -> str:
     """`/history`: newest first, within one message."""
     if not records:
         return "No rolls in this channel yet."
     lines: list[str] = []
     size = 0
     for record in records:
-        line = history_line(record)
+        line = history_line(record, text_only=text_only)
         if size + len(line) + 1 > HISTORY_CHARS:
-            lines.append(f"… and {len(records) - len(lines)} older rolls")
+            more = len(records) - len(lines)
+            lines.append(f"And {plural(more, 'older roll')}." if text_only
+                         else f"… and {plural(more, 'older roll')}")
             break
         lines.append(line)
         size += len(line) + 1
@@ -133,12 +156,14 @@ def config_shown(config: ChannelConfig) -> str:
     return "\n".join(lines)
 
 
-def config_changed(name: str, where: str, change: Change[Any]) -> str:
+def config_changed(name: str, where: str, change: Change[Any], *, text_only: bool = False) -> str:
     """A settings change, confirmed with the old and the new value."""
-    return f"{name} for {where}: {_value(change.old)} → {_value(change.new)}"
+    return f"{name} for {where}: " + _from_to(
+        _value(change.old), _value(change.new), text_only=text_only
+    )
 
 
-def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
+def storyteller_changed(old: GuildSettings, new: GuildSettings, *, text_only: bool = False) -> str:
     """`/config storyteller`, confirmed with the old and the new values."""
 
     def role(settings: GuildSettings) -> str:
@@ -150,8 +175,8 @@ def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
         return f"<#{channel_id}>" if channel_id else "none"
 
     return (
-        f"Storyteller role: {role(old)} → {role(new)}\n"
-        f"Secret roll copies: {channel(old)} → {channel(new)}"
+        f"Storyteller role: {_from_to(role(old), role(new), text_only=text_only)}\n"
+        f"Secret roll copies: {_from_to(channel(old), channel(new), text_only=text_only)}"
     )
 
 
@@ -175,3 +200,10 @@ def turn_advanced(closed: int) -> str:
 def night_done(regained: int) -> str:
     """`/night`."""
     return f"**Night falls.** {plural(regained, 'Will pool')} regained 1 Will."
+
+
+def scene_contests_ended(ended: int) -> str:
+    """What `/scene end` adds about the contests it closed unresisted (nothing when none)."""
+    if not ended:
+        return ""
+    return f" {plural(ended, 'contest')} still waiting for a resistance closed."

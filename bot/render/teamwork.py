@@ -9,13 +9,16 @@ breakdown come from :mod:`engine.table.teamwork` and :func:`engine.prepare.prepa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Final
 
 import discord
 
+from bot.edge import ids
+from bot.render.buttons import SPEND_WILL, TAKE_BEAT, view_of
 from bot.render.contest import dice_text, roll_block, roll_summary
-from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
+from bot.render.message import Message
+from bot.render.refusals import refusal_text
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, RollStatus, refusal, roll_embed
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_COLOURS,
@@ -28,8 +31,14 @@ from bot.render.text import (
     safe,
 )
 from engine.models import Adjustment, Breakdown, RollResult, WillUse
+from engine.offers import offers
 from engine.parser import format_pool
-from engine.table.teamwork import TeamworkState
+from engine.prepare import prepare
+from engine.records import ActionRecord, ActionStatus, ChannelConfig, DiceOrder, RollRecord
+from engine.refusals import Refusal
+from engine.table import teamwork
+from engine.table.teamwork import Blocked, TeamworkAction, TeamworkState
+from engine.table.teamwork import Status as TeamworkStatus
 
 __all__ = [
     "ALREADY_HELPED",
@@ -45,16 +54,20 @@ __all__ = [
     "TEAMWORK_GONE",
     "TeamworkStatus",
     "already_open",
+    "blocked_text",
     "cancelled_notice",
     "cannot_help",
     "cannot_roll",
     "cannot_start",
+    "card_message",
     "default_label",
     "ended_refusal",
     "helper_roll_label",
+    "helper_roll_message",
     "no_teamwork_called",
     "only_primary",
     "primary_roll_label",
+    "primary_roll_message",
     "scene_teamwork_ended",
     "several_open",
     "teamwork_embed",
@@ -85,17 +98,6 @@ NONE_OF_YOURS: Final = (
 )
 
 
-class TeamworkStatus(StrEnum):
-    """Where a teamwork stands (kept with its card's state)."""
-
-    OPEN = "open"
-    """Helpers may join; the primary may roll or cancel."""
-    ROLLED = "rolled"
-    CANCELLED = "cancelled"
-    SCENE_ENDED = "scene_ended"
-    """The Storyteller ended the scene before the primary rolled."""
-
-
 _ENDINGS: Final[dict[TeamworkStatus, str]] = {
     TeamworkStatus.ROLLED: "The primary has rolled: this teamwork is over.",
     TeamworkStatus.CANCELLED: "**Cancelled**: nobody rolls for this teamwork.",
@@ -119,7 +121,7 @@ def teamwork_embed(
     primary_name: str,
     helper_names: Sequence[str],
     bonus: Sequence[Adjustment],
-    next_roll: Breakdown | str,
+    next_roll: Breakdown | Refusal,
     primary: RollResult | None,
     status: TeamworkStatus,
     action_id: int,
@@ -184,7 +186,7 @@ def teamwork_embed(
             value=(
                 breakdown_text(next_roll, ruleset, _primary_will(state))
                 if isinstance(next_roll, Breakdown)
-                else f"Cannot be rolled now: {safe(next_roll)}."
+                else f"Cannot be rolled now: {safe(refusal_text(next_roll))}."
             )[:_FIELD_LIMIT],
             inline=False,
         )
@@ -305,3 +307,97 @@ def cancelled_notice(label: str, by: str) -> str:
         f"Teamwork “{safe(label, limit=LABEL_LIMIT)}” cancelled by "
         f"**{safe(by, limit=NAME_LIMIT)}**: nobody rolls."
     )
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+_LOOK: Final[dict[str, tuple[str, discord.ButtonStyle]]] = {
+    "help": (HELP, discord.ButtonStyle.primary),
+    "roll": (ROLL, discord.ButtonStyle.success),
+    "cancel": (CANCEL, discord.ButtonStyle.secondary),
+}
+
+
+def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelConfig) -> Message:
+    """A stored teamwork's card as it stands, with Help, Roll and Cancel while it is open
+    (their ids carry the version the card was drawn at)."""
+    state = action.teamwork
+    prepared = prepare(teamwork.primary_request(state))
+    embed = teamwork_embed(
+        state,
+        label=record.label,
+        primary_name=action.primary_name,
+        helper_names=action.helper_names,
+        bonus=teamwork.bonus(state),
+        next_roll=prepared if isinstance(prepared, Refusal) else prepared.breakdown,
+        primary=action.primary,
+        status=action.status,
+        action_id=record.id,
+        text_only=config.text_only,
+    )
+    view = None
+    if record.status is ActionStatus.OPEN and action.status is TeamworkStatus.OPEN:
+        view = view_of(
+            (ids.teamwork_button(name, record.id, record.version), label, style)
+            for name, (label, style) in _LOOK.items()
+        )
+    return Message(embed=embed, view=view)
+
+
+def _roll_status(record: RollRecord) -> RollStatus:
+    if record.void:
+        return RollStatus.VOID
+    return RollStatus.CLOSED if record.closed else RollStatus.OPEN
+
+
+def _teamwork_roll_embed(record: RollRecord, title: str, config: ChannelConfig) -> discord.Embed:
+    return roll_embed(
+        record.result,
+        roller=record.roller_name,
+        label=title,
+        roll_id=record.id,
+        text_only=config.text_only,
+        sorted_dice=config.dice_order is DiceOrder.SORTED,
+        status=_roll_status(record),
+    )
+
+
+def helper_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
+    """A helper's own roll, with Spend Will and Take a Beat as any roll offers them (their
+    effects reach the teamwork's bonus)."""
+    offered = offers(record)
+    looks: list[tuple[str, str, discord.ButtonStyle]] = []
+    if offered.will:
+        looks.append(
+            (ids.helper_roll_button("will", record.id), SPEND_WILL, discord.ButtonStyle.primary)
+        )
+    if offered.beat:
+        looks.append(
+            (ids.helper_roll_button("beat", record.id), TAKE_BEAT, discord.ButtonStyle.secondary)
+        )
+    embed = _teamwork_roll_embed(record, helper_roll_label(record.label or ""), config)
+    return Message(embed=embed, view=view_of(looks))
+
+
+def primary_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
+    """The primary's roll: the teamwork's result (the card shows it too), no buttons."""
+    return Message(
+        embed=_teamwork_roll_embed(record, primary_roll_label(record.label or ""), config)
+    )
+
+
+def blocked_text(reason: Blocked, action: TeamworkAction) -> str:
+    """Why a move on a teamwork changed nothing."""
+    if reason is Blocked.OVER:
+        return ended_refusal(action.status)
+    if reason is Blocked.ONLY_PRIMARY:
+        return only_primary(action.primary_name)
+    return _BLOCKED[reason]
+
+
+_BLOCKED: Final[dict[Blocked, str]] = {
+    Blocked.PRIMARY_CANNOT_HELP: OWN_ACTION,
+    Blocked.ALREADY_HELPED: ALREADY_HELPED,
+    Blocked.NOT_A_HELPER: "This roll is not a helper's roll in this teamwork any more.",
+    Blocked.NOT_YOURS: NOT_YOURS,
+}

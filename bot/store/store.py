@@ -15,6 +15,7 @@ with the engine's reason, which the flow answers.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -103,11 +104,16 @@ class Store:
             )
             raise StoreError(msg)
         path = Path(path)
+        # Autocommit mode: the store issues BEGIN/COMMIT itself, never the sqlite3 module.
+        conn = aiosqlite.connect(path, isolation_level=None)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # Autocommit mode: the store issues BEGIN/COMMIT itself, never the sqlite3 module.
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            await conn
         except (OSError, sqlite3.Error) as error:  # a folder in the way, no permission, ...
+            if conn._thread.ident is not None:
+                # aiosqlite stops its thread after a failed connect without waiting for it;
+                # left alone, the thread may answer once the event loop is closed.
+                await asyncio.to_thread(conn._thread.join)
             msg = f"{path} cannot be opened: {error}"
             raise StoreError(msg) from error
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.store.repository import Repository
-from engine.records import Change, WillPool
+from engine.records import WillPool
 
 
 def _pool(row: sqlite3.Row) -> WillPool:
@@ -15,8 +15,9 @@ def _pool(row: sqlite3.Row) -> WillPool:
 class WillRepository(Repository):
     """Will pools (a row only for a tracked pool) and `cofd` Beats.
 
-    Every regain stops at the maximum: rest, night and a Storyteller's gain
-    alike never take a pool above it.
+    The store only keeps pools: what a set, a rest, a gain or the night does is the
+    engine's (:mod:`engine.will`), and each change is written only if the pool is still
+    the one the engine was given.
     """
 
     def get(self, guild_id: int, user_id: int) -> WillPool | None:
@@ -28,63 +29,30 @@ class WillRepository(Repository):
         )
         return None if row is None else _pool(row)
 
-    def set_pool(
-        self, guild_id: int, user_id: int, maximum: int, current: int | None = None
-    ) -> Change[WillPool | None]:
-        """Track a pool or change it.
-
-        Without ``current``, a new pool starts full and an existing one keeps
-        its current Will, lowered to the new maximum if it is above it.
-        Raises ValueError for a negative value or a current above the maximum.
-        """
-        old = self.get(guild_id, user_id)
-        if current is None:
-            current = maximum if old is None else min(old.current, maximum)
-        new = WillPool(guild_id=guild_id, user_id=user_id, current=current, maximum=maximum)
-        self._run(
-            "INSERT INTO will_pools (guild_id, user_id, current, maximum) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-            " current = excluded.current, maximum = excluded.maximum,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-            (guild_id, user_id, new.current, new.maximum),
-        )
-        return Change[WillPool | None](old=old, new=new)
-
-    def gain(self, guild_id: int, user_id: int, amount: int) -> Change[WillPool] | None:
-        """Regain ``amount`` Will, up to the maximum only (rest is a gain of 1).
-
-        None when the pool is not tracked. Raises ValueError for an amount below 1.
-        """
-        if amount < 1:
-            msg = f"a Will gain is at least 1, not {amount}"
-            raise ValueError(msg)
-        old = self.get(guild_id, user_id)
-        if old is None:
-            return None
-        new = old.model_copy(update={"current": min(old.maximum, old.current + amount)})
-        self._run(
-            "UPDATE will_pools SET current = ?,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE guild_id = ? AND user_id = ?",
-            (new.current, guild_id, user_id),
-        )
-        return Change[WillPool](old=old, new=new)
-
-    def rest(self, guild_id: int, user_id: int) -> Change[WillPool] | None:
-        """A rest: regain 1 Will, up to the maximum. None when the pool is not tracked."""
-        return self.gain(guild_id, user_id, 1)
-
-    def night(self, guild_id: int) -> int:
-        """Every tracked pool in the server regains 1, up to its maximum.
-
-        Answers how many pools regained Will (full pools are left as they are).
-        """
-        return self._run(
-            "UPDATE will_pools SET current = current + 1,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE guild_id = ? AND current < maximum",
+    def pools(self, guild_id: int) -> list[WillPool]:
+        """Every tracked pool of the server (for the night)."""
+        rows = self._all(
+            "SELECT guild_id, user_id, current, maximum FROM will_pools WHERE guild_id = ?"
+            " ORDER BY user_id",
             (guild_id,),
         )
+        return [_pool(row) for row in rows]
+
+    def save(self, old: WillPool | None, new: WillPool) -> bool:
+        """Store the pool the engine decided, if the stored one is still ``old`` (None: not
+        tracked yet); False when another write changed it first (nothing is written)."""
+        if old is None:
+            return self._run(
+                "INSERT INTO will_pools (guild_id, user_id, current, maximum)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
+                (new.guild_id, new.user_id, new.current, new.maximum),
+            ) == 1
+        return self._run(
+            "UPDATE will_pools SET current = ?, maximum = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE guild_id = ? AND user_id = ? AND current = ? AND maximum = ?",
+            (new.current, new.maximum, old.guild_id, old.user_id, old.current, old.maximum),
+        ) == 1
 
     def debit(self, guild_id: int, user_id: int) -> WillPool | None:
         """Take 1 Will from a tracked pool that has some; None when untracked or empty.

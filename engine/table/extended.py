@@ -50,22 +50,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Final, Self
+from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
 from engine.constants import MAX_POOL, MAX_TARGET
+from engine.frozen import Frozen
 from engine.models import (
     Adjustment,
     AdjustmentKind,
-    Frozen,
     Outcome,
     RollRequest,
     RollResult,
     Ruleset,
     Term,
 )
+from engine.offers import Offers, offers
 from engine.prepare import prepare
+from engine.records import ActionStatus, RollRecord
+from engine.refusals import Refusal, RefusalCode, names
 from engine.roll import RuleError
 
 #: Largest roll limit an extended action may set.
@@ -232,31 +235,47 @@ def start(
     """
     ruleset = request.ruleset
     if request.will or (against is not None and against.will):
-        raise RuleError("Willpower is spent on one roll: declare it when rolling, not here")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_WILL))
     if target is not None and not 1 <= target <= MAX_TARGET:
-        raise RuleError(f"the successes required must be 1 to {MAX_TARGET}, not {target}")
+        raise RuleError(
+            Refusal.of(RefusalCode.EXTENDED_TARGET_RANGE, target=target, max=MAX_TARGET)
+        )
     if max_rolls is not None and not 1 <= max_rolls <= MAX_ROLLS:
-        raise RuleError(f"the roll limit must be 1 to {MAX_ROLLS}, not {max_rolls}")
+        raise RuleError(
+            Refusal.of(RefusalCode.EXTENDED_ROLLS_RANGE, rolls=max_rolls, max=MAX_ROLLS)
+        )
     if target is None and (ruleset is not Ruleset.FISTFUL or max_rolls is None):
         raise RuleError(
-            "set the successes required"
-            + (" (or, for an ongoing effort, a number of rolls)" if ruleset is Ruleset.FISTFUL
-               else "")
+            Refusal.of(
+                RefusalCode.EXTENDED_NO_TARGET_OR_ROLLS if ruleset is Ruleset.FISTFUL
+                else RefusalCode.EXTENDED_NO_TARGET
+            )
         )
     if ruleset is not Ruleset.COFD:
-        for name, given in (("skill", skill is not None), ("a carried penalty", carry)):
+        for code, given in (
+            (RefusalCode.EXTENDED_SKILL_COFD_ONLY, skill is not None),
+            (RefusalCode.EXTENDED_CARRY_COFD_ONLY, carry),
+        ):
             if given:
-                raise RuleError(f"{name} is a cofd extended-action rule; this is {ruleset}")
+                raise RuleError(Refusal.of(code, ruleset=ruleset.value))
     if against is not None:
         if ruleset is Ruleset.COFD:
-            raise RuleError("a resisted extended action is a v20 or fistful rule; this is cofd")
+            raise RuleError(Refusal.of(RefusalCode.EXTENDED_RESISTED_COFD))
         if against.ruleset is not ruleset:
-            raise RuleError(f"the resisting roll is {against.ruleset}, but the action is {ruleset}")
-    for side, side_request in (("the pool", request), ("the resisting pool", against)):
+            raise RuleError(
+                Refusal.of(
+                    RefusalCode.EXTENDED_RESISTING_RULESET,
+                    against=against.ruleset.value, ruleset=ruleset.value,
+                )
+            )
+    for code, side_request in (
+        (RefusalCode.EXTENDED_POOL_REFUSED, request),
+        (RefusalCode.EXTENDED_RESISTING_POOL_REFUSED, against),
+    ):
         if side_request is not None:
             prepared = prepare(side_request)
-            if isinstance(prepared, str):
-                raise RuleError(f"{side} cannot be rolled: {prepared}")
+            if isinstance(prepared, Refusal):
+                raise RuleError(Refusal.of(code, cause=prepared))
     if ruleset is Ruleset.COFD:
         max_rolls, skill = _cofd_limits(request, max_rolls, skill)
     kept = tuple(adj for adj in request.adjustments if adj.kind not in _NOT_EXTENDED)
@@ -277,15 +296,16 @@ def _cofd_limits(
     """The roll limit and Skill dots (RULES.md §1: `Intelligence 3 + Academics 2` allows 5)."""
     traits = [term.value for term in request.terms if term.label is not None and term.value >= 0]
     if skill is not None and not 0 <= skill <= MAX_POOL:
-        raise RuleError(f"Skill dots must be 0 to {MAX_POOL}, not {skill}")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_SKILL_RANGE, skill=skill, max=MAX_POOL))
     if skill is None and len(traits) >= 2:
         skill = traits[1]
     if max_rolls is None:
         max_rolls = (sum(traits) if traits else request.base) + (1 if request.specialty else 0)
         if not 1 <= max_rolls <= MAX_ROLLS:
             raise RuleError(
-                f"the roll limit (Attribute + Skill + Specialty) would be {max_rolls}: "
-                f"give max_rolls from 1 to {MAX_ROLLS}"
+                Refusal.of(
+                    RefusalCode.EXTENDED_DEFAULT_ROLLS_RANGE, rolls=max_rolls, max=MAX_ROLLS
+                )
             )
     return max_rolls, skill
 
@@ -301,9 +321,9 @@ def choices(state: ExtendedState) -> tuple[Choice, ...]:
 
 def _check_can_roll(state: ExtendedState) -> None:
     if state.status is not Status.OPEN:
-        raise RuleError(f"this extended action has ended ({state.status})")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_ENDED, status=state.status.value))
     if state.pending:
-        raise RuleError("a decision is pending: choose before rolling again")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_DECISION_PENDING))
 
 
 def _with_changes(
@@ -351,15 +371,29 @@ def against_request(
     """The resisting side's roll for this interval."""
     _check_can_roll(state)
     if state.against is None:
-        raise RuleError("this extended action is not resisted")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_NOT_RESISTED))
     return _with_changes(state.against, changes, will, ())
 
 
-def _check_result(state: ExtendedState, side: str, result: RollResult) -> None:
+#: Refusal codes of a side's roll: (wrong ruleset, did not happen).
+_ACTOR = (RefusalCode.EXTENDED_ROLL_RULESET, RefusalCode.EXTENDED_ROLL_REFUSED)
+_RESISTER = (
+    RefusalCode.EXTENDED_RESISTING_ROLL_RULESET, RefusalCode.EXTENDED_RESISTING_ROLL_REFUSED
+)
+
+
+def _check_result(
+    state: ExtendedState, side: tuple[RefusalCode, RefusalCode], result: RollResult
+) -> None:
+    wrong_ruleset, did_not_happen = side
     if result.request.ruleset is not state.ruleset:
-        raise RuleError(f"{side} is {result.request.ruleset}, but the action is {state.ruleset}")
+        raise RuleError(
+            Refusal.of(
+                wrong_ruleset, rolled=result.request.ruleset.value, ruleset=state.ruleset.value
+            )
+        )
     if result.refused:
-        raise RuleError(f"{side} did not happen: {result.message}")
+        raise RuleError(Refusal.of(did_not_happen, cause=result.refusal))
 
 
 def _check_rolled_from_state(state: ExtendedState, result: RollResult) -> None:
@@ -375,16 +409,18 @@ def apply_roll(
 ) -> ExtendedStep:
     """Read this interval's roll (and the resister's, for a resisted action)."""
     _check_can_roll(state)
-    _check_result(state, "the roll", result)
+    _check_result(state, _ACTOR, result)
     _check_rolled_from_state(state, result)
     if (against is None) != (state.against is None):
         raise RuleError(
-            "a resisted action needs the resisting roll too"
-            if against is None
-            else "this action is not resisted: there is no resisting roll"
+            Refusal.of(
+                RefusalCode.EXTENDED_RESISTING_ROLL_MISSING
+                if against is None
+                else RefusalCode.EXTENDED_RESISTING_ROLL_UNWANTED
+            )
         )
     if against is not None:
-        _check_result(state, "the resisting roll", against)
+        _check_result(state, _RESISTER, against)
     before = state.model_copy(update={"undo": None})
     rolled = state.model_copy(update={"rolls": state.rolls + 1, "undo": before})
     if state.ruleset is Ruleset.COFD:
@@ -402,7 +438,7 @@ def revise(
     Refused once a decision or another roll has followed it.
     """
     if state.undo is None:
-        raise RuleError("the last roll of this action can no longer change")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_LAST_ROLL_FINAL))
     return apply_roll(state.undo, result, against)
 
 
@@ -526,19 +562,23 @@ def choose(
     and nothing else.
     """
     if state.status is not Status.OPEN:
-        raise RuleError(f"this extended action has ended ({state.status})")
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_ENDED, status=state.status.value))
     offered = [c for c in choices(state) if c is not Choice.ROLL]
     if choice not in offered:
-        raise RuleError(f"{choice} is not a choice now; the choices are: {', '.join(offered)}")
+        raise RuleError(
+            Refusal.of(RefusalCode.CHOICE_NOT_OFFERED, choice=str(choice), choices=names(offered))
+        )
     name = None if condition_name is None else condition_name.strip()
     if (choice is Choice.TAKE_CONDITION) != (condition_name is not None):
         raise RuleError(
-            "name the Condition you take"
-            if choice is Choice.TAKE_CONDITION
-            else "a Condition name goes only with taking a Condition"
+            Refusal.of(
+                RefusalCode.CONDITION_NAME_MISSING
+                if choice is Choice.TAKE_CONDITION
+                else RefusalCode.CONDITION_NAME_UNWANTED
+            )
         )
     if name is not None and not 1 <= len(name) <= MAX_CONDITION:
-        raise RuleError(f"a Condition name is 1 to {MAX_CONDITION} characters")
+        raise RuleError(Refusal.of(RefusalCode.CONDITION_NAME_LENGTH, max=MAX_CONDITION))
     cleared: dict[str, Any] = {"pending": (), "undo": None}
     if choice is Choice.ABANDON:
         return state.model_copy(update={**cleared, "status": Status.ABANDONED})
@@ -565,3 +605,50 @@ def interval_length(state: ExtendedState) -> Fraction | None:
     if state.interval is None:
         return None
     return state.interval.amount * SHORTENED**state.shortened
+
+
+# --- the saved action ---------------------------------------------------------------------
+
+
+class ExtendedAction(Frozen):
+    """What the store keeps for an extended action: the state and what its card tells.
+
+    ``last`` is what the last roll did (told on the card), ``last_roll_id`` which
+    roll that was, ``against`` the resisting side's roll of that interval (needed
+    to re-read it after Will or a Beat), and ``decision`` what was chosen since.
+    Saved as JSON and parsed with ``ActionRecord.state(ExtendedAction)``; a row
+    saved before ``schema_version`` existed is version 1.
+    """
+
+    schema_version: Literal[1] = 1
+    state: ExtendedState
+    owner_name: str
+    last: ExtendedStep | None = None
+    last_roll_id: int | None = None
+    against: RollResult | None = None
+    decision: Choice | None = None
+
+    @property
+    def live(self) -> bool:
+        """Open for rolls and decisions (not merely waiting to see if its last roll changes)."""
+        return self.state.status is Status.OPEN
+
+
+def roll_offers(action: ExtendedAction, roll: RollRecord) -> Offers:
+    """What an extended roll's message offers now: Spend Will and Take a Beat while it is
+    the action's last roll, no decision has followed it and the roll itself still allows
+    them (never Try again: the next interval is the card's Roll)."""
+    if action.last_roll_id != roll.id or action.state.undo is None:
+        return Offers()
+    offered = offers(roll)
+    return Offers(will=offered.will, beat=offered.beat)
+
+
+def stored_status(state: ExtendedState, last_roll: RollRecord | None) -> ActionStatus:
+    """Open while the action is, or while its last roll can still change it (Spend Will,
+    Take a Beat); closed once it ended and that roll can no longer change."""
+    if state.status is Status.OPEN:
+        return ActionStatus.OPEN
+    if last_roll is not None and offers(last_roll).any():
+        return ActionStatus.OPEN
+    return ActionStatus.CLOSED

@@ -15,26 +15,38 @@ who would raise the primary's difficulty to 10 or more cannot join (RULES.md
 
 Flow: :func:`start`; per helper :func:`helper_request`, roll it,
 :func:`add_helper` (and :func:`revise_helper` when the helper spends Will after
-the roll or takes a Beat); then :func:`primary_request` and roll it. The store
-ends the teamwork once the primary has rolled.
+the roll or takes a Beat); then :func:`primary_request` and roll it.
+
+The saved action is a :class:`TeamworkAction`: the :class:`TeamworkState`
+with the names its card shows, the primary's roll and a :class:`Status`, moved
+only by its transitions (:func:`helped`, :func:`revised`, :func:`rolled`,
+:func:`cancelled`, :func:`scene_ended`). Every move on a teamwork that is not
+open, or by a member the move is not theirs, is refused by :func:`blocked`
+(the transitions check it again)::
+
+    open --helped/revised--> open
+    open --rolled--> rolled        open --cancelled--> cancelled
+    open --scene_ended--> scene_ended
 """
 
 from __future__ import annotations
 
-from typing import Final
+from enum import StrEnum
+from typing import Final, Literal
 
 from pydantic import Field
 
 from engine.constants import DIFFICULTY, DIFFICULTY_RANGE
+from engine.frozen import Frozen
 from engine.models import (
     Adjustment,
     AdjustmentKind,
-    Frozen,
     Outcome,
     RollRequest,
     RollResult,
     Ruleset,
 )
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
 from engine.table._adjust import replace_adjustments
 
@@ -69,9 +81,11 @@ def start(request: RollRequest, primary_id: int, helper_limit: int | None = None
     """Open a teamwork for the primary's ``request``."""
     if helper_limit is not None:
         if request.ruleset is not Ruleset.V20:
-            raise RuleError(f"a helper limit is a v20 rule; this channel uses {request.ruleset}")
+            raise RuleError(
+                Refusal.of(RefusalCode.HELPER_LIMIT_NOT_V20, ruleset=request.ruleset.value)
+            )
         if helper_limit < 0:
-            raise RuleError(f"the helper limit is 0 or more, not {helper_limit}")
+            raise RuleError(Refusal.of(RefusalCode.HELPER_LIMIT_NEGATIVE, limit=helper_limit))
     return TeamworkState(request=request, primary_id=primary_id, helper_limit=helper_limit)
 
 
@@ -88,9 +102,9 @@ def _limit(excess: int) -> tuple[Adjustment, ...]:
 
 def _check_can_help(state: TeamworkState, member_id: int) -> None:
     if member_id == state.primary_id:
-        raise RuleError("the primary actor cannot help their own roll")
+        raise RuleError(Refusal.of(RefusalCode.PRIMARY_CANNOT_HELP))
     if any(helper.member_id == member_id for helper in state.helpers):
-        raise RuleError("this member has already helped: one roll per helper")
+        raise RuleError(Refusal.of(RefusalCode.ALREADY_HELPED))
 
 
 def helper_request(state: TeamworkState, member_id: int, request: RollRequest) -> RollRequest:
@@ -103,7 +117,10 @@ def helper_request(state: TeamworkState, member_id: int, request: RollRequest) -
     _check_can_help(state, member_id)
     if request.ruleset is not state.request.ruleset:
         raise RuleError(
-            f"the helper's roll is {request.ruleset}, but the teamwork is {state.request.ruleset}"
+            Refusal.of(
+                RefusalCode.HELPER_RULESET,
+                rolled=request.ruleset.value, ruleset=state.request.ruleset.value,
+            )
         )
     excess = _excess(state, len(state.helpers) + 1)
     if excess:
@@ -112,8 +129,10 @@ def helper_request(state: TeamworkState, member_id: int, request: RollRequest) -
         raised = sum(adj.difficulty for adj in primary.adjustments) + excess
         if base + raised >= DIFFICULTY_RANGE[1]:
             raise RuleError(
-                f"one more helper would raise the primary's difficulty to {base + raised}, "
-                f"and an action raised to {DIFFICULTY_RANGE[1]} or more cannot be attempted"
+                Refusal.of(
+                    RefusalCode.HELPER_DIFFICULTY_TOO_HIGH,
+                    difficulty=base + raised, high=DIFFICULTY_RANGE[1],
+                )
             )
     return replace_adjustments(request, {AdjustmentKind.HELPER_LIMIT}, _limit(excess))
 
@@ -122,7 +141,7 @@ def add_helper(state: TeamworkState, member_id: int, result: RollResult) -> Team
     """Record a helper's roll (rolled from :func:`helper_request`)."""
     _check_can_help(state, member_id)
     if result.refused:
-        raise RuleError(f"the helper's roll did not happen: {result.message}")
+        raise RuleError(Refusal.of(RefusalCode.HELPER_ROLL_REFUSED, cause=result.refusal))
     if helper_request(state, member_id, result.request) != result.request:
         msg = "a helper's roll must be rolled from helper_request (the helper limit applies)"
         raise ValueError(msg)
@@ -141,7 +160,7 @@ def revise_helper(state: TeamworkState, member_id: int, result: RollResult) -> T
             helpers = list(state.helpers)
             helpers[place] = Helper(member_id=member_id, result=result)
             return state.model_copy(update={"helpers": tuple(helpers)})
-    raise RuleError("this member has not helped yet")
+    raise RuleError(Refusal.of(RefusalCode.NOT_A_HELPER))
 
 
 def bonus(state: TeamworkState) -> tuple[Adjustment, ...]:
@@ -165,3 +184,148 @@ def bonus(state: TeamworkState) -> tuple[Adjustment, ...]:
 def primary_request(state: TeamworkState) -> RollRequest:
     """The primary's request with the bonus and penalties of every helper so far."""
     return replace_adjustments(state.request, _TEAMWORK_KINDS, bonus(state))
+
+
+# --- the saved action and its status --------------------------------------------------------
+
+
+class Status(StrEnum):
+    """Where a teamwork stands."""
+
+    OPEN = "open"
+    """Helpers may join; the primary may roll or cancel."""
+    ROLLED = "rolled"
+    CANCELLED = "cancelled"
+    SCENE_ENDED = "scene_ended"
+    """The Storyteller ended the scene before the primary rolled."""
+
+
+class Move(StrEnum):
+    """What a member asks of a teamwork."""
+
+    HELP = "help"
+    REVISE = "revise"
+    """A helper's roll read again (Will after the roll, Take a Beat)."""
+    ROLL = "roll"
+    CANCEL = "cancel"
+
+
+class Blocked(StrEnum):
+    """Why a move on a teamwork is refused."""
+
+    OVER = "over"
+    """The teamwork is not open any more (see its :class:`Status`)."""
+    PRIMARY_CANNOT_HELP = "primary_cannot_help"
+    ALREADY_HELPED = "already_helped"
+    NOT_A_HELPER = "not_a_helper"
+    ONLY_PRIMARY = "only_primary"
+    """Only the primary rolls the teamwork."""
+    NOT_YOURS = "not_yours"
+    """Only the primary or a Storyteller cancels it."""
+
+
+class MoveBlocked(Exception):  # noqa: N818 - a refused move, answered to the member
+    """A transition asked of a teamwork that :func:`blocked` refuses."""
+
+    def __init__(self, reason: Blocked) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+
+
+class TeamworkAction(Frozen):
+    """A teamwork as saved: the engine's state, its status, and what its card shows.
+
+    ``schema_version`` is 1; rows saved before it existed parse as version 1.
+    """
+
+    schema_version: Literal[1] = 1
+    teamwork: TeamworkState
+    primary_name: str
+    helper_names: tuple[str, ...] = ()
+    """The helpers' names as their rolls showed them, in the order of ``teamwork.helpers``."""
+    primary: RollResult | None = None
+    """The primary's roll, once made."""
+    status: Status = Status.OPEN
+
+
+def opened(
+    request: RollRequest, primary_id: int, primary_name: str, helper_limit: int | None = None
+) -> TeamworkAction:
+    """A new teamwork (refusals of :func:`start` raise :class:`RuleError`)."""
+    return TeamworkAction(
+        teamwork=start(request, primary_id, helper_limit), primary_name=primary_name
+    )
+
+
+def blocked(
+    action: TeamworkAction, move: Move, member_id: int, *, storyteller: bool = False
+) -> Blocked | None:
+    """Why ``member_id`` may not make ``move`` now; None when they may."""
+    state = action.teamwork
+    if move is Move.ROLL and member_id != state.primary_id and action.status is Status.OPEN:
+        return Blocked.ONLY_PRIMARY
+    if move is Move.CANCEL and action.status is Status.OPEN and not (
+        storyteller or member_id == state.primary_id
+    ):
+        return Blocked.NOT_YOURS
+    if action.status is not Status.OPEN:
+        return Blocked.OVER
+    helping = any(helper.member_id == member_id for helper in state.helpers)
+    if move is Move.HELP:
+        if member_id == state.primary_id:
+            return Blocked.PRIMARY_CANNOT_HELP
+        if helping:
+            return Blocked.ALREADY_HELPED
+    if move is Move.REVISE and not helping:
+        return Blocked.NOT_A_HELPER
+    return None
+
+
+def _check(
+    action: TeamworkAction, move: Move, member_id: int, *, storyteller: bool = False
+) -> None:
+    reason = blocked(action, move, member_id, storyteller=storyteller)
+    if reason is not None:
+        raise MoveBlocked(reason)
+
+
+def helped(
+    action: TeamworkAction, member_id: int, name: str, result: RollResult
+) -> TeamworkAction:
+    """A helper's roll joins the teamwork (rolled from :func:`helper_request`)."""
+    _check(action, Move.HELP, member_id)
+    return action.model_copy(
+        update={
+            "teamwork": add_helper(action.teamwork, member_id, result),
+            "helper_names": (*action.helper_names, name),
+        }
+    )
+
+
+def revised(action: TeamworkAction, member_id: int, result: RollResult) -> TeamworkAction:
+    """A helper's roll read again; the primary's bonus follows it."""
+    _check(action, Move.REVISE, member_id)
+    return action.model_copy(
+        update={"teamwork": revise_helper(action.teamwork, member_id, result)}
+    )
+
+
+def rolled(action: TeamworkAction, member_id: int, result: RollResult) -> TeamworkAction:
+    """The primary rolled (from :func:`primary_request`): the teamwork is over."""
+    _check(action, Move.ROLL, member_id)
+    return action.model_copy(update={"primary": result, "status": Status.ROLLED})
+
+
+def cancelled(
+    action: TeamworkAction, member_id: int, *, storyteller: bool = False
+) -> TeamworkAction:
+    """The primary or a Storyteller cancels: nobody rolls."""
+    _check(action, Move.CANCEL, member_id, storyteller=storyteller)
+    return action.model_copy(update={"status": Status.CANCELLED})
+
+
+def scene_ended(action: TeamworkAction) -> TeamworkAction | None:
+    """The scene ended: an open teamwork is over (None: it was over already)."""
+    if action.status is not Status.OPEN:
+        return None
+    return action.model_copy(update={"status": Status.SCENE_ENDED})

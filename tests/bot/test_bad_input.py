@@ -35,15 +35,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cogs.config import SETTABLE, parse_option
-from bot.cogs.rolling import Rolling, build_request
-from bot.errors import UserError
+from bot.cogs.rolling import Rolling
+from bot.edge.transformers import PoolTransformer
+from bot.flows.config import parse_option
+from bot.flows.reply import UserError
+from bot.flows.rolls import build_request
 from bot.render.messages import APOLOGY
+from bot.render.refusals import refusal_text
 from bot.render.rolls import roll_embed
-from bot.store import ChannelOption, ChannelSettings, OptionValue
-from bot.transformers import PoolTransformer
+from bot.render.state import SETTING_VALUES as SETTABLE
 from engine.faces import seeded_faces
 from engine.models import Again, RollRequest, Ruleset, SkillCategory, Term
+from engine.records import ChannelOption, ChannelSettings, OptionValue
 from engine.roll import roll
 from tests.e2e.bot_fixtures import ADMIN, BOT, STORYTELLER
 from tests.e2e.db_probe import table_state
@@ -194,7 +197,7 @@ async def test_any_roll_options_are_rolled_and_shown_or_refused_with_a_message(
     embed = roll_embed(result, roller="Ada " * 8, label="x" * 100, roll_id=2**53)
 
     if result.refused:
-        assert result.message, "a refused roll says why"
+        assert refusal_text(result.refusal), "a refused roll says why"
     assert_fits_discord(embed)
 
 

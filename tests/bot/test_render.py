@@ -13,6 +13,7 @@ from PIL import Image
 
 from bot.render.help import HELP_TOPICS, help_embed
 from bot.render.odds import odds_chart_png, odds_embed
+from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES, RollStatus, refusal, roll_embed, secret_notice
 from bot.render.text import (
     VOID_COLOUR,
@@ -80,7 +81,7 @@ def rolled(
     source = ScriptedFaces([*faces, *(will_after or [])])
     result = roll(RollRequest(ruleset=Ruleset(ruleset), terms=(Term(value=pool),), **options),
                   source)
-    assert not result.refused, result.message
+    assert not result.refused, result.refusal
     return spend_will(result, source) if will_after is not None else result
 
 
@@ -190,7 +191,9 @@ def test_v20_automatic_success_rolls_no_dice() -> None:
 def test_refused_result_and_refusal_text() -> None:
     request = RollRequest(ruleset=Ruleset.V20, terms=(Term(value=5),), difficulty=11)
     result = roll(request, ScriptedFaces([]))
-    assert refusal(result.message or "") == "Difficulty 11 is out of range: it must be 2 to 10."
+    assert refusal(refusal_text(result.refusal)) == (
+        "Difficulty 11 is out of range: it must be 2 to 10."
+    )
     embed = embed_for(result)
     assert "Difficulty 11 is out of range" in (embed.description or "")
     assert refusal("Two numbers in a row.") == "Two numbers in a row."

@@ -8,9 +8,12 @@ from typing import Any
 import discord
 
 from bot.render.extended import (
+    CONDITION_INPUT,
     ListedAction,
     actions_list,
+    card_buttons,
     choice_label,
+    condition_form,
     decided,
     extended_card,
     progress_bar,
@@ -199,7 +202,7 @@ def test_the_card_stays_within_discord_limits_and_never_pings() -> None:
     assert_within_discord_limits(embed)
     assert "@everyone" not in text.replace("@\u200beveryone", "")
     assert not re.search(r"(?<!\\)<@", text), "an unescaped mention"
-    assert "more" in next(field.value for field in embed.fields if field.name == "Conditions")
+    assert "more" in next(field.value or "" for field in embed.fields if field.name == "Conditions")
 
 
 def test_abandoned_card_says_so_once() -> None:
@@ -231,3 +234,31 @@ def test_list_of_open_actions_and_of_none() -> None:
     many = actions_list([ListedAction("x" * 100, "Ada", state, None)] * 100)
     assert len(many) <= 2000
     assert "more" in many.splitlines()[-1]
+
+
+def test_the_card_buttons_are_the_engines_choices_with_key_only_versioned_ids() -> None:
+    exceptional = step(research(), [8, 8, 8, 8, 9])
+
+    view = card_buttons(exceptional.state, 7, 3)
+
+    assert view is not None
+    buttons = [item for item in view.children if isinstance(item, discord.ui.Button)]
+    assert [b.label for b in buttons] == [
+        "Reduce required by 2", "Shorten interval", "Exceptional result", "Abandon",
+    ]
+    assert [b.custom_id for b in buttons] == [
+        "sb1:ext:reduce_required:7:3", "sb1:ext:shorten_interval:7:3",
+        "sb1:ext:exceptional_result:7:3", "sb1:ext:abandon:7:3",
+    ]
+    ended = research().model_copy(update={"status": Status.ABANDONED})
+    assert card_buttons(ended, 7, 4) is None
+
+
+def test_the_condition_form_is_keyed_by_the_card() -> None:
+    form = condition_form(7, 3)
+
+    assert form.custom_id == "sb1:extcond:7:3"
+    [label] = form.children
+    assert isinstance(label, discord.ui.Label)
+    assert isinstance(label.component, discord.ui.TextInput)
+    assert label.component.custom_id == CONDITION_INPUT

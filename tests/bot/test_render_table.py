@@ -20,6 +20,7 @@ from bot.render.text import INFO_COLOUR, OUTCOME_COLOURS, VOID_COLOUR
 from engine.faces import ScriptedFaces
 from engine.models import Outcome, RollRequest, RollResult, Ruleset, Term
 from engine.prepare import prepare
+from engine.refusals import Refusal
 from engine.roll import roll
 from engine.table import multi, teamwork
 from engine.table.contest import resolve
@@ -83,7 +84,7 @@ def card(
         primary_name=primary_name,
         helper_names=names,
         bonus=teamwork.bonus(state),
-        next_roll=prepared if isinstance(prepared, str) else prepared.breakdown,
+        next_roll=prepared if isinstance(prepared, Refusal) else prepared.breakdown,
         primary=primary,
         status=status,
         action_id=7,
@@ -150,7 +151,10 @@ def test_v20_card_shows_the_helper_limit_and_the_raised_difficulty() -> None:
 def test_a_pool_that_cannot_be_rolled_yet_says_why() -> None:
     state = teamwork.start(request("fistful", 2), PRIMARY)
     state = helped(state, BOB, request("fistful", 2), [1, 3])
-    assert "Cannot be rolled now" in field(card(state, ["Bob"]), "Ada will roll")
+    assert field(card(state, ["Bob"]), "Ada will roll") == (
+        "Cannot be rolled now: the pool is -2: with no dice the character cannot take this "
+        "action now."
+    )
 
 
 def test_a_rolled_card_shows_the_primary_s_roll_and_has_the_outcome_s_colour() -> None:

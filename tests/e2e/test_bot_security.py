@@ -328,7 +328,7 @@ PASSED_THROUGH = {
     ("repository.py", "_all", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_run", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_returning", "sql"): "the helpers pass their caller's SQL on",
-    ("store.py", "_begin", "begin"): "BEGIN or BEGIN IMMEDIATE, chosen by the caller",
+    ("store.py", "_transaction", "begin"): "BEGIN or BEGIN IMMEDIATE, chosen by the caller",
     ("migrations.py", "_apply", "statement"): "a statement of a migration file in the repo",
 }
 
@@ -399,11 +399,11 @@ def test_the_store_runs_only_literal_sql_with_parameters() -> None:
 
 
 def test_the_begin_statements_passed_to_the_store_are_literal() -> None:
-    calls = list(_calls_of("_begin"))
+    calls = [call for _, call in _calls_of("_in_thread")]
 
-    assert calls, "the store opens its transactions through _begin"
-    assert all(_is_literal(call.args[0]) for _, call in calls), [
-        ast.unparse(call) for _, call in calls
+    assert calls, "the store opens its transactions through _in_thread"
+    assert all(_is_literal(call.args[0]) for call in calls), [
+        ast.unparse(call) for call in calls
     ]
 
 

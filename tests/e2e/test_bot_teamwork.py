@@ -83,7 +83,7 @@ async def test_cofd_three_helpers_and_the_primary_rolls_with_everything_applied(
     bob_roll = await help_with(bob, card, "Wits 3")
     assert "Helping: force the door" in bob_roll.text
     assert "2 successes" in bob_roll.text
-    assert bob_roll.buttons == []
+    assert buttons(bob_roll) == ["Spend Will"]  # a helper's roll offers Will like any roll
     await card.wait_for(lambda m: "Helpers (1)" in m.text)
     assert "+2 dice: teamwork (helpers' successes)" in card.text
 

@@ -33,7 +33,7 @@ async def test_a_roll_is_stored_and_answered_with_its_dice_and_buttons(table: Ta
     assert history[0].message_id == 901  # remembered once sent
 
 
-async def test_a_roll_costs_three_trips_and_a_spend_two(table: Table) -> None:
+async def test_a_roll_costs_three_trips_and_a_spend_one(table: Table) -> None:
     table.faces.add(3, 4, 2)
     before = table.store.trips
     await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door", private=False))
@@ -42,13 +42,15 @@ async def test_a_roll_costs_three_trips_and_a_spend_two(table: Table) -> None:
     table.faces.add(9, 9, 1)
     before = table.store.trips
     await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
-    assert table.store.trips - before == 2
+    assert table.store.trips - before == 1
 
 
 async def test_spend_will_after_failure_adds_three_dice_and_updates_in_place(
     table: Table,
 ) -> None:
-    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 5))
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=5, maximum=5))
+    )
     table.faces.add(3, 4)
     await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
     roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
@@ -63,7 +65,9 @@ async def test_spend_will_after_failure_adds_three_dice_and_updates_in_place(
 
 
 async def test_spend_will_twice_takes_effect_once(table: Table) -> None:
-    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 5))
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=5, maximum=5))
+    )
     table.faces.add(3, 4)
     await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
     roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
@@ -87,7 +91,9 @@ async def test_someone_elses_roll_button_changes_nothing(table: Table) -> None:
 
 
 async def test_declared_will_with_an_empty_pool_rolls_nothing(table: Table) -> None:
-    await table.store.write(lambda tx: tx.will.set_pool(GUILD, ALICE, 3, 0))
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=0, maximum=3))
+    )
     said = await table.run(rolls.roll(table.deps, table.ctx(), ask(2, will=True), label=None,
                                       private=False))
     assert said.answer.ephemeral

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, WillState
+from bot.store import Store, Tx
 from engine.models import (
     Breakdown,
     Die,
@@ -20,6 +20,8 @@ from engine.models import (
     Term,
     WillUse,
 )
+from engine.records import RollRecord, WillPool, WillState
+from engine.refusals import Refusal, RefusalCode
 
 GUILD = 1_000_000_000_000_000_001
 CHANNEL = 2_000_000_000_000_000_002
@@ -86,7 +88,10 @@ def success() -> RollResult:
 def refused() -> RollResult:
     """A request the engine refused: nothing was rolled."""
     request = RollRequest(ruleset=Ruleset.FISTFUL, terms=(Term(value=2), Term(value=-2)))
-    return RollResult(request=request, outcome=Outcome.REFUSED, message="no dice")
+    return RollResult(
+        request=request, outcome=Outcome.REFUSED,
+        refusal=Refusal.of(RefusalCode.NO_ACTION_NOW, pool=0),
+    )
 
 
 def with_will(result: RollResult) -> RollResult:
@@ -124,9 +129,9 @@ async def roll(
     private: bool = False,
     roller_name: str = "Roller",
 ) -> int:
-    """Insert a roll in its own transaction; its id."""
-    async with store.transaction() as tx:
-        return await tx.rolls.insert(
+    """Insert a roll in its own write; its id."""
+    record = await store.write(
+        lambda tx: tx.rolls.insert(
             guild_id=guild_id,
             channel_id=channel_id,
             roller_id=roller_id,
@@ -136,3 +141,28 @@ async def roll(
             label=label,
             private=private,
         )
+    )
+    return record.id
+
+
+async def get_roll(store: Store, roll_id: int) -> RollRecord:
+    """A stored roll, read in its own read (the test fails when it is missing)."""
+    record = await store.read(lambda tx: tx.rolls.get(roll_id))
+    assert record is not None
+    return record
+
+
+def track_will(
+    tx: Tx, user_id: int = ROLLER, maximum: int = 5, current: int | None = None
+) -> WillPool:
+    """Inside a write: track the member's Will pool (full unless ``current`` is given)."""
+    new = WillPool(
+        guild_id=GUILD,
+        user_id=user_id,
+        current=maximum if current is None else current,
+        maximum=maximum,
+    )
+    if not tx.will.save(tx.will.get(GUILD, user_id), new):
+        msg = "the pool changed during the write"
+        raise AssertionError(msg)
+    return new

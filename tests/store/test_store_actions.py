@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.store import ActionKind, ActionRecord, ActionStatus, Store
+from bot.store import Store, Tx
+from engine.records import ActionKind, ActionRecord, ActionStatus
 from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER
 
 
@@ -28,14 +30,34 @@ async def _start(
     owner_id: int = ROLLER,
     channel_id: int = CHANNEL,
 ) -> ActionRecord:
-    return await store.create_action(
-        kind,
-        guild_id=GUILD,
-        channel_id=channel_id,
-        owner_id=owner_id,
-        label=label,
-        state=Progress(),
+    return await store.write(
+        lambda tx: tx.actions.create(
+            kind,
+            guild_id=GUILD,
+            channel_id=channel_id,
+            owner_id=owner_id,
+            label=label,
+            state=Progress(),
+        )
     )
+
+
+async def _get(store: Store, action_id: int) -> ActionRecord | None:
+    return await store.read(lambda tx: tx.actions.get(action_id))
+
+
+async def _update(
+    store: Store,
+    action_id: int,
+    version: int,
+    state: Progress,
+    status: ActionStatus = ActionStatus.OPEN,
+) -> int | None:
+    return await store.write(lambda tx: tx.actions.update(action_id, version, state, status))
+
+
+async def _open(store: Store, **where: Any) -> list[ActionRecord]:
+    return await store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL, **where))
 
 
 async def test_a_new_action_is_open_at_version_one_with_its_state(store: Store) -> None:
@@ -47,15 +69,15 @@ async def test_a_new_action_is_open_at_version_one_with_its_state(store: Store) 
         1,
     )
     assert action.state(Progress) == Progress()
-    assert await store.get_action(action.id) == action
+    assert await _get(store, action.id) == action
 
 
 async def test_an_update_at_the_version_read_takes_effect(store: Store) -> None:
     action = await _start(store)
     progress = Progress(successes=4, conditions=("Obsessed",))
 
-    updated = await store.update_action(action.id, action.version, progress)
-    stored = await store.get_action(action.id)
+    updated = await _update(store, action.id, action.version, progress)
+    stored = await _get(store, action.id)
 
     assert stored is not None
     assert stored.version == 2
@@ -65,10 +87,10 @@ async def test_an_update_at_the_version_read_takes_effect(store: Store) -> None:
 
 async def test_a_stale_update_is_refused_and_changes_nothing(store: Store) -> None:
     action = await _start(store)
-    await store.update_action(action.id, action.version, Progress(successes=3))
+    await _update(store, action.id, action.version, Progress(successes=3))
 
-    stale = await store.update_action(action.id, action.version, Progress(successes=9))
-    stored = await store.get_action(action.id)
+    stale = await _update(store, action.id, action.version, Progress(successes=9))
+    stored = await _get(store, action.id)
 
     assert stale is None
     assert stored is not None
@@ -82,35 +104,35 @@ async def test_only_one_of_many_concurrent_updates_from_one_version_takes_effect
 
     answers = await asyncio.gather(
         *(
-            store.update_action(action.id, action.version, Progress(successes=n))
+            _update(store, action.id, action.version, Progress(successes=n))
             for n in range(1, 51)
         )
     )
 
     assert answers.count(None) == len(answers) - 1
     assert answers.count(2) == 1
-    stored = await store.get_action(action.id)
+    stored = await _get(store, action.id)
     assert stored is not None
     assert stored.version == 2
 
 
 async def test_a_closed_action_never_changes_again(store: Store) -> None:
     action = await _start(store)
-    await store.update_action(action.id, 1, Progress(successes=10), ActionStatus.CLOSED)
-    closed = await store.get_action(action.id)
+    await _update(store, action.id, 1, Progress(successes=10), ActionStatus.CLOSED)
+    closed = await _get(store, action.id)
     assert closed is not None
 
-    reopened = await store.update_action(action.id, closed.version, Progress())
+    reopened = await _update(store, action.id, closed.version, Progress())
 
     assert closed.status is ActionStatus.CLOSED
     assert not reopened
-    assert await store.get_action(action.id) == closed
-    assert await store.find_open_actions(GUILD, CHANNEL) == []
+    assert await _get(store, action.id) == closed
+    assert await _open(store) == []
 
 
 async def test_an_update_of_a_missing_action_is_refused(store: Store) -> None:
-    assert not await store.update_action(404, 1, Progress())
-    assert await store.get_action(404) is None
+    assert not await _update(store, 404, 1, Progress())
+    assert await _get(store, 404) is None
 
 
 async def test_the_open_action_with_a_label_is_found_in_its_channel(store: Store) -> None:
@@ -118,7 +140,7 @@ async def test_the_open_action_with_a_label_is_found_in_its_channel(store: Store
     await _start(store, "Pick the lock")
     await _start(store, "Research the cult", channel_id=OTHER_CHANNEL)
 
-    found = await store.find_open_actions(GUILD, CHANNEL, label="research  THE cult")
+    found = await _open(store, label="research  THE cult")
 
     assert found == [wanted]
 
@@ -127,17 +149,19 @@ async def test_open_actions_are_found_by_kind_and_owner(store: Store) -> None:
     extended = await _start(store)
     teamwork = await _start(store, "Lift the car", kind=ActionKind.TEAMWORK, owner_id=OTHER)
 
-    assert await store.find_open_actions(GUILD, CHANNEL, kind=ActionKind.TEAMWORK) == [teamwork]
-    assert await store.find_open_actions(GUILD, CHANNEL, owner_id=ROLLER) == [extended]
-    assert await store.find_open_actions(GUILD, CHANNEL) == [extended, teamwork]
+    assert await _open(store, kind=ActionKind.TEAMWORK) == [teamwork]
+    assert await _open(store, owner_id=ROLLER) == [extended]
+    assert await _open(store) == [extended, teamwork]
 
 
 async def test_the_card_of_an_action_is_remembered(store: Store) -> None:
     action = await _start(store)
 
-    async with store.transaction() as tx:
-        await tx.actions.attach_message(action.id, 999)
-        stored = await tx.actions.get(action.id)
+    def body(tx: Tx) -> ActionRecord | None:
+        tx.actions.attach_message(action.id, 999)
+        return tx.actions.get(action.id)
+
+    stored = await store.write(body)
 
     assert stored is not None
     assert stored.message_id == 999
@@ -146,24 +170,25 @@ async def test_the_card_of_an_action_is_remembered(store: Store) -> None:
 
 async def test_the_last_closed_attempt_at_a_task_is_found_by_label(store: Store) -> None:
     first = await _start(store, "Research the cult")
-    await store.update_action(first.id, first.version, Progress(successes=1), ActionStatus.CLOSED)
+    await _update(store, first.id, first.version, Progress(successes=1), ActionStatus.CLOSED)
     second = await _start(store, "research  the CULT")
-    await store.update_action(
-        second.id, second.version, Progress(successes=2), ActionStatus.CLOSED
-    )
+    await _update(store, second.id, second.version, Progress(successes=2), ActionStatus.CLOSED)
     await _start(store, "Research the cult")  # open: not an ended attempt
     other_channel = await _start(store, "Research the cult", channel_id=OTHER_CHANNEL)
-    await store.update_action(
-        other_channel.id, other_channel.version, Progress(successes=3), ActionStatus.CLOSED
+    await _update(
+        store, other_channel.id, other_channel.version, Progress(successes=3), ActionStatus.CLOSED
     )
 
-    async with store.read() as tx:
-        last = await tx.actions.last_closed(
-            GUILD, CHANNEL, kind=ActionKind.EXTENDED, label="Research the Cult"
+    last, teamwork = await store.read(
+        lambda tx: (
+            tx.actions.last_closed(
+                GUILD, CHANNEL, kind=ActionKind.EXTENDED, label="Research the Cult"
+            ),
+            tx.actions.last_closed(
+                GUILD, CHANNEL, kind=ActionKind.TEAMWORK, label="Research the cult"
+            ),
         )
-        teamwork = await tx.actions.last_closed(
-            GUILD, CHANNEL, kind=ActionKind.TEAMWORK, label="Research the cult"
-        )
+    )
 
     assert last is not None
     assert last.id == second.id

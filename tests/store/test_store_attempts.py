@@ -1,8 +1,13 @@
-"""Successive attempts and the fistful turn counter."""
+"""Successive attempts and the fistful turn counter: the engine counts, the store keeps the
+count, changed only from the value the write read."""
 
 from __future__ import annotations
 
-from bot.store import Store
+import asyncio
+
+from bot.store import Conflict, Store, Tx
+from engine.models import RollResult
+from engine.table import attempts
 from tests.store.conftest import (
     CHANNEL,
     GUILD,
@@ -17,78 +22,142 @@ from tests.store.conftest import (
 DOOR = "force the door"
 
 
-async def test_each_failure_of_an_action_adds_one(store: Store) -> None:
-    async with store.transaction() as tx:
-        first = await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        second = await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        now = await tx.attempts.failures(GUILD, CHANNEL, ROLLER, DOOR)
+def _count(tx: Tx, result: RollResult, label: str = DOOR, user_id: int = ROLLER,
+           channel_id: int = CHANNEL) -> int:
+    """What a roll's write does: the engine counts, the store saves from the count it read."""
+    old = tx.attempts.failures(GUILD, channel_id, user_id, label)
+    new = attempts.record(old, result)
+    if not tx.attempts.save_failures(GUILD, channel_id, user_id, label, old=old, new=new):
+        raise Conflict(None)
+    return new
 
-    assert (first, second, now) == (1, 2, 2)
+
+async def _failures(store: Store, label: str = DOOR, user_id: int = ROLLER,
+                    channel_id: int = CHANNEL) -> int:
+    return await store.read(lambda tx: tx.attempts.failures(GUILD, channel_id, user_id, label))
+
+
+async def test_each_failure_of_an_action_adds_one(store: Store) -> None:
+    first = await store.write(lambda tx: _count(tx, failure()))
+    second = await store.write(lambda tx: _count(tx, failure()))
+
+    assert (first, second, await _failures(store)) == (1, 2, 2)
 
 
 async def test_a_success_starts_the_action_over(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        after = await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, success())
-        now = await tx.attempts.failures(GUILD, CHANNEL, ROLLER, DOOR)
+    await store.write(lambda tx: _count(tx, failure()))
 
-    assert (after, now) == (0, 0)
+    after = await store.write(lambda tx: _count(tx, success()))
+
+    assert (after, await _failures(store)) == (0, 0)
 
 
 async def test_a_refused_roll_does_not_count(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        after = await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, refused())
+    await store.write(lambda tx: _count(tx, failure()))
 
-    assert after == 1
+    after = await store.write(lambda tx: _count(tx, refused()))
+
+    assert (after, await _failures(store)) == (1, 1)
+
+
+async def test_a_stale_count_is_refused_and_changes_nothing(store: Store) -> None:
+    await store.write(lambda tx: _count(tx, failure()))
+
+    stale = await store.write(
+        lambda tx: tx.attempts.save_failures(GUILD, CHANNEL, ROLLER, DOOR, old=0, new=1)
+    )
+    fresh = await store.write(
+        lambda tx: tx.attempts.save_failures(GUILD, CHANNEL, ROLLER, DOOR, old=1, new=2)
+    )
+
+    assert (stale, fresh) == (False, True)
+    assert await _failures(store) == 2
+
+
+async def test_concurrent_failures_of_one_action_each_count_once(store: Store) -> None:
+    counts = await asyncio.gather(
+        *(store.write(lambda tx: _count(tx, failure())) for _ in range(20))
+    )
+
+    assert sorted(counts) == list(range(1, 21))
+    assert await _failures(store) == 20
+
+
+async def test_a_reset_forgets_the_failures_at_that_action_only(store: Store) -> None:
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(lambda tx: _count(tx, failure(), label="pick the lock"))
+
+    await store.write(lambda tx: tx.attempts.reset(GUILD, CHANNEL, ROLLER, "Force the Door"))
+
+    assert await _failures(store) == 0
+    assert await _failures(store, "pick the lock") == 1
 
 
 async def test_labels_match_whatever_their_case_and_spacing(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.attempts.record(GUILD, CHANNEL, ROLLER, "Force the door", failure())
-        now = await tx.attempts.failures(GUILD, CHANNEL, ROLLER, "  force   THE door ")
+    await store.write(lambda tx: _count(tx, failure(), label="Force the door"))
 
-    assert now == 1
+    assert await _failures(store, "  force   THE door ") == 1
 
 
 async def test_attempts_are_per_member_channel_and_action(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        others = (
-            await tx.attempts.failures(GUILD, CHANNEL, OTHER, DOOR),
-            await tx.attempts.failures(GUILD, OTHER_CHANNEL, ROLLER, DOOR),
-            await tx.attempts.failures(GUILD, CHANNEL, ROLLER, "pick the lock"),
+    await store.write(lambda tx: _count(tx, failure()))
+
+    others = await store.read(
+        lambda tx: (
+            tx.attempts.failures(GUILD, CHANNEL, OTHER, DOOR),
+            tx.attempts.failures(GUILD, OTHER_CHANNEL, ROLLER, DOOR),
+            tx.attempts.failures(GUILD, CHANNEL, ROLLER, "pick the lock"),
         )
+    )
 
     assert others == (0, 0, 0)
 
 
 async def test_the_end_of_the_scene_resets_the_channels_attempts_only(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.attempts.record(GUILD, CHANNEL, ROLLER, DOOR, failure())
-        await tx.attempts.record(GUILD, CHANNEL, OTHER, DOOR, failure())
-        await tx.attempts.record(GUILD, OTHER_CHANNEL, ROLLER, DOOR, failure())
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(lambda tx: _count(tx, failure(), user_id=OTHER))
+    await store.write(lambda tx: _count(tx, failure(), channel_id=OTHER_CHANNEL))
 
-    async with store.transaction() as tx:
-        reset = await tx.attempts.reset_channel(GUILD, CHANNEL)
-        here = await tx.attempts.failures(GUILD, CHANNEL, ROLLER, DOOR)
-        elsewhere = await tx.attempts.failures(GUILD, OTHER_CHANNEL, ROLLER, DOOR)
+    reset = await store.write(lambda tx: tx.attempts.reset_channel(GUILD, CHANNEL))
 
+    here = await _failures(store)
+    elsewhere = await _failures(store, channel_id=OTHER_CHANNEL)
     assert (reset, here, elsewhere) == (2, 0, 1)
+
+
+def _act(tx: Tx, channel_id: int = CHANNEL) -> int:
+    """One more action this turn, as a fistful roll's write stores it."""
+    old = tx.attempts.turn_actions(GUILD, channel_id, ROLLER)
+    if not tx.attempts.save_turn_actions(GUILD, channel_id, ROLLER, old=old, new=old + 1):
+        raise Conflict(None)
+    return old + 1
 
 
 async def test_the_turn_counter_counts_a_members_actions_until_the_next_turn(
     store: Store,
 ) -> None:
-    async with store.transaction() as tx:
-        before = await tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)
-        counts = [await tx.attempts.record_turn_action(GUILD, CHANNEL, ROLLER) for _ in range(3)]
-        await tx.attempts.record_turn_action(GUILD, OTHER_CHANNEL, ROLLER)
+    before = await store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER))
+    counts = [await store.write(_act) for _ in range(3)]
+    await store.write(lambda tx: _act(tx, OTHER_CHANNEL))
 
-    async with store.transaction() as tx:
-        reset = await tx.attempts.reset_turn(GUILD, CHANNEL)
-        here = await tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)
-        elsewhere = await tx.attempts.turn_actions(GUILD, OTHER_CHANNEL, ROLLER)
+    reset = await store.write(lambda tx: tx.attempts.reset_turn(GUILD, CHANNEL))
+    here, elsewhere = await store.read(
+        lambda tx: (
+            tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER),
+            tx.attempts.turn_actions(GUILD, OTHER_CHANNEL, ROLLER),
+        )
+    )
 
     assert (before, counts) == (0, [1, 2, 3])
     assert (reset, here, elsewhere) == (1, 0, 1)
+
+
+async def test_a_stale_turn_count_is_refused_and_changes_nothing(store: Store) -> None:
+    await store.write(_act)
+
+    stale = await store.write(
+        lambda tx: tx.attempts.save_turn_actions(GUILD, CHANNEL, ROLLER, old=0, new=1)
+    )
+
+    assert stale is False
+    assert await store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)) == 1

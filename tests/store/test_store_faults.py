@@ -5,7 +5,7 @@ production (another connection's lock, a connection that may not write, a
 file that may not grow). A fault fails only the transaction that met it:
 nothing of it is kept, the store keeps serving (reads during the fault, writes
 once it is gone), the file stays sound, and the error is one the bot's error
-path turns into a clear message for the member (``bot.errors``).
+path turns into a clear message for the member (``bot.edge.errors``).
 """
 
 from __future__ import annotations
@@ -15,16 +15,18 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import store_fault_message
+from bot.edge.errors import store_fault_message
 from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_FULL, STORE_READ_ONLY
-from bot.store import Store, StoreError, WillState
+from bot.store import Store, StoreError, Tx
 from bot.store.store import BUSY_TIMEOUT_MS
-from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure
+from engine.records import WillPool, WillState
+from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, track_will
 
 #: Discord drops an interaction that is not answered within this many seconds.
 DISCORD_ACK_WINDOW = 3.0
@@ -68,10 +70,11 @@ async def disk_full(store: Store) -> AsyncIterator[None]:
 
 async def fill_with_rolls(store: Store, rolls: int = 500) -> None:
     """One transaction: track a Will pool, then store many rolls (far more than a page)."""
-    async with store.transaction() as tx:
-        await tx.will.set_pool(GUILD, ROLLER, maximum=5)
+
+    def body(tx: Tx) -> None:
+        track_will(tx, maximum=5)
         for _ in range(rolls):
-            await tx.rolls.insert(
+            tx.rolls.insert(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 roller_id=ROLLER,
@@ -79,6 +82,24 @@ async def fill_with_rolls(store: Store, rolls: int = 500) -> None:
                 will_state=WillState.OFFERED,
                 label="a long label that takes room " * 3,
             )
+
+    await store.write(body)
+
+
+async def set_will(store: Store, maximum: int) -> WillPool:
+    """One write: track the roller's pool, full, at ``maximum``."""
+    return await store.write(lambda tx: track_will(tx, maximum=maximum))
+
+
+def raise_maximum(tx: Tx, maximum: int) -> bool:
+    """Inside a write: the roller's tracked pool gets a new maximum."""
+    pool = tx.will.get(GUILD, ROLLER)
+    assert pool is not None
+    return tx.will.save(pool, pool.model_copy(update={"maximum": maximum}))
+
+
+async def get_will(store: Store) -> WillPool | None:
+    return await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
 
 
 def integrity(db_path: Path) -> str:
@@ -101,7 +122,7 @@ async def test_a_write_blocked_by_another_programs_lock_gives_up_in_time_to_answ
     with locked_by_another_program(db_path):
         began = loop.time()
         with pytest.raises(sqlite3.OperationalError) as caught:
-            await store.set_will(GUILD, ROLLER, maximum=5)
+            await set_will(store, maximum=5)
         waited = loop.time() - began
 
     assert caught.value.sqlite_errorname == "SQLITE_BUSY"
@@ -113,11 +134,12 @@ async def test_a_write_blocked_by_another_programs_lock_gives_up_in_time_to_answ
 async def test_reads_go_on_while_another_program_holds_the_write_lock(
     store: Store, db_path: Path
 ) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=4)
+    await set_will(store, maximum=4)
 
     with locked_by_another_program(db_path):
-        pool = await store.get_will(GUILD, ROLLER)
-        config = await store.get_channel_config(GUILD, CHANNEL)
+        pool, config = await store.read(
+            lambda tx: (tx.will.get(GUILD, ROLLER), tx.settings.config(GUILD, CHANNEL))
+        )
 
     assert pool is not None
     assert pool.current == 4
@@ -128,12 +150,13 @@ async def test_the_store_writes_again_once_the_lock_is_released(
     store: Store, db_path: Path
 ) -> None:
     with locked_by_another_program(db_path), pytest.raises(sqlite3.OperationalError):
-        await store.set_will(GUILD, ROLLER, maximum=5)
+        await set_will(store, maximum=5)
 
-    change = await store.set_will(GUILD, ROLLER, maximum=5)
+    left = await get_will(store)
+    pool = await set_will(store, maximum=5)
 
-    assert change.old is None, "the refused write left nothing behind"
-    assert await store.get_will(GUILD, ROLLER) == change.new
+    assert left is None, "the refused write left nothing behind"
+    assert await get_will(store) == pool
 
 
 # --- read-only ------------------------------------------------------------------------------
@@ -142,18 +165,18 @@ async def test_the_store_writes_again_once_the_lock_is_released(
 async def test_a_read_only_database_refuses_the_whole_transaction_and_keeps_reading(
     store: Store, db_path: Path
 ) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=3)
+    await set_will(store, maximum=3)
 
     async with read_only(store):
         with pytest.raises(sqlite3.OperationalError) as caught:
-            await store.set_will(GUILD, ROLLER, maximum=7)
-        during = await store.get_will(GUILD, ROLLER)
+            await store.write(lambda tx: raise_maximum(tx, 7))
+        during = await get_will(store)
 
     assert caught.value.sqlite_errorname.startswith("SQLITE_READONLY")
     assert store_fault_message(caught.value) == STORE_READ_ONLY
     assert during is not None
     assert during.maximum == 3
-    assert (await store.set_will(GUILD, ROLLER, maximum=7)).new is not None
+    assert await store.write(lambda tx: raise_maximum(tx, 7))
     assert integrity(db_path) == "ok"
 
 
@@ -168,7 +191,7 @@ async def test_a_full_disk_rolls_back_everything_the_transaction_did(
     async with disk_full(store):
         with pytest.raises(sqlite3.OperationalError) as caught:
             await fill_with_rolls(store)
-        pool = await store.get_will(GUILD, ROLLER)
+        pool = await get_will(store)
 
     assert caught.value.sqlite_errorname == "SQLITE_FULL"
     assert store_fault_message(caught.value) == STORE_FULL
@@ -217,7 +240,9 @@ async def _command(interaction: discord.Interaction) -> None:
 
 
 def test_a_fault_inside_a_command_is_recognised_through_discords_wrapper() -> None:
-    command = app_commands.Command(name="roll", description="Roll.", callback=_command)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="roll", description="Roll.", callback=_command
+    )
     wrapped = app_commands.CommandInvokeError(command, sqlite_error("SQLITE_FULL"))
 
     assert store_fault_message(wrapped) == STORE_FULL

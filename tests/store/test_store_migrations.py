@@ -9,9 +9,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.store import MIGRATIONS_DIR, MigrationError, Store, WillState
+from bot.store import MIGRATIONS_DIR, MigrationError, Store
 from bot.store.migrations import discover, migrate, split_statements
-from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure
+from engine.records import WillState
+from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, track_will
 
 TABLES = {
     "schema_version",
@@ -66,8 +67,8 @@ async def test_the_database_file_is_in_wal_mode(store: Store, db_path: Path) -> 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-        async with store.transaction() as tx:
-            await tx.rolls.insert(
+        await store.write(
+            lambda tx: tx.rolls.insert(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 roller_id=ROLLER,
@@ -75,17 +76,18 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
                 will_state=WillState.OFFERED,
                 action_id=999,
             )
+        )
 
 
 async def test_a_rerun_applies_nothing_and_keeps_the_data(db_path: Path) -> None:
     store = await Store.open(db_path)
-    await store.set_will(1, 2, maximum=5)
+    await store.write(lambda tx: track_will(tx, ROLLER, maximum=5))
     await store.close()
 
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
         applied = await migrate(conn)
     reopened = await Store.open(db_path)
-    pool = await reopened.get_will(1, 2)
+    pool = await reopened.read(lambda tx: tx.will.get(GUILD, ROLLER))
     await reopened.close()
 
     assert applied == []

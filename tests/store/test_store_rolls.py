@@ -1,4 +1,9 @@
-"""Rolls: round-trips, Spend Will, Take a Beat, Try again, closing, history, void."""
+"""Rolls: round-trips, Spend Will, Take a Beat, Try again, closing, history, void.
+
+Every button is one conditional update: it returns the roll it changed, or None
+when the roll's state refuses it (a second press, a stale button). The reason a
+player hears is the engine's rule (``engine.offers``) on the roll as it stands.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +14,17 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from bot.store import (
-    MAX_HISTORY,
+from bot.store import MAX_HISTORY, Conflict, Store, Tx
+from engine.models import RollResult, WillUse
+from engine.offers import beat_refusal, retry_refusal, will_spend_refusal
+from engine.records import (
     ActionKind,
-    BeatTaken,
     Refusal,
     RollRecord,
-    Store,
+    Voided,
     WillPool,
-    WillSpent,
     WillState,
 )
-from engine.models import WillUse
 from tests.store.conftest import (
     CHANNEL,
     GUILD,
@@ -29,8 +33,10 @@ from tests.store.conftest import (
     ROLLER,
     STORYTELLER,
     failure,
+    get_roll,
     roll,
     success,
+    track_will,
     with_beat,
     with_will,
 )
@@ -39,9 +45,98 @@ OTHER_GUILD = 1_000_000_000_000_000_009
 
 
 async def _get(store: Store, roll_id: int) -> RollRecord:
-    record = await store.get_roll(roll_id)
-    assert record is not None
-    return record
+    return await get_roll(store, roll_id)
+
+
+async def _set_will(store: Store, user_id: int, maximum: int, current: int | None = None) -> None:
+    await store.write(lambda tx: track_will(tx, user_id, maximum, current))
+
+
+async def _will(store: Store, user_id: int = ROLLER) -> WillPool | None:
+    return await store.read(lambda tx: tx.will.get(GUILD, user_id))
+
+
+async def _beats(store: Store) -> int:
+    return await store.read(lambda tx: tx.will.beats(GUILD, ROLLER))
+
+
+def _spend(
+    tx: Tx, roll_id: int, user_id: int, result: RollResult
+) -> tuple[RollRecord, WillPool | None]:
+    """Spend Will's write, as the button's flow runs it: the engine's rule on the roll and
+    pool as they stand, the conditional update, then the debit of a tracked pool."""
+    before = tx.rolls.get(roll_id)
+    pool = None if before is None else tx.will.get(before.guild_id, before.roller_id)
+    refused = will_spend_refusal(before, user_id, pool)
+    if refused is not None:
+        raise Conflict(refused)
+    changed = tx.rolls.spend_will(roll_id, user_id, result)
+    if changed is None:
+        raise Conflict(Refusal.ALREADY_SPENT)
+    if pool is not None:
+        pool = tx.will.debit(changed.guild_id, changed.roller_id)
+    return changed, pool
+
+
+async def _spend_will(
+    store: Store, roll_id: int, user_id: int = ROLLER, result: RollResult | None = None
+) -> tuple[RollRecord, WillPool | None] | Refusal:
+    """One Spend Will press: what it changed, or why it was refused."""
+    new = with_will(failure()) if result is None else result
+    try:
+        return await store.write(lambda tx: _spend(tx, roll_id, user_id, new))
+    except Conflict as conflict:
+        reason = conflict.reason
+    assert isinstance(reason, Refusal)
+    return reason
+
+
+def _beat(tx: Tx, roll_id: int, user_id: int, result: RollResult) -> tuple[RollRecord, int]:
+    """Take a Beat's write: the conditional update, then the Beat counted."""
+    changed = tx.rolls.take_beat(roll_id, user_id, result)
+    if changed is None:
+        raise Conflict(beat_refusal(tx.rolls.get(roll_id), user_id) or Refusal.BEAT_TAKEN)
+    return changed, tx.will.add_beat(changed.guild_id, changed.roller_id)
+
+
+async def _take_beat(
+    store: Store, roll_id: int, user_id: int = ROLLER
+) -> tuple[RollRecord, int] | Refusal:
+    """One Take a Beat press: the roll and the Beats now, or why it was refused."""
+    try:
+        return await store.write(lambda tx: _beat(tx, roll_id, user_id, with_beat(failure())))
+    except Conflict as conflict:
+        reason = conflict.reason
+    assert isinstance(reason, Refusal)
+    return reason
+
+
+async def _close(store: Store, roller_id: int | None = None) -> list[RollRecord]:
+    return await store.write(lambda tx: tx.rolls.close(GUILD, CHANNEL, roller_id))
+
+
+async def _void_roll(store: Store, roll_id: int, by_user_id: int = STORYTELLER) -> Voided | None:
+    return await store.write(lambda tx: tx.rolls.void(GUILD, CHANNEL, roll_id, by_user_id))
+
+
+async def _history(
+    store: Store,
+    *,
+    viewer_id: int,
+    viewer_is_storyteller: bool,
+    count: int = 10,
+    member_id: int | None = None,
+) -> list[RollRecord]:
+    return await store.read(
+        lambda tx: tx.rolls.history(
+            GUILD,
+            CHANNEL,
+            viewer_id=viewer_id,
+            viewer_is_storyteller=viewer_is_storyteller,
+            count=count,
+            member_id=member_id,
+        )
+    )
 
 
 # --- storing ------------------------------------------------------------------
@@ -63,14 +158,29 @@ async def test_a_stored_roll_returns_its_result_unchanged(store: Store) -> None:
     assert record.created_at.tzinfo is not None
 
 
+async def test_insert_returns_the_roll_as_stored(store: Store) -> None:
+    inserted = await store.write(
+        lambda tx: tx.rolls.insert(
+            guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, roller_name="Ada",
+            result=success(), will_state=WillState.NONE, label="punch",
+        )
+    )
+
+    assert inserted == await _get(store, inserted.id)
+
+
 async def test_an_unknown_roll_is_none(store: Store) -> None:
-    assert await store.get_roll(404) is None
+    assert await store.read(lambda tx: tx.rolls.get(404)) is None
 
 
 async def test_the_messages_of_a_roll_are_remembered(store: Store) -> None:
     roll_id = await roll(store, private=True)
 
-    await store.attach_roll_messages(roll_id, 555, copy_channel_id=666, copy_message_id=777)
+    await store.write(
+        lambda tx: tx.rolls.attach_messages(
+            roll_id, 555, copy_channel_id=666, copy_message_id=777
+        )
+    )
     record = await _get(store, roll_id)
 
     assert (record.message_id, record.copy_channel_id, record.copy_message_id) == (555, 666, 777)
@@ -80,35 +190,56 @@ async def test_the_messages_of_a_roll_are_remembered(store: Store) -> None:
 
 
 async def test_spending_will_replaces_the_result_and_debits_the_pool_once(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=3)
+    await _set_will(store, ROLLER, maximum=5, current=3)
     roll_id = await roll(store)
     new_result = with_will(failure())
 
-    spent = await store.spend_will(roll_id, ROLLER, new_result)
+    spent = await _spend_will(store, roll_id, result=new_result)
 
-    assert isinstance(spent, WillSpent)
-    assert spent.roll.result == new_result
-    assert spent.roll.will_state is WillState.SPENT
-    assert spent.pool == WillPool(guild_id=GUILD, user_id=ROLLER, current=2, maximum=5)
-    assert await store.get_will(GUILD, ROLLER) == spent.pool
+    assert not isinstance(spent, Refusal)
+    record, pool = spent
+    assert record.result == new_result
+    assert record.will_state is WillState.SPENT
+    assert pool == WillPool(guild_id=GUILD, user_id=ROLLER, current=2, maximum=5)
+    assert await _will(store) == pool
     assert (await _get(store, roll_id)).result == new_result
+
+
+async def test_the_conditional_spend_acts_once_and_leaves_the_pool_to_the_caller(
+    store: Store,
+) -> None:
+    await _set_will(store, ROLLER, maximum=5, current=3)
+    roll_id = await roll(store)
+    new_result = with_will(failure())
+
+    first = await store.write(lambda tx: tx.rolls.spend_will(roll_id, ROLLER, new_result))
+    second = await store.write(lambda tx: tx.rolls.spend_will(roll_id, ROLLER, new_result))
+
+    assert first is not None
+    assert first.will_state is WillState.SPENT
+    assert second is None
+    pool = await _will(store)
+    assert pool is not None
+    assert pool.current == 3, "the Will debit is the caller's own call (tx.will.debit)"
 
 
 async def test_an_untracked_will_pool_does_not_block_a_spend(store: Store) -> None:
     roll_id = await roll(store)
 
-    spent = await store.spend_will(roll_id, ROLLER, with_will(failure()))
+    spent = await _spend_will(store, roll_id)
 
-    assert isinstance(spent, WillSpent)
-    assert spent.pool is None
-    assert await store.get_will(GUILD, ROLLER) is None
+    assert not isinstance(spent, Refusal)
+    assert spent[1] is None
+    assert await _will(store) is None
 
 
 async def test_spend_will_takes_only_a_result_with_will_after_the_roll(store: Store) -> None:
     roll_id = await roll(store)
 
     with pytest.raises(ValueError, match="Will spent after the roll"):
-        await store.spend_will(roll_id, ROLLER, failure())
+        await store.write(lambda tx: tx.rolls.spend_will(roll_id, ROLLER, failure()))
+
+    assert (await _get(store, roll_id)).will_state is WillState.OFFERED
 
 
 async def _not_found(store: Store) -> int:
@@ -121,13 +252,13 @@ async def _someone_elses(store: Store) -> int:
 
 async def _void(store: Store) -> int:
     roll_id = await roll(store)
-    await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
+    await _void_roll(store, roll_id)
     return roll_id
 
 
 async def _closed(store: Store) -> int:
     roll_id = await roll(store)
-    await store.close_rolls(GUILD, CHANNEL)
+    await _close(store)
     return roll_id
 
 
@@ -141,94 +272,124 @@ async def _not_offered(store: Store) -> int:
 
 async def _spent(store: Store) -> int:
     roll_id = await roll(store)
-    await store.spend_will(roll_id, ROLLER, with_will(failure()))
+    await _spend_will(store, roll_id)
+    return roll_id
+
+
+async def _beat_taken(store: Store) -> int:
+    roll_id = await roll(store)
+    await _take_beat(store, roll_id)
     return roll_id
 
 
 async def _empty_pool(store: Store) -> int:
-    await store.set_will(GUILD, ROLLER, maximum=3, current=0)
+    await _set_will(store, ROLLER, maximum=3, current=0)
     return await roll(store)
 
 
 @pytest.mark.parametrize(
-    ("setup", "reason"),
+    ("setup", "reason", "roll_refuses"),
     [
-        (_not_found, Refusal.NOT_FOUND),
-        (_someone_elses, Refusal.NOT_ROLLER),
-        (_void, Refusal.VOID),
-        (_closed, Refusal.CLOSED),
-        (_declared, Refusal.DECLARED),
-        (_not_offered, Refusal.NOT_OFFERED),
-        (_spent, Refusal.ALREADY_SPENT),
-        (_empty_pool, Refusal.NO_WILL),
+        (_not_found, Refusal.NOT_FOUND, True),
+        (_someone_elses, Refusal.NOT_ROLLER, True),
+        (_void, Refusal.VOID, True),
+        (_closed, Refusal.CLOSED, True),
+        (_declared, Refusal.DECLARED, True),
+        (_not_offered, Refusal.NOT_OFFERED, True),
+        (_spent, Refusal.ALREADY_SPENT, True),
+        (_beat_taken, Refusal.BEAT_TAKEN, True),
+        # The roll would take it: the pool refuses, which is the write's check.
+        (_empty_pool, Refusal.NO_WILL, False),
     ],
 )
 async def test_a_refused_will_spend_says_why_and_changes_nothing(
-    store: Store, setup: Callable[[Store], Awaitable[int]], reason: Refusal
+    store: Store, setup: Callable[[Store], Awaitable[int]], reason: Refusal, roll_refuses: bool
 ) -> None:
-    await store.set_will(GUILD, OTHER, maximum=2)
+    await _set_will(store, OTHER, maximum=2)
     roll_id = await setup(store)
-    roll_before = await store.get_roll(roll_id)
-    pools_before = (await store.get_will(GUILD, ROLLER), await store.get_will(GUILD, OTHER))
 
-    async with store.read() as tx:
-        asked_first = await tx.rolls.spendable(roll_id, ROLLER)
-    answer = await store.spend_will(roll_id, ROLLER, with_will(failure()))
+    def before(tx: Tx) -> tuple[RollRecord | None, WillPool | None, WillPool | None, int]:
+        return (
+            tx.rolls.get(roll_id),
+            tx.will.get(GUILD, ROLLER),
+            tx.will.get(GUILD, OTHER),
+            tx.will.beats(GUILD, ROLLER),
+        )
 
-    assert asked_first is reason, "asked before rolling, the same reason"
+    state = await store.read(before)
+    asked_first = will_spend_refusal(state[0], ROLLER, state[1])
+    answer = await _spend_will(store, roll_id)
+
+    assert asked_first is reason, "read before rolling, the same reason"
     assert answer is reason
-    assert await store.get_roll(roll_id) == roll_before
-    assert (await store.get_will(GUILD, ROLLER), await store.get_will(GUILD, OTHER)) == (
-        pools_before
-    )
+    assert await store.read(before) == state
+
+    def conditional(tx: Tx) -> RollRecord | None:
+        changed = tx.rolls.spend_will(roll_id, ROLLER, with_will(failure()))
+        raise Conflict(changed)
+
+    with pytest.raises(Conflict) as caught:
+        await store.write(conditional)
+    assert (caught.value.reason is None) is roll_refuses, "the update's own WHERE clause"
+    assert await store.read(before) == state
 
 
-async def test_a_spend_that_would_act_is_answered_with_the_roll(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=3, current=1)
+async def test_a_spend_that_would_act_has_no_refusal(store: Store) -> None:
+    await _set_will(store, ROLLER, maximum=3, current=1)
     roll_id = await roll(store)
 
-    async with store.read() as tx:
-        answer = await tx.rolls.spendable(roll_id, ROLLER)
+    record, pool = await store.read(
+        lambda tx: (tx.rolls.get(roll_id), tx.will.get(GUILD, ROLLER))
+    )
 
-    assert isinstance(answer, RollRecord)
-    assert answer.id == roll_id
+    assert record is not None
+    assert record.id == roll_id
+    assert will_spend_refusal(record, ROLLER, pool) is None
 
 
 async def test_only_one_of_a_hundred_concurrent_spends_takes_effect(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5)
+    await _set_will(store, ROLLER, maximum=5)
+    roll_id = await roll(store)
+
+    answers = await asyncio.gather(*(_spend_will(store, roll_id) for _ in range(100)))
+
+    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
+    assert answers.count(Refusal.ALREADY_SPENT) == 99
+    pool = await _will(store)
+    assert pool is not None
+    assert pool.current == 4
+
+
+async def test_only_one_of_a_hundred_concurrent_bare_updates_takes_effect(store: Store) -> None:
     roll_id = await roll(store)
     new_result = with_will(failure())
 
     answers = await asyncio.gather(
-        *(store.spend_will(roll_id, ROLLER, new_result) for _ in range(100))
+        *(
+            store.write(lambda tx: tx.rolls.spend_will(roll_id, ROLLER, new_result))
+            for _ in range(100)
+        )
     )
 
-    assert sum(isinstance(answer, WillSpent) for answer in answers) == 1
-    assert answers.count(Refusal.ALREADY_SPENT) == 99
-    pool = await store.get_will(GUILD, ROLLER)
-    assert pool is not None
-    assert pool.current == 4
+    assert sum(answer is not None for answer in answers) == 1
 
 
 async def test_concurrent_spends_from_two_connections_take_effect_once(
     store: Store, db_path: Path
 ) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5)
+    await _set_will(store, ROLLER, maximum=5)
     roll_id = await roll(store)
-    new_result = with_will(failure())
     other = await Store.open(db_path)
     try:
         answers = await asyncio.gather(
-            *(
-                (store if i % 2 else other).spend_will(roll_id, ROLLER, new_result)
-                for i in range(100)
-            )
+            *(_spend_will(store if i % 2 else other, roll_id) for i in range(100))
         )
     finally:
         await other.close()
 
-    assert sum(isinstance(answer, WillSpent) for answer in answers) == 1
-    pool = await store.get_will(GUILD, ROLLER)
+    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
+    assert answers.count(Refusal.ALREADY_SPENT) == 99
+    pool = await _will(store)
     assert pool is not None
     assert pool.current == 4
 
@@ -238,43 +399,57 @@ async def test_concurrent_spends_from_two_connections_take_effect_once(
 
 async def test_taking_a_beat_ends_the_will_offer_and_counts_a_beat(store: Store) -> None:
     roll_id = await roll(store)
+
+    taken = await _take_beat(store, roll_id)
+
+    assert not isinstance(taken, Refusal)
+    record, beats = taken
+    assert beats == 1
+    assert record.result == with_beat(failure())
+    assert record.beat
+    assert record.will_state is WillState.NONE
+    assert not record.closed
+    assert await _beats(store) == 1
+
+
+async def test_the_conditional_beat_acts_once_and_leaves_the_count_to_the_caller(
+    store: Store,
+) -> None:
+    roll_id = await roll(store)
     new_result = with_beat(failure())
 
-    taken = await store.take_beat(roll_id, ROLLER, new_result)
+    first = await store.write(lambda tx: tx.rolls.take_beat(roll_id, ROLLER, new_result))
+    second = await store.write(lambda tx: tx.rolls.take_beat(roll_id, ROLLER, new_result))
 
-    assert isinstance(taken, BeatTaken)
-    assert taken.beats == 1
-    assert taken.roll.result == new_result
-    assert taken.roll.beat
-    assert taken.roll.will_state is WillState.NONE
-    assert not taken.roll.closed
-    assert await store.get_beats(GUILD, ROLLER) == 1
+    assert first is not None
+    assert first.beat
+    assert second is None
+    assert await _beats(store) == 0, "the Beat is the caller's own call (tx.will.add_beat)"
 
 
 async def test_a_roll_gives_one_beat_and_no_will_after_it_but_may_be_tried_again(
     store: Store,
 ) -> None:
     roll_id = await roll(store)
-    await store.take_beat(roll_id, ROLLER, with_beat(failure()))
+    await _take_beat(store, roll_id)
 
-    again = await store.take_beat(roll_id, ROLLER, with_beat(failure()))
-    will = await store.spend_will(roll_id, ROLLER, with_will(failure()))
-    async with store.transaction() as tx:
-        retry = await tx.rolls.claim_retry(roll_id, ROLLER)
+    again = await _take_beat(store, roll_id)
+    will = await _spend_will(store, roll_id)
+    retry = await store.write(lambda tx: tx.rolls.claim_retry(roll_id, ROLLER))
 
     assert again is Refusal.BEAT_TAKEN
     assert will is Refusal.BEAT_TAKEN
     assert isinstance(retry, RollRecord)
     assert retry.will_state is WillState.NONE
-    assert await store.get_beats(GUILD, ROLLER) == 1
+    assert await _beats(store) == 1
 
 
 async def test_beats_add_up_over_rolls(store: Store) -> None:
     for _ in range(3):
         roll_id = await roll(store)
-        await store.take_beat(roll_id, ROLLER, with_beat(failure()))
+        await _take_beat(store, roll_id)
 
-    assert await store.get_beats(GUILD, ROLLER) == 3
+    assert await _beats(store) == 3
 
 
 @pytest.mark.parametrize(
@@ -290,41 +465,40 @@ async def test_a_refused_beat_says_why_and_changes_nothing(
     store: Store, setup: Callable[[Store], Awaitable[int]], reason: Refusal
 ) -> None:
     roll_id = await setup(store)
-    before = await store.get_roll(roll_id)
+    before = await store.read(lambda tx: tx.rolls.get(roll_id))
 
-    answer = await store.take_beat(roll_id, ROLLER, with_beat(failure()))
+    answer = await _take_beat(store, roll_id)
 
     assert answer is reason
-    assert await store.get_roll(roll_id) == before
-    assert await store.get_beats(GUILD, ROLLER) == 0
+    assert await store.read(lambda tx: tx.rolls.get(roll_id)) == before
+    assert await _beats(store) == 0
 
 
 async def test_a_beat_is_taken_with_will_already_spent(store: Store) -> None:
     roll_id = await roll(store)
-    await store.spend_will(roll_id, ROLLER, with_will(failure()))
+    await _spend_will(store, roll_id)
 
-    taken = await store.take_beat(roll_id, ROLLER, with_beat(failure()))
+    taken = await _take_beat(store, roll_id)
 
-    assert isinstance(taken, BeatTaken)
-    assert taken.roll.will_state is WillState.SPENT
+    assert not isinstance(taken, Refusal)
+    assert taken[0].will_state is WillState.SPENT
 
 
 async def test_take_beat_takes_only_a_result_with_the_beat(store: Store) -> None:
     roll_id = await roll(store)
 
     with pytest.raises(ValueError, match="Beat taken"):
-        await store.take_beat(roll_id, ROLLER, failure())
+        await store.write(lambda tx: tx.rolls.take_beat(roll_id, ROLLER, failure()))
 
 
 async def test_only_one_of_many_concurrent_beats_counts(store: Store) -> None:
     roll_id = await roll(store)
 
-    answers = await asyncio.gather(
-        *(store.take_beat(roll_id, ROLLER, with_beat(failure())) for _ in range(50))
-    )
+    answers = await asyncio.gather(*(_take_beat(store, roll_id) for _ in range(50)))
 
-    assert sum(isinstance(answer, BeatTaken) for answer in answers) == 1
-    assert await store.get_beats(GUILD, ROLLER) == 1
+    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
+    assert answers.count(Refusal.BEAT_TAKEN) == 49
+    assert await _beats(store) == 1
 
 
 # --- Try again ----------------------------------------------------------------------
@@ -333,24 +507,31 @@ async def test_only_one_of_many_concurrent_beats_counts(store: Store) -> None:
 async def test_try_again_is_claimed_once_by_the_roller(store: Store) -> None:
     roll_id = await roll(store)
 
-    async with store.transaction() as tx:
-        stranger = await tx.rolls.claim_retry(roll_id, OTHER)
-        first = await tx.rolls.claim_retry(roll_id, ROLLER)
-        second = await tx.rolls.claim_retry(roll_id, ROLLER)
+    def body(tx: Tx) -> tuple[RollRecord | None, ...]:
+        return (
+            tx.rolls.claim_retry(roll_id, OTHER),
+            tx.rolls.claim_retry(roll_id, ROLLER),
+            tx.rolls.claim_retry(roll_id, ROLLER),
+        )
 
-    assert stranger is Refusal.NOT_ROLLER
+    stranger, first, second = await store.write(body)
+    now = await _get(store, roll_id)
+
+    assert stranger is None
     assert isinstance(first, RollRecord)
     assert first.retried
-    assert second is Refusal.ALREADY_RETRIED
+    assert second is None
+    assert retry_refusal(now, OTHER) is Refusal.NOT_ROLLER
+    assert retry_refusal(now, ROLLER) is Refusal.ALREADY_RETRIED
 
 
 async def test_try_again_on_a_closed_roll_is_refused(store: Store) -> None:
     roll_id = await _closed(store)
 
-    async with store.transaction() as tx:
-        answer = await tx.rolls.claim_retry(roll_id, ROLLER)
+    answer = await store.write(lambda tx: tx.rolls.claim_retry(roll_id, ROLLER))
 
-    assert answer is Refusal.CLOSED
+    assert answer is None
+    assert retry_refusal(await _get(store, roll_id), ROLLER) is Refusal.CLOSED
 
 
 # --- closing ------------------------------------------------------------------------
@@ -363,7 +544,7 @@ async def test_rolling_again_closes_only_that_rollers_open_rolls_in_that_channel
     theirs = await roll(store, roller_id=OTHER)
     elsewhere = await roll(store, channel_id=OTHER_CHANNEL)
 
-    closed = await store.close_rolls(GUILD, CHANNEL, ROLLER)
+    closed = await _close(store, ROLLER)
 
     assert [record.id for record in closed] == mine
     assert all(record.closed for record in closed)
@@ -374,8 +555,8 @@ async def test_rolling_again_closes_only_that_rollers_open_rolls_in_that_channel
 async def test_closing_a_channel_closes_every_open_roll_there_once(store: Store) -> None:
     rolls = [await roll(store), await roll(store, roller_id=OTHER)]
 
-    first = await store.close_rolls(GUILD, CHANNEL)
-    second = await store.close_rolls(GUILD, CHANNEL)
+    first = await _close(store)
+    second = await _close(store)
 
     assert [record.id for record in first] == rolls
     assert second == []
@@ -388,9 +569,7 @@ async def test_history_lists_the_channels_rolls_newest_first(store: Store) -> No
     ids = [await roll(store, label=f"roll {n}") for n in range(5)]
     await roll(store, channel_id=OTHER_CHANNEL)
 
-    shown = await store.history(
-        GUILD, CHANNEL, viewer_id=OTHER, viewer_is_storyteller=False, count=3
-    )
+    shown = await _history(store, viewer_id=OTHER, viewer_is_storyteller=False, count=3)
 
     assert [record.id for record in shown] == ids[::-1][:3]
 
@@ -399,8 +578,8 @@ async def test_history_of_one_member(store: Store) -> None:
     mine = await roll(store)
     await roll(store, roller_id=OTHER)
 
-    shown = await store.history(
-        GUILD, CHANNEL, viewer_id=OTHER, viewer_is_storyteller=False, member_id=ROLLER
+    shown = await _history(
+        store, viewer_id=OTHER, viewer_is_storyteller=False, member_id=ROLLER
     )
 
     assert [record.id for record in shown] == [mine]
@@ -416,7 +595,7 @@ async def test_a_private_roll_is_listed_only_to_its_roller_and_the_storyteller(
     public = await roll(store)
     private = await roll(store, private=True)
 
-    shown = await store.history(GUILD, CHANNEL, viewer_id=viewer, viewer_is_storyteller=storyteller)
+    shown = await _history(store, viewer_id=viewer, viewer_is_storyteller=storyteller)
 
     assert [record.id for record in shown] == ([private, public] if sees_private else [public])
 
@@ -424,7 +603,7 @@ async def test_a_private_roll_is_listed_only_to_its_roller_and_the_storyteller(
 async def test_history_keeps_void_rolls_marked_void(store: Store) -> None:
     roll_id = await _void(store)
 
-    shown = await store.history(GUILD, CHANNEL, viewer_id=OTHER, viewer_is_storyteller=False)
+    shown = await _history(store, viewer_id=OTHER, viewer_is_storyteller=False)
 
     assert [(record.id, record.void) for record in shown] == [(roll_id, True)]
 
@@ -432,9 +611,7 @@ async def test_history_keeps_void_rolls_marked_void(store: Store) -> None:
 @pytest.mark.parametrize("count", [0, -1, MAX_HISTORY + 1])
 async def test_history_refuses_a_count_out_of_range(store: Store, count: int) -> None:
     with pytest.raises(ValueError, match="history shows"):
-        await store.history(
-            GUILD, CHANNEL, viewer_id=OTHER, viewer_is_storyteller=False, count=count
-        )
+        await _history(store, viewer_id=OTHER, viewer_is_storyteller=False, count=count)
 
 
 # --- void -------------------------------------------------------------------------------
@@ -443,7 +620,7 @@ async def test_history_refuses_a_count_out_of_range(store: Store, count: int) ->
 async def test_voiding_marks_the_roll_and_closes_it(store: Store) -> None:
     roll_id = await roll(store)
 
-    voided = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
+    voided = await _void_roll(store, roll_id)
 
     assert voided is not None
     assert not voided.already
@@ -454,9 +631,9 @@ async def test_voiding_marks_the_roll_and_closes_it(store: Store) -> None:
 
 async def test_voiding_twice_says_it_was_already_void(store: Store) -> None:
     roll_id = await roll(store)
-    first = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
+    first = await _void_roll(store, roll_id)
 
-    second = await store.void_roll(GUILD, CHANNEL, roll_id, OTHER)
+    second = await _void_roll(store, roll_id, OTHER)
 
     assert second is not None
     assert second.already
@@ -467,15 +644,15 @@ async def test_voiding_twice_says_it_was_already_void(store: Store) -> None:
 async def test_a_roll_of_another_server_cannot_be_voided(store: Store) -> None:
     roll_id = await roll(store, guild_id=OTHER_GUILD)
 
-    assert await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER) is None
-    assert await store.void_roll(GUILD, CHANNEL, 404, STORYTELLER) is None
+    assert await _void_roll(store, roll_id) is None
+    assert await _void_roll(store, 404) is None
     assert not (await _get(store, roll_id)).void
 
 
 async def test_a_roll_of_another_channel_cannot_be_voided_from_here(store: Store) -> None:
     roll_id = await roll(store, channel_id=OTHER_CHANNEL)
 
-    assert await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER) is None
+    assert await _void_roll(store, roll_id) is None
     assert not (await _get(store, roll_id)).void
 
 
@@ -486,17 +663,19 @@ class Research(BaseModel):
 
 
 async def test_a_roll_made_in_an_action_is_not_voided(store: Store) -> None:
-    action = await store.create_action(
-        ActionKind.EXTENDED, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER,
-        label="research", state=Research(successes=0),
-    )
-    async with store.transaction() as tx:
-        roll_id = await tx.rolls.insert(
+    def body(tx: Tx) -> int:
+        action = tx.actions.create(
+            ActionKind.EXTENDED, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER,
+            label="research", state=Research(successes=0),
+        )
+        return tx.rolls.insert(
             guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, result=failure(),
             will_state=WillState.NONE, action_id=action.id,
-        )
+        ).id
 
-    answer = await store.void_roll(GUILD, CHANNEL, roll_id, STORYTELLER)
+    roll_id = await store.write(body)
+
+    answer = await _void_roll(store, roll_id)
 
     assert answer is not None
     assert not answer.roll.void

@@ -7,22 +7,38 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from bot.store import (
-    ChannelConfig,
-    ChannelOption,
-    DiceOrder,
-    OptionValue,
-    Store,
-    WillTiming,
-)
+from bot.store import Store
 from engine.models import Ruleset
+from engine.records import Change, ChannelConfig, ChannelOption, DiceOrder, OptionValue, WillTiming
 from tests.store.conftest import CHANNEL, GUILD, OTHER_CHANNEL
 
 THREAD = 4_000_000_000_000_000_004
 
 
+async def _config(
+    store: Store, channel_id: int = CHANNEL, parent_id: int | None = None
+) -> ChannelConfig:
+    return await store.read(lambda tx: tx.settings.config(GUILD, channel_id, parent_id))
+
+
+async def _set_option(
+    store: Store,
+    channel_id: int,
+    option: ChannelOption,
+    value: OptionValue | None,
+    parent_id: int | None = None,
+) -> Change[OptionValue]:
+    return await store.write(
+        lambda tx: tx.settings.set_channel_option(GUILD, channel_id, option, value, parent_id)
+    )
+
+
+async def _set_ruleset(store: Store, ruleset: Ruleset | None) -> Change[Ruleset]:
+    return await store.write(lambda tx: tx.settings.set_guild_ruleset(GUILD, ruleset))
+
+
 async def test_a_channel_nobody_configured_uses_the_defaults(store: Store) -> None:
-    config = await store.get_channel_config(GUILD, CHANNEL)
+    config = await _config(store)
 
     assert config == ChannelConfig(guild_id=GUILD, channel_id=CHANNEL)
     assert config.ruleset is Ruleset.COFD
@@ -34,9 +50,9 @@ async def test_a_channel_nobody_configured_uses_the_defaults(store: Store) -> No
 
 
 async def test_a_channel_without_its_own_ruleset_uses_the_servers(store: Store) -> None:
-    await store.set_guild_ruleset(GUILD, Ruleset.V20)
+    await _set_ruleset(store, Ruleset.V20)
 
-    config = await store.get_channel_config(GUILD, CHANNEL)
+    config = await _config(store)
 
     assert config.ruleset is Ruleset.V20
 
@@ -44,11 +60,11 @@ async def test_a_channel_without_its_own_ruleset_uses_the_servers(store: Store) 
 async def test_a_channel_ruleset_overrides_the_servers_in_that_channel_only(
     store: Store,
 ) -> None:
-    await store.set_guild_ruleset(GUILD, Ruleset.V20)
-    await store.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
+    await _set_ruleset(store, Ruleset.V20)
+    await _set_option(store, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
 
-    here = await store.get_channel_config(GUILD, CHANNEL)
-    elsewhere = await store.get_channel_config(GUILD, OTHER_CHANNEL)
+    here = await _config(store)
+    elsewhere = await _config(store, OTHER_CHANNEL)
 
     assert here.ruleset is Ruleset.FISTFUL
     assert elsewhere.ruleset is Ruleset.V20
@@ -57,11 +73,11 @@ async def test_a_channel_ruleset_overrides_the_servers_in_that_channel_only(
 async def test_a_thread_follows_its_channel_unless_it_has_its_own_setting(
     store: Store,
 ) -> None:
-    await store.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20)
-    await store.set_channel_option(GUILD, CHANNEL, ChannelOption.TEXT_ONLY, True)
-    await store.set_channel_option(GUILD, THREAD, ChannelOption.TEXT_ONLY, False, parent_id=CHANNEL)
+    await _set_option(store, CHANNEL, ChannelOption.RULESET, Ruleset.V20)
+    await _set_option(store, CHANNEL, ChannelOption.TEXT_ONLY, True)
+    await _set_option(store, THREAD, ChannelOption.TEXT_ONLY, False, parent_id=CHANNEL)
 
-    thread = await store.get_channel_config(GUILD, THREAD, parent_id=CHANNEL)
+    thread = await _config(store, THREAD, parent_id=CHANNEL)
 
     assert thread.ruleset is Ruleset.V20
     assert thread.text_only is False
@@ -70,10 +86,10 @@ async def test_a_thread_follows_its_channel_unless_it_has_its_own_setting(
 async def test_setting_a_channel_option_answers_old_and_new_values_in_force(
     store: Store,
 ) -> None:
-    await store.set_guild_ruleset(GUILD, Ruleset.V20)
+    await _set_ruleset(store, Ruleset.V20)
 
-    first = await store.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
-    cleared = await store.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, None)
+    first = await _set_option(store, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
+    cleared = await _set_option(store, CHANNEL, ChannelOption.RULESET, None)
 
     assert (first.old, first.new) == (Ruleset.V20, Ruleset.FISTFUL)
     assert (cleared.old, cleared.new) == (Ruleset.FISTFUL, Ruleset.V20)
@@ -95,18 +111,18 @@ async def test_every_channel_option_is_stored_and_confirmed(
 ) -> None:
     default = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL).value(option)
 
-    change = await store.set_channel_option(GUILD, CHANNEL, option, value)
-    config = await store.get_channel_config(GUILD, CHANNEL)
+    change = await _set_option(store, CHANNEL, option, value)
+    config = await _config(store)
 
     assert (change.old, change.new) == (default, value)
     assert config.value(option) == value
 
 
 async def test_changing_one_option_keeps_the_others(store: Store) -> None:
-    await store.set_channel_option(GUILD, CHANNEL, ChannelOption.FISTFUL_STEP, 2)
-    await store.set_channel_option(GUILD, CHANNEL, ChannelOption.DICE_ORDER, DiceOrder.SORTED)
+    await _set_option(store, CHANNEL, ChannelOption.FISTFUL_STEP, 2)
+    await _set_option(store, CHANNEL, ChannelOption.DICE_ORDER, DiceOrder.SORTED)
 
-    config = await store.get_channel_config(GUILD, CHANNEL)
+    config = await _config(store)
 
     assert config.fistful_step == 2
     assert config.dice_order is DiceOrder.SORTED
@@ -125,17 +141,17 @@ async def test_changing_one_option_keeps_the_others(store: Store) -> None:
 async def test_a_value_that_does_not_fit_the_option_is_refused_and_nothing_changes(
     store: Store, option: ChannelOption, value: OptionValue
 ) -> None:
-    before = await store.get_channel_config(GUILD, CHANNEL)
+    before = await _config(store)
 
     with pytest.raises(ValidationError):
-        await store.set_channel_option(GUILD, CHANNEL, option, value)
+        await _set_option(store, CHANNEL, option, value)
 
-    assert await store.get_channel_config(GUILD, CHANNEL) == before
+    assert await _config(store) == before
 
 
 async def test_setting_the_server_ruleset_answers_old_and_new(store: Store) -> None:
-    first = await store.set_guild_ruleset(GUILD, Ruleset.FISTFUL)
-    cleared = await store.set_guild_ruleset(GUILD, None)
+    first = await _set_ruleset(store, Ruleset.FISTFUL)
+    cleared = await _set_ruleset(store, None)
 
     assert (first.old, first.new) == (Ruleset.COFD, Ruleset.FISTFUL)
     assert (cleared.old, cleared.new) == (Ruleset.FISTFUL, Ruleset.COFD)
@@ -144,10 +160,10 @@ async def test_setting_the_server_ruleset_answers_old_and_new(store: Store) -> N
 async def test_the_storyteller_role_and_channel_are_in_every_channels_config(
     store: Store,
 ) -> None:
-    await store.set_guild_ruleset(GUILD, Ruleset.V20)
+    await _set_ruleset(store, Ruleset.V20)
 
-    change = await store.set_storyteller(GUILD, role_id=77, channel_id=88)
-    config = await store.get_channel_config(GUILD, OTHER_CHANNEL)
+    change = await store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, 88))
+    config = await _config(store, OTHER_CHANNEL)
 
     assert change.old.storyteller_role_id is None
     assert (change.new.storyteller_role_id, change.new.storyteller_channel_id) == (77, 88)
@@ -160,7 +176,7 @@ async def test_concurrent_changes_leave_one_consistent_value(store: Store) -> No
 
     changes = await asyncio.gather(
         *(
-            store.set_channel_option(GUILD, CHANNEL, ChannelOption.FISTFUL_STEP, value)
+            _set_option(store, CHANNEL, ChannelOption.FISTFUL_STEP, value)
             for value in values
         )
     )
@@ -171,5 +187,5 @@ async def test_concurrent_changes_leave_one_consistent_value(store: Store) -> No
     current: OptionValue = 1
     for _ in values:
         current = by_old[current].new
-    config = await store.get_channel_config(GUILD, CHANNEL)
+    config = await _config(store)
     assert config.fistful_step == current

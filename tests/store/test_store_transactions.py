@@ -1,102 +1,224 @@
-"""Transactions: all or nothing, serialised, never nested."""
+"""Transactions: one function, one trip, all or nothing, one at a time."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
-from bot.store import Store, WillState
-from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, roll
+from bot.store import Conflict, Store, Tx
+from engine.records import Refusal, WillState
+from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, get_roll, roll, track_will
+
+#: Seconds a body blocked in the database thread waits before giving up (a failing test).
+BLOCKED = 5.0
 
 
 class BoomError(Exception):
     """Raised inside a transaction on purpose."""
 
 
-async def _track_will_then_fail(store: Store) -> None:
-    async with store.transaction() as tx:
-        await tx.will.set_pool(GUILD, ROLLER, maximum=5)
-        await tx.will.add_beat(GUILD, ROLLER)
-        raise BoomError
+class NotAnError(BaseException):
+    """Raised inside a transaction on purpose: not even an ``Exception``."""
 
 
-async def test_a_transaction_that_raises_is_rolled_back_and_the_error_re_raised(
+def _track_will_then(tx: Tx, error: BaseException) -> None:
+    track_will(tx, maximum=5)
+    tx.will.add_beat(GUILD, ROLLER)
+    raise error
+
+
+async def _will_and_beats(store: Store) -> tuple[object, int]:
+    return await store.read(
+        lambda tx: (tx.will.get(GUILD, ROLLER), tx.will.beats(GUILD, ROLLER))
+    )
+
+
+async def _roll_count(store: Store) -> int:
+    history = await store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ROLLER, viewer_is_storyteller=True)
+    )
+    return len(history)
+
+
+# --- all or nothing -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "error",
+    [BoomError(), ValueError("a bug in the body"), LookupError(), NotAnError()],
+    ids=["own error", "ValueError", "LookupError", "BaseException"],
+)
+async def test_a_write_whose_body_raises_anything_is_rolled_back_and_the_error_re_raised(
+    store: Store, error: BaseException
+) -> None:
+    with pytest.raises(type(error)):
+        await store.write(lambda tx: _track_will_then(tx, error))
+
+    assert await _will_and_beats(store) == (None, 0)
+
+
+async def test_a_write_that_raises_conflict_leaves_nothing_written_and_gives_its_reason(
     store: Store,
 ) -> None:
-    with pytest.raises(BoomError):
-        await _track_will_then_fail(store)
-
-    assert await store.get_will(GUILD, ROLLER) is None
-    assert await store.get_beats(GUILD, ROLLER) == 0
-
-
-async def test_the_store_works_normally_after_a_rollback(store: Store) -> None:
-    with pytest.raises(BoomError):
-        await _track_will_then_fail(store)
-
-    change = await store.set_will(GUILD, ROLLER, maximum=4)
-
-    assert change.old is None
-    assert await store.get_will(GUILD, ROLLER) == change.new
-
-
-async def test_a_cancelled_transaction_is_rolled_back(store: Store) -> None:
-    entered = asyncio.Event()
-
-    async def stuck() -> None:
-        async with store.transaction() as tx:
-            await tx.will.set_pool(GUILD, ROLLER, maximum=5)
-            entered.set()
-            await asyncio.Event().wait()
-
-    task = asyncio.create_task(stuck())
-    await entered.wait()
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-
-    assert await store.get_will(GUILD, ROLLER) is None
-
-
-async def test_several_operations_commit_together(store: Store) -> None:
-    async with store.transaction() as tx:
-        roll_id = await tx.rolls.insert(
+    def body(tx: Tx) -> None:
+        tx.rolls.insert(
             guild_id=GUILD,
             channel_id=CHANNEL,
             roller_id=ROLLER,
             result=failure(),
             will_state=WillState.OFFERED,
         )
-        await tx.will.set_pool(GUILD, ROLLER, maximum=3)
+        track_will(tx, maximum=3)
+        raise Conflict(Refusal.ALREADY_SPENT)
 
-    assert await store.get_roll(roll_id) is not None
-    assert await store.get_will(GUILD, ROLLER) is not None
+    with pytest.raises(Conflict) as caught:
+        await store.write(body)
+
+    assert caught.value.reason is Refusal.ALREADY_SPENT
+    assert await _roll_count(store) == 0
+    assert await _will_and_beats(store) == (None, 0)
 
 
-async def test_a_store_method_inside_a_transaction_raises_instead_of_waiting_forever(
+async def test_a_sql_error_half_way_rolls_back_the_statements_before_it(store: Store) -> None:
+    def body(tx: Tx) -> None:
+        track_will(tx, maximum=5)
+        tx.rolls.insert(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            roller_id=ROLLER,
+            result=failure(),
+            will_state=WillState.NONE,
+            action_id=404,  # no such action: the foreign key refuses the roll
+        )
+
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.write(body)
+
+    assert await _will_and_beats(store) == (None, 0)
+    assert await _roll_count(store) == 0
+
+
+async def test_the_store_works_normally_after_a_rollback(store: Store) -> None:
+    with pytest.raises(BoomError):
+        await store.write(lambda tx: _track_will_then(tx, BoomError()))
+
+    pool = await store.write(lambda tx: track_will(tx, maximum=4))
+
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == pool
+
+
+async def test_several_operations_commit_together(store: Store) -> None:
+    def body(tx: Tx) -> int:
+        record = tx.rolls.insert(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            roller_id=ROLLER,
+            result=failure(),
+            will_state=WillState.OFFERED,
+        )
+        track_will(tx, maximum=3)
+        return record.id
+
+    roll_id = await store.write(body)
+
+    assert (await get_roll(store, roll_id)).roller_id == ROLLER
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) is not None
+
+
+async def test_a_write_once_begun_finishes_whole_even_if_its_caller_is_cancelled(
     store: Store,
 ) -> None:
-    async with store.transaction():
-        with pytest.raises(RuntimeError, match="already inside a transaction"):
-            await store.get_will(GUILD, ROLLER)
+    """Cancelling the caller cannot stop the body half way in the database thread: the
+    transaction is whole (here: committed), never half of it."""
+    loop = asyncio.get_running_loop()
+    entered = asyncio.Event()
+    release = threading.Event()
+
+    def body(tx: Tx) -> None:
+        track_will(tx, maximum=5)
+        loop.call_soon_threadsafe(entered.set)
+        assert release.wait(BLOCKED)
+        tx.will.add_beat(GUILD, ROLLER)
+
+    task = asyncio.create_task(store.write(body))
+    await entered.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    release.set()
+
+    pool, beats = await _will_and_beats(store)
+    assert pool is not None
+    assert beats == 1
+
+
+# --- one trip -------------------------------------------------------------------------------
+
+
+async def test_one_read_is_one_trip_however_many_statements_it_runs(store: Store) -> None:
+    roll_id = await roll(store)
+    before = store.trips
+
+    await store.read(
+        lambda tx: (
+            tx.settings.config(GUILD, CHANNEL),
+            tx.rolls.get(roll_id),
+            tx.will.get(GUILD, ROLLER),
+            tx.will.beats(GUILD, ROLLER),
+            tx.attempts.failures(GUILD, CHANNEL, ROLLER, "force the door"),
+            tx.actions.find_open(GUILD, CHANNEL),
+        )
+    )
+
+    assert store.trips == before + 1
+
+
+async def test_one_write_is_one_trip_however_many_statements_it_runs(store: Store) -> None:
+    before = store.trips
+
+    def body(tx: Tx) -> None:
+        tx.rolls.close(GUILD, CHANNEL, ROLLER)
+        record = tx.rolls.insert(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            roller_id=ROLLER,
+            result=failure(),
+            will_state=WillState.OFFERED,
+        )
+        tx.rolls.attach_messages(record.id, 555)
+        track_will(tx, maximum=5)
+        tx.attempts.save_failures(GUILD, CHANNEL, ROLLER, "force the door", old=0, new=1)
+
+    await store.write(body)
+    after_write = store.trips
+    with pytest.raises(Conflict):
+        await store.write(lambda tx: _track_will_then(tx, Conflict(None)))
+
+    assert after_write == before + 1
+    assert store.trips == before + 2, "a refused write is one trip too"
+
+
+# --- one at a time --------------------------------------------------------------------------
 
 
 async def test_a_read_never_sees_another_tasks_uncommitted_write(store: Store) -> None:
+    loop = asyncio.get_running_loop()
     written = asyncio.Event()
-    release = asyncio.Event()
+    release = threading.Event()
 
-    async def writer() -> None:
-        async with store.transaction() as tx:
-            await tx.will.set_pool(GUILD, ROLLER, maximum=5)
-            written.set()
-            await release.wait()
-            raise BoomError
+    def writer(tx: Tx) -> None:
+        track_will(tx, maximum=5)
+        loop.call_soon_threadsafe(written.set)
+        assert release.wait(BLOCKED)
+        raise BoomError
 
-    writing = asyncio.create_task(writer())
+    writing = asyncio.create_task(store.write(writer))
     await written.wait()
-    reading = asyncio.create_task(store.get_will(GUILD, ROLLER))
+    reading = asyncio.create_task(store.read(lambda tx: tx.will.get(GUILD, ROLLER)))
     for _ in range(20):
         await asyncio.sleep(0)
     assert not reading.done()  # the read waits for the writer
@@ -107,11 +229,29 @@ async def test_a_read_never_sees_another_tasks_uncommitted_write(store: Store) -
     assert await reading is None
 
 
+async def test_close_waits_for_the_transactions_already_queued(
+    store: Store, db_path: Path
+) -> None:
+    writes = [asyncio.create_task(roll(store)) for _ in range(20)]
+    await asyncio.sleep(0)  # each write is queued in the database thread
+
+    await store.close()
+
+    ids = await asyncio.gather(*writes)
+    reopened = await Store.open(db_path)
+    try:
+        stored = await reopened.read(lambda tx: [tx.rolls.get(roll_id) for roll_id in ids])
+    finally:
+        await reopened.close()
+    assert len(set(ids)) == 20
+    assert all(record is not None for record in stored)
+
+
 async def test_two_stores_on_one_file_see_each_others_commits(store: Store, db_path: Path) -> None:
     other = await Store.open(db_path)
     try:
         roll_id = await roll(other)
-        seen = await store.get_roll(roll_id)
+        seen = await store.read(lambda tx: tx.rolls.get(roll_id))
     finally:
         await other.close()
 

@@ -1,113 +1,76 @@
-"""Will pools: set, rest, a Storyteller's gain and the night, all bounded by the maximum."""
+"""Will pools: the store keeps what the engine decided, only over the pool it was given."""
 
 from __future__ import annotations
 
-import pytest
-
-from bot.store import Store, WillPool
+from bot.store import Store
+from engine import will
+from engine.records import WillPool
 from tests.store.conftest import GUILD, OTHER, ROLLER
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
 
-def _pool(current: int, maximum: int, user_id: int = ROLLER) -> WillPool:
-    return WillPool(guild_id=GUILD, user_id=user_id, current=current, maximum=maximum)
+def _pool(current: int, maximum: int, user_id: int = ROLLER, guild_id: int = GUILD) -> WillPool:
+    return WillPool(guild_id=guild_id, user_id=user_id, current=current, maximum=maximum)
 
 
 async def test_a_pool_nobody_set_is_not_tracked(store: Store) -> None:
-    assert await store.get_will(GUILD, ROLLER) is None
-    assert await store.rest(GUILD, ROLLER) is None
-    assert await store.gain_will(GUILD, ROLLER, 2) is None
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) is None
+    assert await store.read(lambda tx: tx.will.pools(GUILD)) == []
 
 
-async def test_a_new_pool_starts_full(store: Store) -> None:
-    change = await store.set_will(GUILD, ROLLER, maximum=5)
+async def test_a_new_pool_is_stored_once(store: Store) -> None:
+    first = await store.write(lambda tx: tx.will.save(None, _pool(5, 5)))
+    second = await store.write(lambda tx: tx.will.save(None, _pool(2, 3)))
 
-    assert change.old is None
-    assert change.new == _pool(5, 5)
-    assert await store.get_will(GUILD, ROLLER) == _pool(5, 5)
-
-
-async def test_setting_the_current_will_explicitly(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5)
-
-    change = await store.set_will(GUILD, ROLLER, maximum=6, current=2)
-
-    assert (change.old, change.new) == (_pool(5, 5), _pool(2, 6))
+    assert first
+    assert not second, "a pool tracked meanwhile is not overwritten"
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == _pool(5, 5)
 
 
-async def test_a_new_maximum_keeps_the_current_will_within_it(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=4)
+async def test_a_change_is_stored_only_over_the_pool_it_was_decided_from(store: Store) -> None:
+    await store.write(lambda tx: tx.will.save(None, _pool(2, 5)))
 
-    raised = await store.set_will(GUILD, ROLLER, maximum=7)
-    lowered = await store.set_will(GUILD, ROLLER, maximum=2)
+    rested = await store.write(lambda tx: tx.will.save(_pool(2, 5), will.regained(_pool(2, 5), 1)))
+    stale = await store.write(lambda tx: tx.will.save(_pool(2, 5), _pool(4, 5)))
 
-    assert raised.new == _pool(4, 7)
-    assert lowered.new == _pool(2, 2)
-
-
-@pytest.mark.parametrize(("maximum", "current"), [(3, 4), (-1, None), (3, -1)])
-async def test_an_impossible_pool_is_refused_and_nothing_changes(
-    store: Store, maximum: int, current: int | None
-) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=1)
-
-    with pytest.raises(ValueError, match=r"current|maximum"):
-        await store.set_will(GUILD, ROLLER, maximum=maximum, current=current)
-
-    assert await store.get_will(GUILD, ROLLER) == _pool(1, 5)
+    assert rested
+    assert not stale, "a second change decided from the same pool changes nothing"
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == _pool(3, 5)
 
 
-async def test_rest_regains_one_up_to_the_maximum(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=3, current=2)
+async def test_a_new_maximum_is_stored_with_the_current_will(store: Store) -> None:
+    await store.write(lambda tx: tx.will.save(None, _pool(4, 5)))
 
-    first = await store.rest(GUILD, ROLLER)
-    second = await store.rest(GUILD, ROLLER)
+    lowered = will.set_pool(_pool(4, 5), GUILD, ROLLER, 2)
+    await store.write(lambda tx: tx.will.save(_pool(4, 5), lowered))
 
-    assert first is not None
-    assert (first.old, first.new) == (_pool(2, 3), _pool(3, 3))
-    assert second is not None
-    assert second.new == _pool(3, 3)
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == _pool(2, 2)
 
 
-async def test_a_storyteller_gain_stops_at_the_maximum(store: Store) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=1)
+async def test_pools_are_the_servers_tracked_pools_only(store: Store) -> None:
+    await store.write(lambda tx: tx.will.save(None, _pool(1, 5)))
+    await store.write(lambda tx: tx.will.save(None, _pool(4, 4, user_id=OTHER)))
+    await store.write(lambda tx: tx.will.save(None, _pool(0, 5, guild_id=OTHER_GUILD)))
 
-    some = await store.gain_will(GUILD, ROLLER, 2)
-    too_much = await store.gain_will(GUILD, ROLLER, 10)
+    pools = await store.read(lambda tx: tx.will.pools(GUILD))
 
-    assert some is not None
-    assert some.new == _pool(3, 5)
-    assert too_much is not None
-    assert too_much.new == _pool(5, 5)
-
-
-@pytest.mark.parametrize("amount", [0, -2])
-async def test_a_gain_below_one_is_refused(store: Store, amount: int) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=1)
-
-    with pytest.raises(ValueError, match="at least 1"):
-        await store.gain_will(GUILD, ROLLER, amount)
-
-    assert await store.get_will(GUILD, ROLLER) == _pool(1, 5)
+    assert sorted(pools, key=lambda pool: pool.user_id) == [
+        _pool(1, 5), _pool(4, 4, user_id=OTHER)
+    ]
 
 
-async def test_the_night_gives_every_tracked_pool_of_the_server_one_up_to_its_maximum(
-    store: Store,
-) -> None:
-    await store.set_will(GUILD, ROLLER, maximum=5, current=1)
-    await store.set_will(GUILD, OTHER, maximum=4)
-    await store.set_will(OTHER_GUILD, ROLLER, maximum=5, current=0)
+async def test_debit_takes_one_from_a_pool_that_has_some_only(store: Store) -> None:
+    await store.write(lambda tx: tx.will.save(None, _pool(1, 5)))
 
-    regained = await store.night(GUILD)
+    first = await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
+    second = await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
 
-    assert regained == 1
-    assert await store.get_will(GUILD, ROLLER) == _pool(2, 5)
-    assert await store.get_will(GUILD, OTHER) == _pool(4, 4, user_id=OTHER)
-    elsewhere = await store.get_will(OTHER_GUILD, ROLLER)
-    assert elsewhere is not None
-    assert elsewhere.current == 0
+    assert first == _pool(0, 5)
+    assert second is None
 
 
-async def test_beats_start_at_zero(store: Store) -> None:
-    assert await store.get_beats(GUILD, ROLLER) == 0
+async def test_beats_start_at_zero_and_count_up(store: Store) -> None:
+    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0
+    assert await store.write(lambda tx: tx.will.add_beat(GUILD, ROLLER)) == 1
+    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 1

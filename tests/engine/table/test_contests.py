@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.models import Degree, Outcome, Ruleset
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
 from engine.table.contest import Winner, resolve
 from tests.engine.table.helpers import scripted
@@ -94,10 +95,19 @@ def test_fistful_a_botch_counts_as_no_successes() -> None:
 
 
 def test_a_refused_roll_cannot_be_contested() -> None:
-    with pytest.raises(RuleError, match="did not happen"):
+    with pytest.raises(RuleError) as actor:
         resolve(Ruleset.V20, scripted("v20", 0, []), scripted("v20", 2, [6, 2]))
+    assert actor.value.refusal == Refusal.of(
+        RefusalCode.CONTEST_ACTOR_REFUSED, cause=Refusal.of(RefusalCode.NO_DICE, pool=0)
+    )
+    with pytest.raises(RuleError) as opponent:
+        resolve(Ruleset.V20, scripted("v20", 2, [6, 2]), scripted("v20", 0, []))
+    assert opponent.value.refusal.code is RefusalCode.CONTEST_OPPONENT_REFUSED
 
 
 def test_both_sides_roll_in_the_contest_s_ruleset() -> None:
-    with pytest.raises(RuleError, match="but the contest is v20"):
+    with pytest.raises(RuleError) as error:
         resolve(Ruleset.V20, scripted("v20", 2, [6, 2]), scripted("cofd", 2, [8, 2]))
+    assert error.value.refusal == Refusal.of(
+        RefusalCode.CONTEST_OPPONENT_RULESET, rolled="cofd", ruleset="v20"
+    )

@@ -9,10 +9,11 @@ import pytest
 
 from engine.faces import ScriptedFaces
 from engine.models import Adjustment, AdjustmentKind, Outcome, Term
-from engine.roll import RuleError, roll, spend_will, take_beat
+from engine.refusals import RefusalCode
+from engine.roll import roll, spend_will, take_beat
 from engine.table import extended
 from engine.table.extended import Choice, Event, ExtendedState, ExtendedStep, Interval, Status
-from tests.engine.table.helpers import request, rolled
+from tests.engine.table.helpers import refused, request, rolled
 
 SETBACK = (Choice.TAKE_CONDITION, Choice.LOSE_PROGRESS, Choice.ABANDON)
 EXCEPTIONAL = (
@@ -48,7 +49,7 @@ def test_cofd_a_full_extended_action_from_start_to_completion() -> None:
 
     failure = step(state, [1, 2, 3, 4, 5])
     assert (failure.event, failure.change, failure.choices) == (Event.SETBACK, 0, SETBACK)
-    with pytest.raises(RuleError, match="decision is pending"):
+    with refused(RefusalCode.EXTENDED_DECISION_PENDING):
         extended.roll_request(failure.state)
     state = extended.choose(failure.state, Choice.TAKE_CONDITION, "Exhausted")
     assert (state.conditions, state.total, extended.choices(state)) == (("Exhausted",), 0, OPEN)
@@ -97,7 +98,7 @@ def test_cofd_without_named_traits_the_roll_limit_is_the_pool_as_given() -> None
 
 
 def test_cofd_a_roll_limit_below_one_is_refused() -> None:
-    with pytest.raises(RuleError, match="give max_rolls"):
+    with refused(RefusalCode.EXTENDED_DEFAULT_ROLLS_RANGE, rolls=-1, max=1000):
         extended.start(request("cofd", 1, -2), target=3)
 
 
@@ -106,7 +107,7 @@ def test_cofd_skill_dots_given_explicitly_win_over_the_second_trait() -> None:
 
 
 def test_skill_dots_are_zero_to_a_hundred_and_zero_offers_no_reduction() -> None:
-    with pytest.raises(RuleError, match="Skill dots must be 0 to 100"):
+    with refused(RefusalCode.EXTENDED_SKILL_RANGE, skill=-1, max=100):
         research(target=8, skill=-1)
     assert research(target=8, skill=0).skill is None
 
@@ -129,7 +130,10 @@ def test_cofd_without_skill_dots_the_requirement_cannot_be_reduced() -> None:
     assert exceptional.choices == (
         Choice.SHORTEN_INTERVAL, Choice.EXCEPTIONAL_RESULT, Choice.ABANDON,
     )
-    with pytest.raises(RuleError, match="not a choice now"):
+    with refused(
+        RefusalCode.CHOICE_NOT_OFFERED,
+        choice="reduce_required", choices="shorten_interval,exceptional_result,abandon",
+    ):
         extended.choose(exceptional.state, Choice.REDUCE_REQUIRED)
 
 
@@ -220,9 +224,9 @@ def test_cofd_the_action_fails_when_the_roll_limit_is_used_up() -> None:
     last = step(first.state, [8, 3])
     assert (last.event, last.state.total, last.state.rolls) == (Event.PROGRESS, 2, 2)
     assert (last.state.status, last.choices) == (Status.FAILED, ())
-    with pytest.raises(RuleError, match="has ended"):
+    with refused(RefusalCode.EXTENDED_ENDED, status="failed"):
         extended.roll_request(last.state)
-    with pytest.raises(RuleError, match="has ended"):
+    with refused(RefusalCode.EXTENDED_ENDED, status="failed"):
         extended.choose(last.state, Choice.ABANDON)
 
 
@@ -275,25 +279,25 @@ def test_pool_changes_and_will_apply_to_one_roll_only() -> None:
 
 def test_a_roll_is_refused_while_a_decision_is_pending() -> None:
     pending = step(research(target=10), [2, 3, 4, 5, 6]).state
-    with pytest.raises(RuleError, match="decision is pending"):
+    with refused(RefusalCode.EXTENDED_DECISION_PENDING):
         extended.apply_roll(pending, rolled(request("cofd", 5), [8, 2, 3, 4, 5]))
 
 
 def test_only_an_offered_choice_is_accepted() -> None:
     state = research(target=10)
-    with pytest.raises(RuleError, match="not a choice now"):
+    with refused(RefusalCode.CHOICE_NOT_OFFERED):
         extended.choose(state, Choice.LOSE_PROGRESS)
-    with pytest.raises(RuleError, match="not a choice now"):
+    with refused(RefusalCode.CHOICE_NOT_OFFERED):
         extended.choose(state, Choice.ROLL)
 
 
 def test_taking_a_condition_needs_its_name_and_only_it_takes_one() -> None:
     pending = step(research(target=10), [2, 3, 4, 5, 6]).state
-    with pytest.raises(RuleError, match="name the Condition"):
+    with refused(RefusalCode.CONDITION_NAME_MISSING):
         extended.choose(pending, Choice.TAKE_CONDITION)
-    with pytest.raises(RuleError, match="1 to 100 characters"):
+    with refused(RefusalCode.CONDITION_NAME_LENGTH, max=100):
         extended.choose(pending, Choice.TAKE_CONDITION, "   ")
-    with pytest.raises(RuleError, match="only with taking a Condition"):
+    with refused(RefusalCode.CONDITION_NAME_UNWANTED):
         extended.choose(pending, Choice.LOSE_PROGRESS, "Exhausted")
 
 
@@ -311,18 +315,18 @@ def test_a_roll_cannot_be_reread_once_a_decision_followed_it() -> None:
     state = research(target=10)
     result = rolled(extended.roll_request(state), [2, 3, 4, 5, 6])
     decided = extended.choose(extended.apply_roll(state, result).state, Choice.LOSE_PROGRESS)
-    with pytest.raises(RuleError, match="can no longer change"):
+    with refused(RefusalCode.EXTENDED_LAST_ROLL_FINAL):
         extended.revise(decided, spend_will(result, ScriptedFaces([8, 9, 2])))
 
 
 def test_the_roll_must_be_in_the_action_s_ruleset() -> None:
-    with pytest.raises(RuleError, match="but the action is cofd"):
+    with refused(RefusalCode.EXTENDED_ROLL_RULESET, rolled="fistful", ruleset="cofd"):
         extended.apply_roll(research(target=5), rolled(request("fistful", 2), [8, 2]))
 
 
 def test_a_refused_roll_changes_nothing() -> None:
     state = extended.start(request("v20", 3), target=5)
-    with pytest.raises(RuleError, match="did not happen"):
+    with refused(RefusalCode.EXTENDED_ROLL_REFUSED):
         extended.apply_roll(state, rolled(request("v20", 0), []))
 
 
@@ -331,65 +335,65 @@ def test_a_refused_roll_changes_nothing() -> None:
 
 @pytest.mark.parametrize("target", [0, -3, 1001])
 def test_the_successes_required_are_one_to_a_thousand(target: int) -> None:
-    with pytest.raises(RuleError, match="1 to 1000"):
+    with refused(RefusalCode.EXTENDED_TARGET_RANGE, target=target, max=1000):
         research(target=target)
 
 
 @pytest.mark.parametrize("max_rolls", [0, -1, 1001])
 def test_the_roll_limit_is_one_to_a_thousand(max_rolls: int) -> None:
-    with pytest.raises(RuleError, match="1 to 1000"):
+    with refused(RefusalCode.EXTENDED_ROLLS_RANGE, rolls=max_rolls, max=1000):
         research(target=5, max_rolls=max_rolls)
 
 
 def test_cofd_and_v20_need_the_successes_required() -> None:
     for ruleset in ("cofd", "v20"):
-        with pytest.raises(RuleError, match="set the successes required"):
+        with refused(RefusalCode.EXTENDED_NO_TARGET):
             extended.start(request(ruleset, 3), target=None, max_rolls=3)
 
 
 def test_a_fistful_effort_needs_successes_or_rolls() -> None:
-    with pytest.raises(RuleError, match="or, for an ongoing effort, a number of rolls"):
+    with refused(RefusalCode.EXTENDED_NO_TARGET_OR_ROLLS):
         extended.start(request("fistful", 3), target=None)
 
 
 def test_willpower_is_declared_per_roll_not_for_the_whole_action() -> None:
-    with pytest.raises(RuleError, match="declare it when rolling"):
+    with refused(RefusalCode.EXTENDED_WILL):
         extended.start(request("cofd", 3, will=True), target=5)
 
 
 def test_skill_dots_and_a_carried_penalty_are_cofd_rules() -> None:
-    with pytest.raises(RuleError, match="skill is a cofd"):
+    with refused(RefusalCode.EXTENDED_SKILL_COFD_ONLY, ruleset="v20"):
         extended.start(request("v20", 3), target=5, skill=2)
-    with pytest.raises(RuleError, match="a carried penalty is a cofd"):
+    with refused(RefusalCode.EXTENDED_CARRY_COFD_ONLY, ruleset="fistful"):
         extended.start(request("fistful", 3), target=5, carry=True)
 
 
 def test_cofd_has_no_resisted_extended_action() -> None:
-    with pytest.raises(RuleError, match="v20 or fistful rule"):
+    with refused(RefusalCode.EXTENDED_RESISTED_COFD):
         extended.start(request("cofd", 3), target=5, against=request("cofd", 3))
 
 
 def test_a_pool_that_cannot_be_rolled_cannot_start_an_action() -> None:
-    with pytest.raises(RuleError, match="the pool cannot be rolled"):
+    with refused(RefusalCode.EXTENDED_POOL_REFUSED):
         extended.start(request("v20", 0), target=5)
-    with pytest.raises(RuleError, match="the resisting pool cannot be rolled"):
+    with refused(RefusalCode.EXTENDED_RESISTING_POOL_REFUSED):
         extended.start(request("fistful", 3), target=5, against=request("fistful", -1))
 
 
 def test_both_sides_of_a_resisted_action_use_its_ruleset() -> None:
-    with pytest.raises(RuleError, match="but the action is v20"):
+    with refused(RefusalCode.EXTENDED_RESISTING_RULESET, against="fistful", ruleset="v20"):
         extended.start(request("v20", 3), target=5, against=request("fistful", 3))
 
 
 def test_a_resisted_action_takes_both_rolls_and_an_unresisted_one_only_one() -> None:
     resisted = extended.start(request("v20", 3), target=5, against=request("v20", 3))
     actor = rolled(extended.roll_request(resisted), [6, 2, 3])
-    with pytest.raises(RuleError, match="needs the resisting roll"):
+    with refused(RefusalCode.EXTENDED_RESISTING_ROLL_MISSING):
         extended.apply_roll(resisted, actor)
     alone = extended.start(request("v20", 3), target=5)
-    with pytest.raises(RuleError, match="not resisted"):
+    with refused(RefusalCode.EXTENDED_RESISTING_ROLL_UNWANTED):
         extended.apply_roll(alone, actor, actor)
-    with pytest.raises(RuleError, match="not resisted"):
+    with refused(RefusalCode.EXTENDED_NOT_RESISTED):
         extended.against_request(alone)
 
 

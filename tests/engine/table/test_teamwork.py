@@ -6,10 +6,11 @@ import pytest
 
 from engine.faces import ScriptedFaces
 from engine.models import Adjustment, AdjustmentKind, Outcome, RollRequest
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will
 from engine.table import teamwork
 from engine.table.teamwork import TeamworkState
-from tests.engine.table.helpers import request, rolled
+from tests.engine.table.helpers import refused, request, rolled
 
 PRIMARY, ANNA, BORIS, CLARA = 100, 201, 202, 203
 
@@ -98,36 +99,39 @@ def test_v20_each_helper_beyond_the_limit_raises_every_later_roll_s_difficulty()
 def test_v20_a_helper_who_would_raise_the_primary_to_difficulty_ten_cannot_join() -> None:
     state = teamwork.start(request("v20", 4, difficulty=8), PRIMARY, helper_limit=0)
     state = help_with(state, ANNA, request("v20", 3, difficulty=6), [6, 2, 3])
-    with pytest.raises(RuleError, match="primary's difficulty to 10"):
+    with refused(RefusalCode.HELPER_DIFFICULTY_TOO_HIGH, difficulty=10, high=10):
         teamwork.helper_request(state, BORIS, request("v20", 3, difficulty=6))
 
 
 def test_a_helper_limit_is_a_v20_rule_of_zero_or_more() -> None:
-    with pytest.raises(RuleError, match="v20 rule"):
+    with refused(RefusalCode.HELPER_LIMIT_NOT_V20, ruleset="cofd"):
         teamwork.start(request("cofd", 4), PRIMARY, helper_limit=2)
-    with pytest.raises(RuleError, match="0 or more"):
+    with refused(RefusalCode.HELPER_LIMIT_NEGATIVE, limit=-1):
         teamwork.start(request("v20", 4), PRIMARY, helper_limit=-1)
 
 
 def test_the_same_member_cannot_help_twice() -> None:
     state = help_with(teamwork.start(request("cofd", 4), PRIMARY), ANNA, request("cofd", 2),
                       [8, 2])
-    with pytest.raises(RuleError, match="already helped"):
+    with refused(RefusalCode.ALREADY_HELPED):
         teamwork.helper_request(state, ANNA, request("cofd", 2))
-    with pytest.raises(RuleError, match="already helped"):
+    with refused(RefusalCode.ALREADY_HELPED):
         teamwork.add_helper(state, ANNA, rolled(request("cofd", 2), [8, 2]))
 
 
 def test_the_primary_cannot_help_their_own_roll() -> None:
     state = teamwork.start(request("cofd", 4), PRIMARY)
-    with pytest.raises(RuleError, match="cannot help their own roll"):
+    with refused(RefusalCode.PRIMARY_CANNOT_HELP):
         teamwork.helper_request(state, PRIMARY, request("cofd", 2))
 
 
 def test_a_refused_helper_roll_does_not_join() -> None:
     state = teamwork.start(request("v20", 4), PRIMARY)
-    with pytest.raises(RuleError, match="did not happen"):
+    with pytest.raises(RuleError) as error:
         teamwork.add_helper(state, ANNA, rolled(request("v20", 0), []))
+    assert error.value.refusal == Refusal.of(
+        RefusalCode.HELPER_ROLL_REFUSED, cause=Refusal.of(RefusalCode.NO_DICE, pool=0)
+    )
 
 
 def test_a_helper_roll_must_carry_the_helper_limit() -> None:
@@ -139,7 +143,7 @@ def test_a_helper_roll_must_carry_the_helper_limit() -> None:
 
 def test_helpers_roll_in_the_teamwork_s_ruleset() -> None:
     state = teamwork.start(request("cofd", 4), PRIMARY)
-    with pytest.raises(RuleError, match="but the teamwork is cofd"):
+    with refused(RefusalCode.HELPER_RULESET, rolled="fistful", ruleset="cofd"):
         teamwork.helper_request(state, ANNA, request("fistful", 2))
 
 
@@ -157,5 +161,5 @@ def test_only_a_new_reading_of_the_same_roll_revises_a_helper() -> None:
                       [2, 3])
     with pytest.raises(ValueError, match="same request"):
         teamwork.revise_helper(state, ANNA, rolled(request("cofd", 3), [8, 2, 3]))
-    with pytest.raises(RuleError, match="has not helped"):
+    with refused(RefusalCode.NOT_A_HELPER):
         teamwork.revise_helper(state, BORIS, rolled(request("cofd", 2), [8, 2]))

@@ -1,0 +1,154 @@
+"""Flow benchmark: each command's whole flow in process, with its database trips.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.bench_flows
+    .venv/bin/python -m bench.bench_flows --seconds 5 --concurrency 1 8
+
+Each workload runs the flow the bot runs for one interaction (``bot/flows/``),
+on a fresh SQLite file (WAL, as in production), with seeded dice and a
+responder that records instead of calling Discord, so what is measured is the
+bot's own work: store trips, engine, render. Printed per workload: the trips
+to the database thread one interaction takes (``Store.trips``, counted, not
+timed), operations/s and p50/p99 latency. Each task acts as its own member in
+its own channel (no conflicts). Figures go into BENCHMARKS.md; nothing here is
+a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.flows import rolls
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, run
+from bot.render.message import Message
+from bot.store import Store
+from engine.faces import seeded_faces
+from engine.models import Term
+
+GUILD = 1_000_000_000_000_000_001
+
+
+class Quiet:
+    """A responder that only hands out message ids."""
+
+    def __init__(self) -> None:
+        self._answered = False
+        self.last_id = 0
+
+    def answered(self) -> bool:
+        return self._answered
+
+    async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
+        self._answered = True
+        self.last_id += 1
+        return self.last_id
+
+    async def update(self, message: Message) -> None:
+        self._answered = True
+
+    async def open_modal(self, modal: object) -> None:
+        self._answered = True
+
+    async def followup(self, message: Message, *, ephemeral: bool) -> None:
+        return None
+
+    async def post(self, channel_id: int, message: Message) -> int | None:
+        return None
+
+    def edit_later(self, edit: Edit) -> None:
+        return None
+
+
+def _ctx(member: int) -> Ctx:
+    return Ctx(guild_id=GUILD, channel_id=10_000 + member, user_id=20_000 + member,
+               user_name=f"Member {member}")
+
+
+def _ask(value: int) -> rolls.Ask:
+    half = value // 2
+    terms = (Term(label="Dexterity", value=half), Term(label="Brawl", value=value - half))
+    return lambda config: rolls.build_request(config.ruleset, terms)
+
+
+Workload = Callable[[Deps, int], Awaitable[Reply]]
+
+
+async def _roll(deps: Deps, member: int) -> Reply:
+    return await rolls.roll(deps, _ctx(member), _ask(10), label="force the door", private=False)
+
+
+async def _spend_will(deps: Deps, member: int) -> Reply:
+    """A roll, then Spend Will on it: only the press is the workload's second half."""
+    reply = await rolls.roll(deps, _ctx(member), _ask(2), label=None, private=False)
+    view = reply.message.view if reply.message else None
+    roll_id = int(str(view.children[0].custom_id).rsplit(":", 1)[1])  # type: ignore[union-attr]
+    return await rolls.spend_will_pressed(deps, _ctx(member), roll_id)
+
+
+async def _trips(deps: Deps, workload: Workload, member: int) -> int:
+    before = deps.store.trips
+    await run(workload(deps, member), Quiet())
+    return deps.store.trips - before
+
+
+async def measure(name: str, workload: Workload, seconds: float, concurrency: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "bench.sqlite3")
+        deps = Deps(store=store, faces=seeded_faces(7))
+        try:
+            if workload is _spend_will:
+                await _trips(deps, _roll, 999_999)
+                before = deps.store.trips
+                await run(rolls.roll(deps, _ctx(999_998), _ask(2), label=None, private=False),
+                          Quiet())
+                roll_trips = deps.store.trips - before
+                trips = await _trips(deps, _spend_will, 999_997) - roll_trips
+            else:
+                trips = await _trips(deps, workload, 999_999)
+            latencies: list[float] = []
+            stop = time.perf_counter() + seconds
+
+            async def worker(member: int) -> None:
+                while time.perf_counter() < stop:
+                    start = time.perf_counter()
+                    await run(workload(deps, member), Quiet())
+                    latencies.append(time.perf_counter() - start)
+
+            began = time.perf_counter()
+            await asyncio.gather(*(worker(member) for member in range(concurrency)))
+            elapsed = time.perf_counter() - began
+        finally:
+            await store.close()
+    cuts = statistics.quantiles(latencies, n=100)
+    print(
+        f"{name:<11} concurrency {concurrency:>2}: {trips} trips/interaction, "
+        f"{len(latencies) / elapsed:7.0f} ops/s, p50 {cuts[49] * 1000:6.2f} ms, "
+        f"p99 {cuts[98] * 1000:6.2f} ms"
+    )
+
+
+WORKLOADS: dict[str, Workload] = {"roll": _roll, "spend_will": _spend_will}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
+    args = parser.parse_args()
+    for concurrency in args.concurrency:
+        for name, workload in WORKLOADS.items():
+            await measure(name, workload, args.seconds, concurrency)
+    print("(spend_will: ops/s and latency include the roll it is pressed on;"
+          " its trips are the press's alone)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,99 @@
+"""The Storyteller's clock: `/scene end`, `/turn next`, `/night`.
+
+Each is the Storyteller's: the one read gathers the settings (who the Storyteller is)
+with the rest, the one write applies what moved on, and the messages that lost their
+buttons are brought up to date in the background. Trips: 2 (read, write).
+"""
+
+from __future__ import annotations
+
+from bot.flows import contest, teamwork
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, UserError, say
+from bot.flows.rolls import closed_edits
+from bot.render.message import Message
+from bot.render.messages import NOT_STORYTELLER
+from bot.render.state import (
+    TABLE_BUSY,
+    night_done,
+    scene_contests_ended,
+    scene_ended,
+    turn_advanced,
+)
+from bot.render.teamwork import scene_teamwork_ended
+from bot.store import Conflict, Tx
+from engine import will
+from engine.records import Change, ChannelConfig, WillPool
+
+#: How often the night is decided again when a pool moved between its read and its write.
+TRIES = 3
+
+
+async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
+    """The settings in force, once the member is known to be the Storyteller here."""
+    config = await deps.store.read(ctx.config)
+    if not ctx.storyteller(config):
+        raise UserError(NOT_STORYTELLER)
+    return config
+
+
+async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
+    """End the scene: successive attempts and the turn count start over, open rolls close,
+    unfinished teamwork ends and contests still waiting for a resistance close."""
+    config = await _storyteller_config(deps, ctx)
+    guild_id, channel_id = ctx.guild_id, ctx.channel_id
+
+    def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
+        attempts = tx.attempts.reset_channel(guild_id, channel_id)
+        tx.attempts.reset_turn(guild_id, channel_id)
+        closed = tx.rolls.close(guild_id, channel_id)
+        teamworks, teamwork_edits = teamwork.end_for_scene(tx, guild_id, channel_id, config)
+        contests, contest_edits = contest.end_for_scene(tx, guild_id, channel_id, config)
+        text = (
+            scene_ended(attempts, len(closed))
+            + scene_teamwork_ended(teamworks)
+            + scene_contests_ended(contests)
+        )
+        return text, closed_edits(closed, config) + teamwork_edits + contest_edits
+
+    text, edits = await deps.store.write(write)
+    return Reply(message=Message(content=text), edits=edits)
+
+
+async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
+    """Next turn: the `fistful` Successive Action Penalty starts over and open rolls close
+    (their Spend Will buttons with them)."""
+    config = await _storyteller_config(deps, ctx)
+
+    def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
+        tx.attempts.reset_turn(ctx.guild_id, ctx.channel_id)
+        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id)
+        return turn_advanced(len(closed)), closed_edits(closed, config)
+
+    text, edits = await deps.store.write(write)
+    return Reply(message=Message(content=text), edits=edits)
+
+
+async def night(deps: Deps, ctx: Ctx) -> Reply:
+    """A night passes: every tracked Will pool in the server regains 1, up to its maximum."""
+    for _ in range(TRIES):
+
+        def read(tx: Tx) -> tuple[ChannelConfig, list[WillPool]]:
+            return ctx.config(tx), tx.will.pools(ctx.guild_id)
+
+        config, pools = await deps.store.read(read)
+        if not ctx.storyteller(config):
+            raise UserError(NOT_STORYTELLER)
+        changes = will.night(pools)
+
+        def save(tx: Tx, changes: tuple[Change[WillPool], ...] = changes) -> None:
+            for change in changes:
+                if not tx.will.save(change.old, change.new):
+                    raise Conflict(None)
+
+        try:
+            await deps.store.write(save)
+        except Conflict:
+            continue
+        return say(night_done(len(changes)), ephemeral=False)
+    raise UserError(TABLE_BUSY)

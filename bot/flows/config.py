@@ -1,0 +1,150 @@
+"""`/config show|ruleset|set|storyteller`: the settings of a channel or a server.
+
+Who may change what is decided here from the member's permissions (the commands'
+``default_permissions`` are only Discord's hint). A change is one write that reads the
+settings in force before it (the confirmation's "old", and its text-only mode): one trip.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Reply, UserError, say
+from bot.render.messages import (
+    EVERYONE_IS_NO_STORYTELLER,
+    missing_permissions,
+    not_a_choice,
+    not_a_setting_value,
+)
+from bot.render.rolls import RULESET_NAMES
+from bot.render.state import (
+    SETTING_VALUES,
+    config_changed,
+    config_shown,
+    storyteller_changed,
+)
+from bot.store import Tx
+from engine.models import Ruleset
+from engine.records import ChannelOption, DiceOrder, OptionValue, WillTiming
+
+E = TypeVar("E", Ruleset, ChannelOption)
+
+ON = frozenset({"on", "yes", "true", "1"})
+OFF = frozenset({"off", "no", "false", "0"})
+#: The largest `fistful` Successive Action Penalty step a channel may set.
+MAX_STEP = 5
+SCOPES = ("channel", "server")
+#: (name shown, value) of each ruleset and the /config set options, for the commands' choices.
+RULESETS = tuple((RULESET_NAMES[each], each.value) for each in Ruleset)
+OPTIONS = tuple(option.value for option in SETTING_VALUES)
+
+
+def _manages_channel(ctx: Ctx) -> None:
+    if not ctx.manages_channel:
+        raise UserError(missing_permissions(["manage_channels"]))
+
+
+def _manages_guild(ctx: Ctx) -> None:
+    if not ctx.manages_guild:
+        raise UserError(missing_permissions(["manage_guild"]))
+
+
+def _choice(kind: type[E], name: str, text: str, accepted: tuple[E, ...]) -> E:
+    """A choice as the command sent it, checked again (a forged interaction may send any)."""
+    try:
+        chosen = kind(text)
+    except ValueError:
+        chosen = None
+    if chosen not in accepted:
+        raise UserError(not_a_choice(name, [each.value for each in accepted]))
+    return chosen
+
+
+def parse_option(option: ChannelOption, text: str) -> OptionValue:
+    """A /config set value as the settings keep it, or a refusal saying what is accepted."""
+    value = text.strip().casefold()
+    try:
+        if option is ChannelOption.WILL_TIMING:
+            return WillTiming(value)
+        if option is ChannelOption.DICE_ORDER:
+            return DiceOrder(value)
+        if option in (ChannelOption.PRESSURE, ChannelOption.TEXT_ONLY):
+            if value in ON | OFF:
+                return value in ON
+            raise ValueError(value)
+        step = int(value)
+        if not 0 <= step <= MAX_STEP:
+            raise ValueError(value)
+    except ValueError:
+        raise UserError(not_a_setting_value(option.value, text, SETTING_VALUES[option])) from None
+    return step
+
+
+async def show(deps: Deps, ctx: Ctx) -> Reply:
+    """The settings in force in this channel."""
+    config = await deps.store.read(ctx.config)
+    return say(config_shown(config))
+
+
+async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> Reply:
+    """The ruleset of this channel (Manage Channels) or of the server (Manage Server)."""
+    rules = _choice(Ruleset, "ruleset", chosen, tuple(Ruleset))
+    if scope not in SCOPES:
+        raise UserError(not_a_choice("scope", SCOPES))
+    if scope == "server":
+        _manages_guild(ctx)
+
+        def server(tx: Tx) -> str:
+            text_only = ctx.config(tx).text_only
+            change = tx.settings.set_guild_ruleset(ctx.guild_id, rules)
+            return config_changed("ruleset", "this server", change, text_only=text_only)
+
+        return say(await deps.store.write(server), ephemeral=False)
+    _manages_channel(ctx)
+
+    def channel(tx: Tx) -> str:
+        text_only = ctx.config(tx).text_only
+        change = tx.settings.set_channel_option(
+            ctx.guild_id, ctx.channel_id, ChannelOption.RULESET, rules, ctx.parent_id
+        )
+        return config_changed("ruleset", "this channel", change, text_only=text_only)
+
+    return say(await deps.store.write(channel), ephemeral=False)
+
+
+async def set_option(deps: Deps, ctx: Ctx, option: str, value: str) -> Reply:
+    """Change one setting of this channel (Manage Channels); turning pressure off forgets
+    the channel's successive attempts."""
+    chosen = _choice(ChannelOption, "option", option, tuple(SETTING_VALUES))
+    _manages_channel(ctx)
+    parsed = parse_option(chosen, value)
+
+    def write(tx: Tx) -> str:
+        text_only = ctx.config(tx).text_only
+        change = tx.settings.set_channel_option(
+            ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
+        )
+        if chosen is ChannelOption.PRESSURE and parsed is False:
+            tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id)
+        return config_changed(chosen.value, "this channel", change, text_only=text_only)
+
+    return say(await deps.store.write(write), ephemeral=False)
+
+
+async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None = None) -> Reply:
+    """The Storyteller role, and where copies of secret rolls go (Manage Server); without a
+    channel the current one is kept."""
+    _manages_guild(ctx)
+    if role_id == ctx.guild_id:  # @everyone's id is the server's
+        raise UserError(EVERYONE_IS_NO_STORYTELLER)
+
+    def write(tx: Tx) -> str:
+        text_only = ctx.config(tx).text_only
+        kept = tx.settings.guild(ctx.guild_id).storyteller_channel_id
+        change = tx.settings.set_storyteller(
+            ctx.guild_id, role_id, channel_id if channel_id is not None else kept
+        )
+        return storyteller_changed(change.old, change.new, text_only=text_only)
+
+    return say(await deps.store.write(write), ephemeral=False)

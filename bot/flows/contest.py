@@ -1,0 +1,299 @@
+"""`/contest`, its Roll to resist button and the resist form.
+
+Against the Storyteller's dice (`against`) both sides roll at once and the
+contest is decided in one transaction. Against a member (`opponent`) the
+actor rolls now and the card waits: only that member's **Roll to resist**
+opens the pool form, and its submission rolls, decides and closes the contest
+in one transaction (the roll is drawn inside it, after the contest is seen
+still waiting, so a second submission finds it decided and draws nothing).
+The rules and the contest's status are the engine's
+(:mod:`engine.table.contest`).
+
+Each side's roll is stored with the contest's id (so /history lists it); the
+card shows the verdict, and a Will spend afterwards would not reach it, so
+these rolls offer no buttons. The actor's roll counts as a successive attempt
+at a labelled action, and in `fistful` every side a member rolls is one more
+action this turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from bot.edge.ids import Press
+from bot.flows import teamwork
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.rolls import (
+    ROLL_TRIES,
+    Table,
+    build_request,
+    closed_edits,
+    count_roll,
+    read_table,
+    with_table_state,
+)
+from bot.flows.teamwork import read_form
+from bot.render.buttons import REFUSALS
+from bot.render.contest import (
+    AGAINST_YOURSELF,
+    CONTEST_GONE,
+    NO_SIDE,
+    NOT_A_PLAYER,
+    RESIST_FORM_TITLE,
+    TWO_SIDES,
+    cannot_contest,
+    contest_message,
+    foreign_option,
+    pool_form,
+    resist_refused,
+)
+from bot.render.refusals import refusal_text
+from bot.store import Conflict, Tx
+from engine.models import RollResult, Ruleset, Term
+from engine.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    ChannelConfig,
+    Refusal,
+    RollRecord,
+    WillState,
+)
+from engine.roll import RuleError
+from engine.roll import roll as roll_dice
+from engine.table import contest as rules
+from engine.table.contest import ContestState, ContestStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """The member named to roll to resist."""
+
+    user_id: int
+    name: str
+    bot: bool = False
+
+
+def _rolled(result: RollResult, *, opposition: bool = False) -> RollResult:
+    """The roll, unless the engine refused it (then nothing is stored)."""
+    if result.refused:
+        raise UserError(cannot_contest(refusal_text(result.refusal), opposition=opposition))
+    return result
+
+
+def _state(record: ActionRecord) -> ContestState:
+    """The one place a contest's saved state is parsed."""
+    return record.state(ContestState)
+
+
+def _saved(
+    record: ActionRecord, state: ContestState, version: int, status: ActionStatus
+) -> ActionRecord:
+    """The record as the write left it (nothing is read back)."""
+    return record.model_copy(
+        update={"state_json": state.model_dump_json(), "version": version, "status": status}
+    )
+
+
+def _store_roll(
+    tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult
+) -> RollRecord:
+    """A side's roll, stored with the contest's id; it offers no buttons."""
+    return tx.rolls.insert(
+        guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
+        roller_name=ctx.user_name, result=result, will_state=WillState.NONE,
+        label=record.label or None, action_id=record.id,
+    )
+
+
+def _remember_card(deps: Deps, action_id: int) -> Callable[[Sent], Awaitable[None]]:
+    async def remember(sent: Sent) -> None:
+        if sent.message_id is not None:
+            message_id = sent.message_id
+            await deps.store.write(lambda tx: tx.actions.attach_message(action_id, message_id))
+
+    return remember
+
+
+# --- /contest ---------------------------------------------------------------------------------
+
+
+async def contest(
+    deps: Deps,
+    ctx: Ctx,
+    pool: tuple[Term, ...],
+    *,
+    against: tuple[Term, ...] | None,
+    opponent: Opponent | None,
+    label: str | None,
+    difficulty: int | None,
+    opponent_difficulty: int | None,
+) -> Reply:
+    """`/contest`: against the Storyteller's dice (both roll now) or a member who resists."""
+    if against is not None and opponent is not None:
+        raise UserError(TWO_SIDES)
+    if against is None and opponent is None:
+        raise UserError(NO_SIDE)
+    if opponent is not None and opponent.user_id == ctx.user_id:
+        raise UserError(AGAINST_YOURSELF)
+    if opponent is not None and opponent.bot:
+        raise UserError(NOT_A_PLAYER)
+    config = await deps.store.read(ctx.config)
+    if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
+        raise UserError(foreign_option("opponent_difficulty", config.ruleset))
+    asked = build_request(config.ruleset, pool, difficulty=difficulty)
+    opposition = (
+        None if against is None
+        else build_request(config.ruleset, against, difficulty=opponent_difficulty)
+    )
+
+    def write(tx: Tx) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
+        # The dice are drawn once this transaction holds the table (see rolls.roll).
+        table = read_table(tx, ctx, config, label)
+        ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces))
+        if opposition is not None:
+            theirs = _rolled(roll_dice(opposition, deps.faces), opposition=True)
+            state = rules.against(ctx.user_name, ours, theirs)
+        else:
+            assert opponent is not None  # noqa: S101 - one side was checked above
+            try:
+                state = rules.challenged(
+                    ctx.user_name, ours, opponent_id=opponent.user_id,
+                    opponent_name=opponent.name, opponent_difficulty=opponent_difficulty,
+                )
+            except RuleError as error:
+                raise UserError(cannot_contest(refusal_text(error.refusal))) from error
+        count_roll(tx, ctx, table, label, state.actor)
+        record = tx.actions.create(
+            ActionKind.CONTEST, guild_id=ctx.guild_id, channel_id=ctx.channel_id,
+            owner_id=ctx.user_id, label=label or "", state=state,
+        )
+        if state.status is ContestStatus.DECIDED:
+            version = tx.actions.update(record.id, record.version, state, ActionStatus.CLOSED)
+            record = _saved(record, state, version or record.version + 1, ActionStatus.CLOSED)
+        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+        # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
+        _store_roll(tx, ctx, record, state.actor)
+        if opposition is not None and state.opponent is not None:
+            _store_roll(tx, ctx, record, state.opponent)
+        return record, state, closed
+
+    record, state, closed = await deps.store.write(write)
+    return Reply(
+        message=contest_message(record, state, config),
+        edits=closed_edits(closed, config),
+        sent=_remember_card(deps, record.id),
+    )
+
+
+# --- Roll to resist ---------------------------------------------------------------------------
+
+
+def _contest(record: ActionRecord | None) -> ActionRecord:
+    if record is None or record.kind is not ActionKind.CONTEST:
+        raise UserError(CONTEST_GONE)
+    return record
+
+
+async def resist_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """Roll to resist (``sb1:resist:<action id>``): the named opponent gets the form for
+    their pool; anyone else is told."""
+    record = _contest(await deps.store.read(lambda tx: tx.actions.get(press.key)))
+    state = _state(record)
+    reason = rules.resist_blocked(state, ctx.user_id)
+    if reason is not None:
+        raise UserError(resist_refused(reason, state))
+    return Reply(
+        modal=pool_form("resist", record.id, title=RESIST_FORM_TITLE, ask_difficulty=False)
+    )
+
+
+async def resist_form(
+    deps: Deps, ctx: Ctx, press: Press, values: Mapping[str, str]
+) -> Reply:
+    """The resist form (``sb1:form:resist:<action id>``): roll the opponent's pool, decide
+    the contest, close it, and redraw the card."""
+    terms, _ = read_form(values)
+    for _attempt in range(ROLL_TRIES):
+        def read(tx: Tx) -> tuple[Table, ActionRecord | None]:
+            return read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key)
+
+        table, found = await deps.store.read(read)
+        config = table.config
+        record = _contest(found)
+        state = _state(record)
+        reason = rules.resist_blocked(state, ctx.user_id)
+        if reason is not None:
+            raise UserError(resist_refused(reason, state))
+        with_table_state(rules.resist_request(state, terms), table)  # refused: before a lock
+
+        def write(
+            tx: Tx, record: ActionRecord = record, state: ContestState = state,
+            table: Table = table,
+        ) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
+            now = tx.actions.get(record.id)
+            if now is None or now.version != record.version:
+                raise Conflict(None)  # decided (or closed) since it was read: read again
+            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            request = with_table_state(rules.resist_request(state, terms), table)
+            theirs = _rolled(roll_dice(request, deps.faces))
+            after = rules.resisted(state, ctx.user_id, theirs)
+            version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
+            if version is None:
+                raise Conflict(None)
+            count_roll(tx, ctx, table, None, theirs)
+            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+            _store_roll(tx, ctx, record, theirs)
+            return _saved(record, after, version, ActionStatus.CLOSED), after, closed
+
+        try:
+            saved, after, closed = await deps.store.write(write)
+        except Conflict:
+            continue
+        message = contest_message(saved, after, config)
+        edits = closed_edits(closed, config)
+        if ctx.message_id is not None:  # submitted from the card's button: redrawn in place
+            return Reply(message=message, update=True, edits=edits)
+        if saved.message_id is not None:
+            edits = (*edits, Edit(saved.channel_id, saved.message_id, message))
+        return Reply(message=message, edits=edits)
+    raise UserError(REFUSALS[Refusal.BUSY])
+
+
+async def pool_form_submitted(
+    deps: Deps, ctx: Ctx, press: Press, values: Mapping[str, str]
+) -> Reply:
+    """The pool form (``sb1:form:<help|resist>:<action id>``): a teamwork helper's or a
+    contest opponent's."""
+    if press.action == "resist":
+        return await resist_form(deps, ctx, press, values)
+    return await teamwork.form_submitted(deps, ctx, press, values)
+
+
+# --- the end of the scene ---------------------------------------------------------------------
+
+
+def end_for_scene(
+    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+) -> tuple[int, tuple[Edit, ...]]:
+    """`/scene end`, inside its write: close the channel's contests still waiting for a
+    resist. Answers how many closed and the edits of their cards (they say the scene
+    ended and lose Roll to resist)."""
+    closed = 0
+    edits: list[Edit] = []
+    for record in tx.actions.find_open(guild_id, channel_id, kind=ActionKind.CONTEST):
+        after = rules.scene_ended(_state(record))
+        if after is None:
+            continue
+        version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
+        if version is None:
+            continue
+        closed += 1
+        if record.message_id is not None:
+            saved = _saved(record, after, version, ActionStatus.CLOSED)
+            edits.append(
+                Edit(record.channel_id, record.message_id, contest_message(saved, after, config))
+            )
+    return closed, tuple(edits)

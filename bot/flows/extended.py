@@ -1,0 +1,703 @@
+"""`/extended` and its buttons: extended actions, resisted extended actions, ongoing efforts.
+
+The engine (:mod:`engine.table.extended`) does every rule. Each flow gathers
+what it needs in one read, asks the engine, and writes what the engine decided
+in one transaction whose conditional update names the action's version it read
+(``tx.actions.update``): a second press or a card the action has moved past
+changes nothing and is answered with render's words. Trips: a command or a
+press 2 (read, write), plus 1 to remember the message of a new card or roll.
+
+Decisions where COMMANDS.md and RULES.md are silent:
+
+- An extended roll is the owner's roll, whoever presses Roll: it is stored
+  with the owner as roller, so Will declared or spent on it is the owner's,
+  the `fistful` Successive Action Penalty counts the owner's actions, and only
+  the owner may press its Spend Will and Take a Beat buttons.
+- The resisting side's roll is kept in the action (it is needed to re-read
+  the interval after Will) and shown on the actor's roll message; it is not
+  a roll of any member, so it is not in the rolls table.
+- A roll that ends the action but can still change (Spend Will or Take a
+  Beat on it) leaves the action open in the store, with the engine's ended
+  state, until it can no longer change; such actions are not listed, rolled
+  or chosen for, and starting the same task again closes them.
+- Labels of open extended actions are unique in a channel; without a label
+  the pool expression is the label.
+- The −2 carried by a `cofd` dramatic failure passes to a new action with the
+  same label in the channel when the last attempt at it ended carrying it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from bot.edge.ids import Press
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.rolls import ROLL_TRIES, build_request, closed_edits
+from bot.render import extended as wording
+from bot.render.buttons import (
+    REFUSALS,
+    beat_taken,
+    cannot_roll,
+    no_will,
+    will_spent,
+)
+from bot.render.message import Message
+from bot.render.refusals import refusal_text
+from bot.store import Conflict, Tx
+from engine import will
+from engine.models import Adjustment, RollResult, Ruleset, Term
+from engine.offers import beat_refusal, will_spend_refusal, will_state_for
+from engine.parser import format_pool
+from engine.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    ChannelConfig,
+    Refusal,
+    RollRecord,
+    WillPool,
+    label_key,
+)
+from engine.roll import RuleError, spend_will, take_beat
+from engine.roll import roll as roll_dice
+from engine.table import actions, extended
+from engine.table.extended import (
+    MAX_UNIT,
+    Choice,
+    ExtendedAction,
+    Interval,
+    Status,
+    stored_status,
+)
+
+#: Longest label (Discord's autocomplete values are at most 100 characters).
+MAX_LABEL: Final = 100
+#: Most labels autocomplete offers (Discord's limit).
+MAX_SUGGESTIONS: Final = 25
+#: ``30 minutes``: a whole number, then a unit that starts with a letter.
+_INTERVAL: Final = re.compile(r"\s*(?P<amount>[0-9]{1,6})\s*(?P<unit>[^\W\d_].*?)\s*")
+
+T = TypeVar("T")
+
+
+# --- what an action is, and who may act on it ----------------------------------------------
+
+
+def _action(record: ActionRecord) -> ExtendedAction:
+    """The saved state, parsed in one place (rows saved before its schema version too)."""
+    return record.state(ExtendedAction)
+
+
+def _checked(
+    record: ActionRecord | None,
+    ctx: Ctx,
+    storyteller: bool,
+    version: int | None = None,
+    stale: str = wording.STALE,
+) -> tuple[ActionRecord, ExtendedAction]:
+    """The action and its state, if this member may act on it now (at ``version``: a card)."""
+    if record is None or record.kind is not ActionKind.EXTENDED or record.guild_id != ctx.guild_id:
+        raise UserError(wording.GONE)
+    action = _action(record)
+    if record.owner_id != ctx.user_id and not storyteller:
+        raise UserError(wording.not_allowed(action.owner_name))
+    if not action.live:
+        raise UserError(wording.ended(action.state.status))
+    if record.status is ActionStatus.CLOSED:
+        raise UserError(wording.ended(Status.ABANDONED))
+    if version is not None and version != record.version:
+        raise UserError(stale)
+    return record, action
+
+
+def _named(tx: Tx, ctx: Ctx, storyteller: bool, label: str | None) -> ActionRecord:
+    """Inside a read: the open action a command means, by label, else the member's only one."""
+    found = tx.actions.find_open(
+        ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=label
+    )
+    live = [record for record in found if _action(record).live]
+    if label is not None:
+        if not live:
+            raise UserError(wording.not_found(label))
+        return live[0]
+    mine = [record for record in live if record.owner_id == ctx.user_id]
+    candidates = mine or (live if storyteller else [])
+    if len(candidates) == 1:
+        return candidates[0]
+    raise UserError(wording.WHICH_ONE if candidates else wording.NONE_OPEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """The action a press (by id) or a command (by label) means, read in one trip."""
+
+    config: ChannelConfig
+    record: ActionRecord
+    action: ExtendedAction
+    turn_actions: int = 0
+    """`fistful`: the owner's actions this turn."""
+    pool: WillPool | None = None
+    """The owner's Will pool."""
+    last_roll: RollRecord | None = None
+
+
+def _read_target(
+    tx: Tx,
+    ctx: Ctx,
+    *,
+    action_id: int | None,
+    label: str | None,
+    version: int | None,
+    stale: str = wording.STALE,
+    rolling: bool = False,
+) -> Target:
+    """Inside a read: the settings, the action checked for this member, and what a roll
+    (``rolling``) or a decision needs besides."""
+    config = ctx.config(tx)
+    storyteller = ctx.storyteller(config)
+    found = (
+        tx.actions.get(action_id)
+        if action_id is not None
+        else _named(tx, ctx, storyteller, label)
+    )
+    record, action = _checked(found, ctx, storyteller, version, stale)
+    if rolling:
+        owner = record.owner_id
+        return Target(
+            config=config,
+            record=record,
+            action=action,
+            turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
+            if action.state.ruleset is Ruleset.FISTFUL
+            else 0,
+            pool=tx.will.get(ctx.guild_id, owner),
+        )
+    last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
+    return Target(config=config, record=record, action=action, last_roll=last_roll)
+
+
+def _card_edit(
+    record: ActionRecord,
+    action: ExtendedAction,
+    version: int,
+    config: ChannelConfig,
+    card_id: int | None = None,
+) -> tuple[Edit, ...]:
+    """The card brought up to date (its buttons carry the new version).
+
+    ``card_id``: the card's message when the press came from it, known even before the
+    card's message id is stored (a press right after ``/extended start``).
+    """
+    message_id = record.message_id or card_id
+    if message_id is None:
+        return ()
+    return (Edit(record.channel_id, message_id, wording.card_message(record, action, version,
+                                                                      config)),)
+
+
+async def _retrying(attempt: Callable[[], Awaitable[T]]) -> T:
+    """Run ``attempt`` again (up to :data:`ROLL_TRIES`) while its write finds that the rows
+    it read changed (``Conflict(None)``); a conflict with a reason is the member's answer."""
+    for _ in range(ROLL_TRIES):
+        try:
+            return await attempt()
+        except Conflict as conflict:
+            if conflict.reason is not None:
+                raise UserError(str(conflict.reason)) from None
+    raise UserError(REFUSALS[Refusal.BUSY])
+
+
+# --- /extended start -------------------------------------------------------------------------
+
+
+def _interval(value: str) -> Interval:
+    match = _INTERVAL.fullmatch(value)
+    if match is None or int(match["amount"]) < 1 or len(match["unit"]) > MAX_UNIT:
+        raise UserError(wording.bad_interval(value))
+    return Interval(amount=int(match["amount"]), unit=match["unit"])
+
+
+@dataclass(frozen=True, slots=True)
+class _Starting:
+    config: ChannelConfig
+    same: list[ActionRecord]
+    """Open actions with this label (live, or waiting to see if their last roll changes)."""
+    previous: ActionRecord | None
+    """The last closed attempt at this task in the channel."""
+
+
+def _read_starting(tx: Tx, ctx: Ctx, name: str) -> _Starting:
+    return _Starting(
+        config=ctx.config(tx),
+        same=tx.actions.find_open(
+            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
+        ),
+        previous=tx.actions.last_closed(
+            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
+        ),
+    )
+
+
+def _keys(records: list[ActionRecord]) -> list[tuple[int, int]]:
+    return [(record.id, record.version) for record in records]
+
+
+async def start(
+    deps: Deps,
+    ctx: Ctx,
+    pool: tuple[Term, ...],
+    *,
+    options: Mapping[str, Any],
+    target: int | None = None,
+    max_rolls: int | None = None,
+    interval: str | None = None,
+    label: str | None = None,
+    skill: int | None = None,
+    against: tuple[Term, ...] | None = None,
+    against_difficulty: int | None = None,
+) -> Reply:
+    """Start an extended action and post its card (a card settles earlier attempts at the
+    same task whose last roll could still change)."""
+    name = (label or format_pool(pool)[:MAX_LABEL]).strip()
+    length = None if interval is None else _interval(interval)
+
+    async def attempt() -> Reply:
+        read = await deps.store.read(lambda tx: _read_starting(tx, ctx, name))
+        config = read.config
+        request = build_request(config.ruleset, pool, **options)
+        if against is None and against_difficulty is not None:
+            raise UserError(wording.AGAINST_DIFFICULTY_ALONE)
+        resisting = (
+            None if against is None
+            else build_request(config.ruleset, against, difficulty=against_difficulty)
+        )
+        if any(_action(record).live for record in read.same):
+            raise UserError(wording.duplicate(name))
+        last = read.same[-1] if read.same else read.previous
+        carry = (
+            config.ruleset is Ruleset.COFD
+            and last is not None
+            and _action(last).state.carry
+        )
+        try:
+            state = extended.start(
+                request, target=target, max_rolls=max_rolls, skill=skill,
+                interval=length, against=resisting, carry=carry,
+            )
+        except RuleError as error:
+            raise UserError(wording.cannot_start(refusal_text(error.refusal))) from error
+        action = ExtendedAction(state=state, owner_name=ctx.user_name)
+
+        def write(tx: Tx) -> ActionRecord:
+            same = tx.actions.find_open(
+                ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
+            )
+            if _keys(same) != _keys(read.same):
+                raise Conflict(None)  # started or changed meanwhile: read again
+            for record in same:  # this new attempt settles them
+                tx.actions.update(record.id, record.version, _action(record), ActionStatus.CLOSED)
+            return tx.actions.create(
+                ActionKind.EXTENDED,
+                guild_id=ctx.guild_id,
+                channel_id=ctx.channel_id,
+                owner_id=ctx.user_id,
+                label=name,
+                state=action,
+            )
+
+        record = await deps.store.write(write)
+
+        async def remember(sent: Sent) -> None:
+            if sent.message_id is not None:
+                message_id = sent.message_id
+                await deps.store.write(lambda tx: tx.actions.attach_message(record.id, message_id))
+
+        return Reply(
+            message=wording.card_message(
+                record, action, record.version, config,
+                content=wording.started(name, carried=carry),
+            ),
+            sent=remember,
+        )
+
+    return await _retrying(attempt)
+
+
+# --- rolling an interval ----------------------------------------------------------------------
+
+
+def _rolled(result: RollResult) -> RollResult:
+    """The result of a roll the engine made, or the refusal as the member's answer."""
+    if result.refused:
+        raise UserError(cannot_roll(refusal_text(result.refusal)))
+    return result
+
+
+async def _roll_interval(
+    deps: Deps,
+    ctx: Ctx,
+    *,
+    action_id: int | None = None,
+    version: int | None = None,
+    label: str | None = None,
+    changes: tuple[Term, ...] = (),
+    declare_will: bool = False,
+) -> Reply:
+    """Roll the next interval: the actor (and the resisting side), stored with the new state.
+
+    The dice are drawn inside the write, once it holds the action at the version read: two
+    presses of one card roll once, and the second is told the card is out of date.
+    """
+    read = await deps.store.read(
+        lambda tx: _read_target(
+            tx, ctx, action_id=action_id, label=label, version=version, rolling=True
+        )
+    )
+    config, record = read.config, read.record
+    owner = record.owner_id
+    if declare_will and read.pool is not None and not will.can_spend(read.pool):
+        raise UserError(no_will(read.pool))  # before the dice: an empty pool rolls nothing
+
+    def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, list[RollRecord]]:
+        now = tx.actions.get(record.id)
+        if action_id is None:
+            # A command rolls the action as it stands now: members rolling it at once
+            # each roll the next interval, none is told a card moved on.
+            current, action = _checked(now, ctx, ctx.storyteller(config))
+        elif now is None or now.version != record.version or now.status is ActionStatus.CLOSED:
+            raise Conflict(wording.STALE)  # a second press, or a decision came first
+        else:
+            current, action = record, read.action
+        state = action.state
+        adjustments: tuple[Adjustment, ...] = ()
+        taken = 0
+        if state.ruleset is Ruleset.FISTFUL:
+            taken = tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
+            adjustments = actions.penalty(taken, config.fistful_step)
+        try:
+            request = extended.roll_request(
+                state, changes, will=declare_will, adjustments=adjustments
+            )
+            resisting = None if state.against is None else extended.against_request(state)
+        except RuleError as error:
+            raise UserError(cannot_roll(refusal_text(error.refusal))) from error
+        if declare_will and read.pool is not None and tx.will.debit(ctx.guild_id, owner) is None:
+            raise Conflict(no_will(read.pool.model_copy(update={"current": 0})))
+        result = _rolled(roll_dice(request, deps.faces))
+        against = None if resisting is None else _rolled(roll_dice(resisting, deps.faces))
+        step = extended.apply_roll(state, result, against)
+        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, owner)
+        roll = tx.rolls.insert(
+            guild_id=ctx.guild_id,
+            channel_id=ctx.channel_id,
+            roller_id=owner,
+            roller_name=action.owner_name,
+            result=result,
+            will_state=will_state_for(result, config),
+            label=current.label,
+            action_id=current.id,
+        )
+        if state.ruleset is Ruleset.FISTFUL:
+            tx.attempts.save_turn_actions(
+                ctx.guild_id, ctx.channel_id, owner, old=taken, new=taken + 1
+            )
+        after = action.model_copy(
+            update={
+                "state": step.state,
+                "last": step,
+                "last_roll_id": roll.id,
+                "against": against,
+                "decision": None,
+            }
+        )
+        new_version = tx.actions.update(
+            current.id, current.version, after, stored_status(step.state, roll)
+        )
+        if new_version is None:
+            raise Conflict(wording.STALE)
+        return roll, after, new_version, closed
+
+    try:
+        roll, after, new_version, closed = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(str(conflict.reason)) from None
+
+    async def remember(sent: Sent) -> None:
+        if sent.message_id is not None:
+            message_id = sent.message_id
+            await deps.store.write(lambda tx: tx.rolls.attach_messages(roll.id, message_id))
+
+    card_id = ctx.message_id if action_id is not None else None  # pressed on the card
+    return Reply(
+        message=wording.roll_with_note(roll, record, after, config),
+        edits=closed_edits(closed, config)
+        + _card_edit(record, after, new_version, config, card_id),
+        sent=remember,
+    )
+
+
+async def roll(
+    deps: Deps,
+    ctx: Ctx,
+    *,
+    label: str | None = None,
+    modifier: tuple[Term, ...] = (),
+    declare_will: bool = False,
+) -> Reply:
+    """`/extended roll`: the next interval of the named action (or the member's only one)."""
+    return await _roll_interval(
+        deps, ctx, label=label, changes=modifier, declare_will=declare_will
+    )
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+
+async def _decide(
+    deps: Deps,
+    ctx: Ctx,
+    choice: Choice,
+    *,
+    action_id: int | None = None,
+    version: int | None = None,
+    label: str | None = None,
+    condition: str | None = None,
+    stale: str = wording.STALE,
+) -> Reply:
+    """Apply a decision; on the card it updates the card, by command it is said in the
+    channel and the card follows."""
+    read = await deps.store.read(
+        lambda tx: _read_target(
+            tx, ctx, action_id=action_id, label=label, version=version, stale=stale
+        )
+    )
+    config, record, before = read.config, read.record, read.action
+    if choice is Choice.WAIVE and not ctx.storyteller(config):
+        raise UserError(wording.WAIVE_STORYTELLER)
+    try:
+        state = extended.choose(before.state, choice, condition)
+    except RuleError as error:
+        raise UserError(wording.cannot_choose(refusal_text(error.refusal))) from error
+    after = before.model_copy(update={"state": state, "decision": choice})
+    status = ActionStatus.OPEN if state.status is Status.OPEN else ActionStatus.CLOSED
+
+    def write(tx: Tx) -> int:
+        new_version = tx.actions.update(record.id, record.version, after, status)
+        if new_version is None:
+            raise Conflict(stale)
+        return new_version
+
+    try:
+        new_version = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(str(conflict.reason)) from None
+    edits: tuple[Edit, ...] = ()
+    last_roll = read.last_roll
+    if (
+        last_roll is not None
+        and last_roll.message_id is not None
+        and extended.roll_offers(before, last_roll).any()
+    ):
+        # A decision settles the last roll: its Spend Will and Take a Beat no longer act.
+        edits = (Edit(last_roll.channel_id, last_roll.message_id,
+                      wording.settled_roll(last_roll, config)),)
+    if ctx.message_id is not None and action_id is not None:  # pressed on the card (or its form)
+        return Reply(
+            message=wording.card_message(record, after, new_version, config),
+            update=True,
+            edits=edits,
+        )
+    said = Message(content=wording.decided(record.label, ctx.user_name, choice, state))
+    return Reply(message=said, edits=edits + _card_edit(record, after, new_version, config))
+
+
+async def abandon(deps: Deps, ctx: Ctx, *, label: str | None = None) -> Reply:
+    """`/extended abandon`: said in the channel; the card shows it ended."""
+    return await _decide(deps, ctx, Choice.ABANDON, label=label)
+
+
+# --- /extended list and autocomplete ----------------------------------------------------------
+
+
+def _live_in_channel(tx: Tx, ctx: Ctx) -> list[ActionRecord]:
+    found = tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED)
+    return [record for record in found if _action(record).live]
+
+
+async def list_open(deps: Deps, ctx: Ctx) -> Reply:
+    """`/extended list`: the channel's open extended actions, to the member alone."""
+
+    def read(tx: Tx) -> tuple[ChannelConfig, list[ActionRecord]]:
+        return ctx.config(tx), _live_in_channel(tx, ctx)
+
+    config, found = await deps.store.read(read)
+    listed = [
+        wording.ListedAction(
+            label=record.label,
+            owner=_action(record).owner_name,
+            state=_action(record).state,
+            link=None if record.message_id is None
+            else wording.message_link(record.guild_id, record.channel_id, record.message_id),
+        )
+        for record in found
+    ]
+    return Reply(
+        message=Message(content=wording.actions_list(listed, text_only=config.text_only)),
+        ephemeral=True,
+    )
+
+
+async def open_labels(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
+    """Autocomplete: the labels of the channel's open extended actions containing ``typed``."""
+    found = await deps.store.read(lambda tx: _live_in_channel(tx, ctx))
+    key = label_key(typed)
+    return [
+        record.label[:MAX_LABEL] for record in found if key in label_key(record.label)
+    ][:MAX_SUGGESTIONS]
+
+
+# --- buttons and the Condition form -----------------------------------------------------------
+
+
+async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """A card button (``sb1:ext:<choice>:<action id>:<version>``): roll, open the Condition
+    form, or decide."""
+    choice = Choice(press.action)
+    if press.version is None:  # every card id carries one (see bot.edge.ids)
+        raise UserError(wording.STALE)
+    if choice is Choice.ROLL:
+        return await _roll_interval(deps, ctx, action_id=press.key, version=press.version)
+    if choice is Choice.TAKE_CONDITION:
+        return await _open_form(deps, ctx, press.key, press.version)
+    return await _decide(deps, ctx, choice, action_id=press.key, version=press.version)
+
+
+async def _open_form(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Reply:
+    """Take a Condition: the form, if the card is current (checked again on submit)."""
+
+    def read(tx: Tx) -> None:
+        config = ctx.config(tx)
+        _checked(tx.actions.get(action_id), ctx, ctx.storyteller(config), version)
+
+    await deps.store.read(read)
+    return Reply(modal=wording.condition_form(action_id, version))
+
+
+async def condition_submitted(
+    deps: Deps, ctx: Ctx, press: Press, values: Mapping[str, str]
+) -> Reply:
+    """The Take a Condition form (``sb1:extcond:<action id>:<version>``): take the Condition
+    named, if the action is still where the card was when the form opened."""
+    name = values.get(wording.CONDITION_INPUT, "").strip()
+    if not name:
+        raise UserError(wording.EMPTY_CONDITION)
+    return await _decide(
+        deps, ctx, Choice.TAKE_CONDITION,
+        action_id=press.key, version=press.version, condition=name, stale=wording.FORM_STALE,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Revising:
+    config: ChannelConfig
+    roll: RollRecord | None
+    record: ActionRecord | None
+    pool: WillPool | None
+
+
+def _read_revising(tx: Tx, ctx: Ctx, roll_id: int) -> _Revising:
+    roll = tx.rolls.get(roll_id)
+    return _Revising(
+        config=ctx.config(tx),
+        roll=roll,
+        record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
+        pool=None if roll is None else tx.will.get(roll.guild_id, roll.roller_id),
+    )
+
+
+async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """Spend Will or Take a Beat on an extended roll (``sb1:extroll:<will|beat>:<roll id>``):
+    the roll and the action change together.
+
+    Will's dice are drawn inside the write, once it holds the roll and the action as they
+    were read: a second press draws nothing and is told why.
+    """
+    beat = press.action == "beat"
+    roll_id = press.key
+    read = await deps.store.read(lambda tx: _read_revising(tx, ctx, roll_id))
+
+    def refusal(roll: RollRecord | None, pool: WillPool | None) -> Refusal | None:
+        if beat:
+            return beat_refusal(roll, ctx.user_id)
+        return will_spend_refusal(roll, ctx.user_id, pool)
+
+    roll = read.roll
+    refused = refusal(roll, read.pool)
+    if refused is not None or roll is None:
+        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+    record = read.record
+    before = None if record is None else _action(record)
+    if (
+        record is None
+        or before is None
+        or record.status is ActionStatus.CLOSED
+        or before.last_roll_id != roll_id
+        or before.state.undo is None  # a decision followed it
+    ):
+        raise UserError(wording.ROLL_MOVED_ON)
+
+    def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, WillPool | None, int]:
+        pool = tx.will.get(record.guild_id, record.owner_id)
+        why = refusal(tx.rolls.get(roll_id), pool)
+        if why is not None:  # a second press came first
+            raise Conflict(REFUSALS[why])
+        now = tx.actions.get(record.id)
+        if now is None or now.version != record.version:
+            raise Conflict(wording.ROLL_MOVED_ON)
+        try:
+            result = take_beat(roll.result) if beat else spend_will(roll.result, deps.faces)
+            step = extended.revise(before.state, result, before.against)
+        except RuleError as error:
+            raise UserError(
+                wording.cannot_revise(refusal_text(error.refusal), beat=beat)
+            ) from error
+        beats = 0
+        if beat:
+            changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+            if changed is None:
+                raise Conflict(REFUSALS[Refusal.BEAT_TAKEN])
+            beats = tx.will.add_beat(changed.guild_id, changed.roller_id)
+        else:
+            changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
+            if changed is None:
+                raise Conflict(REFUSALS[Refusal.ALREADY_SPENT])
+            if pool is not None:
+                pool = tx.will.debit(record.guild_id, record.owner_id)
+        after = before.model_copy(update={"state": step.state, "last": step})
+        new_version = tx.actions.update(
+            record.id, record.version, after, stored_status(step.state, changed)
+        )
+        if new_version is None:
+            raise Conflict(wording.ROLL_MOVED_ON)
+        return changed, after, new_version, pool, beats
+
+    try:
+        changed, after, new_version, pool, beats = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(str(conflict.reason)) from None
+    config = read.config
+    followup = (
+        beat_taken(beats) if beat
+        else None if pool is None
+        else will_spent(pool)
+    )
+    return Reply(
+        message=wording.roll_with_note(changed, record, after, config),
+        update=True,
+        followups=() if followup is None else ((Message(content=followup), True),),
+        edits=_card_edit(record, after, new_version, config),
+    )

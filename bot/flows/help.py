@@ -1,0 +1,19 @@
+"""`/help`: how to roll in this channel's ruleset, with examples. One read (the settings)."""
+
+from __future__ import annotations
+
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Reply
+from bot.render.help import HELP_TOPICS, help_embed
+from bot.render.message import Message
+
+#: The topics /help explains, for the command's choices.
+TOPICS = HELP_TOPICS
+
+
+async def show_help(deps: Deps, ctx: Ctx, topic: str | None = None) -> Reply:
+    """The overview for this channel's ruleset, or one topic (an unknown topic is said so
+    above the overview)."""
+    config = await deps.store.read(ctx.config)
+    embed = help_embed(config.ruleset, topic, text_only=config.text_only)
+    return Reply(message=Message(embed=embed), ephemeral=True)

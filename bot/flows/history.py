@@ -1,0 +1,85 @@
+"""`/history`: the channel's recent rolls, and the Storyteller's void.
+
+The log alone is one read (the settings say who the Storyteller is, and so whether
+secret rolls are listed). A void is the Storyteller's: the read decides that, then one
+write voids the roll and lists the log as it now stands. The voided roll's message loses
+its buttons in the background.
+"""
+
+from __future__ import annotations
+
+from bot.edge.ids import MAX_KEY
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, UserError, say
+from bot.flows.rolls import closed_edits
+from bot.render.message import Message
+from bot.render.messages import (
+    NOT_STORYTELLER,
+    action_roll_not_voided,
+    no_such_roll,
+    out_of_range,
+    voided,
+)
+from bot.render.state import history_text
+from bot.store import MAX_HISTORY, Conflict, Tx
+from engine.records import ChannelConfig, RollRecord
+
+#: Rolls listed when the member does not say how many.
+DEFAULT_COUNT = 10
+
+
+def _log(tx: Tx, ctx: Ctx, config: ChannelConfig, count: int,
+         member_id: int | None) -> list[RollRecord]:
+    return tx.rolls.history(
+        ctx.guild_id, ctx.channel_id,
+        viewer_id=ctx.user_id, viewer_is_storyteller=ctx.storyteller(config),
+        count=count, member_id=member_id,
+    )
+
+
+async def history(
+    deps: Deps,
+    ctx: Ctx,
+    count: int = DEFAULT_COUNT,
+    member_id: int | None = None,
+    void: int | None = None,
+) -> Reply:
+    """The channel's recent rolls, newest first (a member's only, with ``member_id``);
+    with ``void``, the Storyteller voids that roll first."""
+    if not 1 <= count <= MAX_HISTORY:
+        raise UserError(out_of_range("count", 1, MAX_HISTORY, length=False))
+    if void is None:
+
+        def read(tx: Tx) -> tuple[ChannelConfig, list[RollRecord]]:
+            config = ctx.config(tx)
+            return config, _log(tx, ctx, config, count, member_id)
+
+        config, records = await deps.store.read(read)
+        return say(history_text(records, text_only=config.text_only))
+
+    config = await deps.store.read(ctx.config)
+    if not ctx.storyteller(config):
+        raise UserError(NOT_STORYTELLER)
+    if not 1 <= void <= MAX_KEY:
+        raise UserError(no_such_roll(void))
+    roll_id = void
+
+    def write(tx: Tx) -> tuple[str, list[RollRecord], tuple[Edit, ...]]:
+        done = tx.rolls.void(ctx.guild_id, ctx.channel_id, roll_id, ctx.user_id)
+        if done is None:
+            raise Conflict(no_such_roll(roll_id))
+        if not done.roll.void:
+            raise Conflict(action_roll_not_voided(roll_id))
+        edits = () if done.already else closed_edits([done.roll], config)
+        return (
+            voided(roll_id, already=done.already),
+            _log(tx, ctx, config, count, member_id),
+            edits,
+        )
+
+    try:
+        notice, records, edits = await deps.store.write(write)
+    except Conflict as conflict:
+        raise UserError(str(conflict.reason)) from None
+    text = notice + "\n" + history_text(records, text_only=config.text_only)
+    return Reply(message=Message(content=text), ephemeral=True, edits=edits)

@@ -1,0 +1,94 @@
+"""`/multi` (`v20`): several actions declared for one turn, rolled with their penalties.
+
+One read (the settings), the engine prepares the whole declaration or refuses it, the
+dice are rolled, and one write stores every roll closed (the card offers no buttons)
+with the roller's earlier open rolls, whose messages lose their buttons.
+"""
+
+from __future__ import annotations
+
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, UserError
+from bot.flows.rolls import closed_edits
+from bot.render.contest import multi_embed, multi_refused, unreadable_action
+from bot.render.message import Message
+from bot.render.messages import out_of_range
+from bot.render.refusals import refusal_text
+from bot.render.rolls import refusal
+from bot.store import Tx
+from engine.constants import DIFFICULTY_RANGE
+from engine.models import RollRequest, Term
+from engine.parser import PoolSyntaxError, format_pool, parse_pool
+from engine.records import WillState
+from engine.roll import RuleError
+from engine.roll import roll as roll_dice
+from engine.table import multi
+from engine.table.multi import MultiRefusal
+
+#: What separates the declared actions in `actions`.
+SEPARATOR = ";"
+#: The longest declaration and label the command takes.
+MAX_ACTIONS_TEXT = 1000
+MAX_LABEL = 100
+
+
+def _pools(actions: str) -> list[tuple[Term, ...]]:
+    """Each declared action's pool, in order, or a refusal naming the one that is unreadable."""
+    pools: list[tuple[Term, ...]] = []
+    for number, text in enumerate(actions.split(SEPARATOR), start=1):
+        try:
+            pools.append(parse_pool(text))
+        except PoolSyntaxError as error:
+            raise UserError(unreadable_action(number, str(error))) from error
+    return pools
+
+
+def _check_bounds(actions: str, difficulty: int | None, label: str | None) -> None:
+    """Every bound again (a forged interaction may ignore Discord's)."""
+    if not 1 <= len(actions) <= MAX_ACTIONS_TEXT:
+        raise UserError(out_of_range("actions", 1, MAX_ACTIONS_TEXT, length=True))
+    low, high = DIFFICULTY_RANGE
+    if difficulty is not None and not low <= difficulty <= high:
+        raise UserError(out_of_range("difficulty", low, high, length=False))
+    if label is not None and not 1 <= len(label) <= MAX_LABEL:
+        raise UserError(out_of_range("label", 1, MAX_LABEL, length=True))
+
+
+async def multi_actions(
+    deps: Deps, ctx: Ctx, actions: str, difficulty: int | None = None, label: str | None = None
+) -> Reply:
+    """v20: take several actions this turn; action k has -k dice and +k difficulty."""
+    _check_bounds(actions, difficulty, label)
+    pools = _pools(actions)
+    config = await deps.store.read(ctx.config)
+    asked = [
+        RollRequest(ruleset=config.ruleset, terms=terms, difficulty=difficulty) for terms in pools
+    ]
+    try:
+        declared = multi.requests(asked)
+    except RuleError as error:
+        raise UserError(refusal(refusal_text(error.refusal))) from error
+    if isinstance(declared, MultiRefusal):
+        raise UserError(multi_refused(declared, format_pool(pools[declared.action - 1])))
+    # multi.requests prepared every request: none of them is refused.
+    results = [roll_dice(request, deps.faces) for request in declared]
+
+    def write(tx: Tx) -> tuple[Edit, ...]:
+        stored = {
+            tx.rolls.insert(
+                guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
+                roller_name=ctx.user_name, result=result, will_state=WillState.NONE,
+                label=label,
+            ).id
+            for result in results
+        }
+        # Closed as stored, with the roller's earlier rolls: the card offers no buttons.
+        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+        return closed_edits([record for record in closed if record.id not in stored], config)
+
+    edits = await deps.store.write(write)
+    embed = multi_embed(
+        results, roller=ctx.user_name, label=label, text_only=config.text_only
+    )
+    return Reply(message=Message(embed=embed), edits=edits)
+

@@ -1,0 +1,675 @@
+"""`/teamwork start|help|roll|cancel`, the card's buttons, the Help form, the helpers' rolls.
+
+Each flow gathers what it needs in one read, asks the engine
+(:mod:`engine.table.teamwork`: the state machine and its refusals), and writes
+what it decided in one transaction whose update names the action's version it
+read. A roll that depends on the teamwork as it stands (a helper's, the
+primary's) is drawn inside that transaction, after the version is checked, so
+two presses that arrive together never both act and no dice are drawn for the
+one that loses: it reads again and is told why nothing changed.
+
+A card pressed after the action moved on is redrawn in place as it stands,
+and the member is told why nothing changed. Every roll is posted as its own
+message; a helper's offers Spend Will and Take a Beat like any roll, and their
+effect reaches the card's bonus (:func:`engine.table.teamwork.revised`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+
+from bot.edge.ids import Press
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.rolls import (
+    ROLL_TRIES,
+    Ask,
+    Table,
+    build_request,
+    closed_edits,
+    count_roll,
+    read_table,
+    with_table_state,
+)
+from bot.render.buttons import REFUSALS, beat_taken, no_beat, no_will, will_spent
+from bot.render.buttons import cannot_spend_will as cannot_spend_will_text
+from bot.render.contest import DIFFICULTY_FIELD, POOL_FIELD, not_a_difficulty, pool_form
+from bot.render.message import Message
+from bot.render.messages import unreadable_pool
+from bot.render.refusals import refusal_text
+from bot.render.teamwork import (
+    HELP_FORM_TITLE,
+    NO_OPEN_TEAMWORK,
+    NONE_OF_YOURS,
+    OWN_ACTION,
+    STALE_CARD,
+    TEAMWORK_GONE,
+    already_open,
+    blocked_text,
+    cancelled_notice,
+    cannot_help,
+    cannot_roll,
+    cannot_start,
+    card_message,
+    default_label,
+    helper_roll_message,
+    no_teamwork_called,
+    primary_roll_message,
+    several_open,
+)
+from bot.store import Conflict, Tx
+from engine import will
+from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.offers import beat_refusal, will_spend_refusal, will_state_for
+from engine.parser import PoolSyntaxError, parse_pool
+from engine.prepare import prepare
+from engine.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    ChannelConfig,
+    Refusal,
+    RollRecord,
+    WillPool,
+    WillState,
+)
+from engine.refusals import Refusal as RuleRefusal
+from engine.roll import RuleError, spend_will, take_beat
+from engine.roll import roll as roll_dice
+from engine.table import teamwork
+from engine.table.teamwork import Blocked, Move, TeamworkAction
+
+
+class _Stale(Exception):  # noqa: N818 - a write's answer: the action moved since it was read
+    """Raised inside a write when the action is no longer at the version the flow read."""
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def _teamwork(record: ActionRecord | None) -> ActionRecord:
+    """The record, if it is a teamwork (a forged or stale key is not)."""
+    if record is None or record.kind is not ActionKind.TEAMWORK:
+        raise UserError(TEAMWORK_GONE)
+    return record
+
+
+def _state(record: ActionRecord) -> TeamworkAction:
+    """The one place a teamwork's saved state is parsed."""
+    return record.state(TeamworkAction)
+
+
+def _saved(
+    record: ActionRecord, action: TeamworkAction, version: int, status: ActionStatus
+) -> ActionRecord:
+    """The record as the write left it (nothing is read back)."""
+    return record.model_copy(
+        update={"state_json": action.model_dump_json(), "version": version, "status": status}
+    )
+
+
+def _status_of(action: TeamworkAction) -> ActionStatus:
+    return ActionStatus.OPEN if action.status is teamwork.Status.OPEN else ActionStatus.CLOSED
+
+
+def _card_edit(
+    record: ActionRecord, action: TeamworkAction, config: ChannelConfig, pressed: int | None
+) -> tuple[Edit, ...]:
+    """The card brought up to date (its message id, or the message pressed if it is not
+    remembered yet)."""
+    message_id = record.message_id or pressed
+    if message_id is None:
+        return ()
+    return (Edit(record.channel_id, message_id, card_message(record, action, config)),)
+
+
+def _out_of_date(record: ActionRecord, config: ChannelConfig, why: str) -> Reply:
+    """A card pressed after the action moved on: redrawn in place, and why nothing changed."""
+    message = card_message(record, _state(record), config)
+    return Reply(message=message, update=True, followups=((Message(content=why), True),))
+
+
+def _find(records: list[ActionRecord], ctx: Ctx, label: str | None, *, own: bool) -> ActionRecord:
+    """The open teamwork a command means: the one called ``label``, else the only one that
+    is the member's own (``own``) or that the member could help (not ``own``)."""
+    if label is not None and not records:
+        raise UserError(no_teamwork_called(label))
+    found = records
+    if label is None:
+        if not records:
+            raise UserError(NO_OPEN_TEAMWORK)
+        found = [record for record in records if (record.owner_id == ctx.user_id) == own]
+        if not found:  # only others' are open (to roll or cancel), or only theirs (to help)
+            raise UserError(NONE_OF_YOURS if own else OWN_ACTION)
+    if len(found) > 1:
+        raise UserError(several_open([record.label for record in found]))
+    return found[0]
+
+
+def _open_teamwork(tx: Tx, ctx: Ctx, label: str | None) -> list[ActionRecord]:
+    return tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.TEAMWORK, label=label)
+
+
+@dataclass(frozen=True, slots=True)
+class _Gathered:
+    """A teamwork and the member's table state, read in one trip."""
+
+    table: Table
+    record: ActionRecord | None
+    """The action (by id), or the one a command means (None when it names none)."""
+    candidates: list[ActionRecord]
+    """For a command: the channel's open teamwork actions it may mean."""
+
+
+Which = Callable[[Tx], list[ActionRecord]] | int
+"""A command's search for its teamwork, or the action id a button or form carries."""
+
+
+async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
+    def read(tx: Tx) -> _Gathered:
+        table = read_table(tx, ctx, ctx.config(tx), None)
+        if isinstance(which, int):
+            return _Gathered(table, tx.actions.get(which), [])
+        return _Gathered(table, None, which(tx))
+
+    return await deps.store.read(read)
+
+
+# --- starting ---------------------------------------------------------------------------------
+
+
+async def start(
+    deps: Deps, ctx: Ctx, ask: Ask, *, label: str | None, helper_limit: int | None
+) -> Reply:
+    """`/teamwork start`: post a new teamwork card for the member's request."""
+    config = await deps.store.read(ctx.config)
+    request = ask(config)
+    try:
+        action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit)
+    except RuleError as error:
+        raise UserError(cannot_start(refusal_text(error.refusal))) from error
+    prepared = prepare(request)
+    if isinstance(prepared, RuleRefusal):
+        raise UserError(cannot_start(refusal_text(prepared)))
+    name = label or default_label(ctx.user_name)
+
+    def write(tx: Tx) -> ActionRecord:
+        if tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.TEAMWORK,
+                                label=name):
+            raise Conflict(None)
+        return tx.actions.create(
+            ActionKind.TEAMWORK, guild_id=ctx.guild_id, channel_id=ctx.channel_id,
+            owner_id=ctx.user_id, label=name, state=action,
+        )
+
+    try:
+        record = await deps.store.write(write)
+    except Conflict:
+        raise UserError(already_open(name)) from None
+
+    async def remember(sent: Sent) -> None:
+        if sent.message_id is not None:
+            message_id = sent.message_id
+            await deps.store.write(lambda tx: tx.actions.attach_message(record.id, message_id))
+
+    return Reply(message=card_message(record, action, config), sent=remember)
+
+
+# --- helping ----------------------------------------------------------------------------------
+
+
+async def help_command(
+    deps: Deps, ctx: Ctx, terms: tuple[Term, ...], *, label: str | None, difficulty: int | None
+) -> Reply:
+    """`/teamwork help`: roll the member's pool for the open teamwork (as the Help form)."""
+    return await _help(
+        deps, ctx, lambda tx: _open_teamwork(tx, ctx, label), terms, difficulty, label=label
+    )
+
+
+async def help_form(
+    deps: Deps, ctx: Ctx, action_id: int, values: Mapping[str, str]
+) -> Reply:
+    """The Help form: the helper's pool (and `v20` difficulty) as typed."""
+    terms, difficulty = read_form(values)
+    return await _help(deps, ctx, action_id, terms, difficulty, label=None)
+
+
+def read_form(values: Mapping[str, str]) -> tuple[tuple[Term, ...], int | None]:
+    """The pool form's values: the pool as `pool:` options read it, and the difficulty
+    (None when left empty; the engine checks its range)."""
+    try:
+        terms = parse_pool(values.get(POOL_FIELD, ""))
+    except PoolSyntaxError as error:
+        raise UserError(unreadable_pool(str(error))) from error
+    text = values.get(DIFFICULTY_FIELD, "").strip()
+    if not text:
+        return terms, None
+    try:
+        return terms, int(text)
+    except ValueError:
+        raise UserError(not_a_difficulty(text)) from None
+
+
+async def _help(
+    deps: Deps,
+    ctx: Ctx,
+    which: Which,
+    terms: tuple[Term, ...],
+    difficulty: int | None,
+    *,
+    label: str | None,
+) -> Reply:
+    for _ in range(ROLL_TRIES):
+        gathered = await _gather(deps, ctx, which)
+        table = gathered.table
+        record = _teamwork(
+            gathered.record if isinstance(which, int)
+            else _find(gathered.candidates, ctx, label, own=False)
+        )
+        action = _state(record)
+        reason = teamwork.blocked(action, Move.HELP, ctx.user_id)
+        if reason is not None:
+            raise UserError(blocked_text(reason, action))
+        asked = build_request(action.teamwork.request.ruleset, terms, difficulty=difficulty)
+
+        def write(
+            tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
+            table: Table = table, asked: RollRequest = asked,
+        ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
+            _still(tx, record)
+            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            try:
+                request = teamwork.helper_request(action.teamwork, ctx.user_id, asked)
+            except RuleError as error:
+                raise UserError(cannot_help(refusal_text(error.refusal))) from error
+            result = roll_dice(with_table_state(request, table), deps.faces)
+            if result.refused:
+                raise UserError(cannot_help(refusal_text(result.refusal)))
+            after = teamwork.helped(action, ctx.user_id, ctx.user_name, result)
+            version = tx.actions.update(record.id, record.version, after)
+            if version is None:
+                raise _Stale
+            count_roll(tx, ctx, table, None, result)
+            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+            rolled = tx.rolls.insert(
+                guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
+                roller_name=ctx.user_name, result=result,
+                will_state=will_state_for(result, table.config),
+                label=record.label, action_id=record.id,
+            )
+            return _saved(record, after, version, ActionStatus.OPEN), after, rolled, closed
+
+        try:
+            saved, after, rolled, closed = await deps.store.write(write)
+        except (_Stale, Conflict):
+            continue  # the teamwork or the member's counters moved: read again
+        config = table.config
+        pressed = ctx.message_id if isinstance(which, int) else None
+        return Reply(
+            message=helper_roll_message(rolled, config),
+            edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
+            sent=_remember_roll(deps, rolled.id),
+        )
+    raise UserError(REFUSALS[Refusal.BUSY])
+
+
+def _still(tx: Tx, record: ActionRecord) -> None:
+    """Inside a write, before any dice: the action is still at the version read."""
+    now = tx.actions.get(record.id)
+    if now is None or now.version != record.version or now.status is not ActionStatus.OPEN:
+        raise _Stale
+
+
+def _remember_roll(deps: Deps, roll_id: int) -> Callable[[Sent], Awaitable[None]]:
+    async def remember(sent: Sent) -> None:
+        if sent.message_id is not None:
+            message_id = sent.message_id
+            await deps.store.write(lambda tx: tx.rolls.attach_messages(roll_id, message_id))
+
+    return remember
+
+
+# --- the primary's roll -----------------------------------------------------------------------
+
+
+async def roll_command(deps: Deps, ctx: Ctx, *, label: str | None) -> Reply:
+    """`/teamwork roll`: the member's teamwork, rolled with the helpers' bonus so far."""
+    return await _roll(
+        deps, ctx, lambda tx: _open_teamwork(tx, ctx, label), version=None, label=label
+    )
+
+
+async def _roll(
+    deps: Deps, ctx: Ctx, which: Which, *, version: int | None, label: str | None
+) -> Reply:
+    for _ in range(ROLL_TRIES):
+        gathered = await _gather(deps, ctx, which)
+        table = gathered.table
+        config = table.config
+        record = _teamwork(
+            gathered.record if isinstance(which, int)
+            else _find(gathered.candidates, ctx, label, own=True)
+        )
+        action = _state(record)
+        reason = teamwork.blocked(action, Move.ROLL, ctx.user_id)
+        if reason is Blocked.OVER and version is not None:
+            return _out_of_date(record, config, blocked_text(reason, action))
+        if reason is not None:
+            raise UserError(blocked_text(reason, action))
+        if version is not None and version != record.version:
+            return _out_of_date(record, config, STALE_CARD)
+        request = with_table_state(teamwork.primary_request(action.teamwork), table)
+        if request.will and table.pool is not None and not will.can_spend(table.pool):
+            raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
+
+        def write(
+            tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
+            table: Table = table,
+        ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
+            _still(tx, record)
+            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            request = with_table_state(teamwork.primary_request(action.teamwork), table)
+            result = roll_dice(request, deps.faces)
+            if result.refused:
+                raise UserError(cannot_roll(refusal_text(result.refusal)))
+            if request.will and tx.will.get(ctx.guild_id, ctx.user_id) is not None \
+                    and tx.will.debit(ctx.guild_id, ctx.user_id) is None:
+                raise Conflict(Refusal.NO_WILL)
+            after = teamwork.rolled(action, ctx.user_id, result)
+            new_version = tx.actions.update(
+                record.id, record.version, after, ActionStatus.CLOSED
+            )
+            if new_version is None:
+                raise _Stale
+            count_roll(tx, ctx, table, None, result)
+            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+            rolled = tx.rolls.insert(
+                guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
+                roller_name=ctx.user_name, result=result,
+                will_state=WillState.DECLARED if request.will else WillState.NONE,
+                label=record.label, action_id=record.id,
+            )
+            saved = _saved(record, after, new_version, ActionStatus.CLOSED)
+            return saved, after, rolled, closed
+
+        try:
+            saved, after, rolled, closed = await deps.store.write(write)
+        except _Stale:
+            continue
+        except Conflict as conflict:
+            if conflict.reason is Refusal.NO_WILL and table.pool is not None:
+                raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
+            continue
+        pressed = ctx.message_id if version is not None else None
+        return Reply(
+            message=primary_roll_message(rolled, config),
+            edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
+            sent=_remember_roll(deps, rolled.id),
+        )
+    raise UserError(REFUSALS[Refusal.BUSY])
+
+
+# --- cancelling -------------------------------------------------------------------------------
+
+
+async def cancel_command(deps: Deps, ctx: Ctx, *, label: str | None) -> Reply:
+    """`/teamwork cancel`: the primary (or the Storyteller, by label) cancels; nobody rolls."""
+    return await _cancel(
+        deps, ctx, lambda tx: _open_teamwork(tx, ctx, label), version=None, label=label
+    )
+
+
+async def _cancel(
+    deps: Deps, ctx: Ctx, which: Which, *, version: int | None, label: str | None
+) -> Reply:
+    gathered = await _gather(deps, ctx, which)
+    config = gathered.table.config
+    record = _teamwork(
+        gathered.record if isinstance(which, int)
+        else _find(gathered.candidates, ctx, label, own=True)
+    )
+    action = _state(record)
+    reason = teamwork.blocked(action, Move.CANCEL, ctx.user_id,
+                              storyteller=ctx.storyteller(config))
+    if reason is Blocked.OVER and version is not None:
+        return _out_of_date(record, config, blocked_text(reason, action))
+    if reason is not None:
+        raise UserError(blocked_text(reason, action))
+    if version is not None and version != record.version:
+        return _out_of_date(record, config, STALE_CARD)
+    after = teamwork.cancelled(action, ctx.user_id, storyteller=ctx.storyteller(config))
+
+    def write(tx: Tx) -> ActionRecord:
+        new_version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
+        if new_version is None:
+            now = tx.actions.get(record.id)
+            raise Conflict(now or record)
+        return _saved(record, after, new_version, ActionStatus.CLOSED)
+
+    try:
+        saved = await deps.store.write(write)
+    except Conflict as conflict:
+        now = conflict.reason if isinstance(conflict.reason, ActionRecord) else record
+        if version is None:
+            raise UserError(blocked_text(Blocked.OVER, _state(now))) from None
+        current = _state(now)
+        why = (
+            blocked_text(Blocked.OVER, current)
+            if current.status is not teamwork.Status.OPEN else STALE_CARD
+        )
+        return _out_of_date(now, config, why)
+    message = card_message(saved, after, config)
+    if version is not None:  # the card's own button: redrawn in place
+        return Reply(message=message, update=True)
+    return Reply(
+        message=Message(content=cancelled_notice(saved.label, ctx.user_name)),
+        edits=_card_edit(saved, after, config, None),
+    )
+
+
+# --- the card's buttons and the Help form -----------------------------------------------------
+
+
+async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """Help, Roll or Cancel on a teamwork card (``sb1:team:<action>:<id>:<version>``)."""
+    version = press.version or 0
+    if press.action == "roll":
+        return await _roll(deps, ctx, press.key, version=version, label=None)
+    if press.action == "cancel":
+        return await _cancel(deps, ctx, press.key, version=version, label=None)
+    return await help_pressed(deps, ctx, press.key, version)
+
+
+async def help_pressed(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Reply:
+    """Help: open the form for the helper's pool (nothing changes until it is submitted)."""
+    gathered = await _gather(deps, ctx, action_id)
+    config = gathered.table.config
+    record = _teamwork(gathered.record)
+    action = _state(record)
+    reason = teamwork.blocked(action, Move.HELP, ctx.user_id)
+    if reason is Blocked.OVER:
+        return _out_of_date(record, config, blocked_text(reason, action))
+    if reason is None and version != record.version:
+        return _out_of_date(record, config, STALE_CARD)
+    if reason is not None:
+        raise UserError(blocked_text(reason, action))
+    return Reply(
+        modal=pool_form(
+            "help", action_id, title=HELP_FORM_TITLE,
+            ask_difficulty=action.teamwork.request.ruleset is Ruleset.V20,
+        )
+    )
+
+
+async def form_submitted(
+    deps: Deps, ctx: Ctx, press: Press, values: Mapping[str, str]
+) -> Reply:
+    """The Help form (``sb1:form:help:<action id>``)."""
+    return await help_form(deps, ctx, press.key, values)
+
+
+# --- a helper's Spend Will and Take a Beat ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _HelperRoll:
+    """A helper's roll and what its buttons act on, read in one trip."""
+
+    config: ChannelConfig
+    roll: RollRecord | None
+    pool: WillPool | None
+    record: ActionRecord | None
+
+
+def _read_helper_roll(tx: Tx, ctx: Ctx, roll_id: int) -> _HelperRoll:
+    roll = tx.rolls.get(roll_id)
+    pool = None if roll is None else tx.will.get(roll.guild_id, roll.roller_id)
+    record = None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id)
+    return _HelperRoll(ctx.config(tx), roll, pool, record)
+
+
+async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """Spend Will or Take a Beat on a helper's roll (``sb1:helproll:<will|beat>:<roll id>``)."""
+    if press.action == "will":
+        return await helper_spend_will(deps, ctx, press.key)
+    return await helper_take_beat(deps, ctx, press.key)
+
+
+def _helper_state(state: _HelperRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord, TeamworkAction]:
+    """The roll, its teamwork and its state, if the teamwork still counts this roll."""
+    if state.roll is None:
+        raise UserError(REFUSALS[Refusal.NOT_FOUND])
+    record = _teamwork(state.record)
+    action = _state(record)
+    reason = teamwork.blocked(action, Move.REVISE, state.roll.roller_id)
+    if reason is not None and state.roll.roller_id == ctx.user_id:
+        raise UserError(blocked_text(reason, action))
+    return state.roll, record, action
+
+
+def _revise_in(
+    tx: Tx, record: ActionRecord, member_id: int, result: RollResult
+) -> tuple[ActionRecord, TeamworkAction]:
+    """Inside a write: the teamwork as it stands now, with the helper's roll read again
+    (the action is read here: other helpers may have joined since the press was read)."""
+    now = tx.actions.get(record.id)
+    if now is None or now.status is not ActionStatus.OPEN:
+        raise Conflict(now or record)
+    action = _state(now)
+    if teamwork.blocked(action, Move.REVISE, member_id) is not None:
+        raise Conflict(now)
+    after = teamwork.revised(action, member_id, result)
+    version = tx.actions.update(now.id, now.version, after)
+    if version is None:  # cannot happen inside one transaction; refuse rather than guess
+        raise Conflict(now)
+    return _saved(now, after, version, ActionStatus.OPEN), after
+
+
+def _refused(conflict: Conflict) -> UserError:
+    reason = conflict.reason
+    if isinstance(reason, ActionRecord):
+        action = _state(reason)
+        return UserError(blocked_text(teamwork.blocked(action, Move.REVISE, 0) or Blocked.OVER,
+                                      action))
+    if isinstance(reason, Refusal):
+        return UserError(REFUSALS[reason])
+    return UserError(REFUSALS[Refusal.BUSY])
+
+
+def _helper_updated(
+    roll: RollRecord, saved: ActionRecord, after: TeamworkAction, config: ChannelConfig
+) -> tuple[Message, tuple[Edit, ...]]:
+    return helper_roll_message(roll, config), _card_edit(saved, after, config, None)
+
+
+async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows."""
+    state = await deps.store.read(lambda tx: _read_helper_roll(tx, ctx, roll_id))
+    refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
+    if refused is not None:
+        raise UserError(REFUSALS[refused])
+    roll, record, _ = _helper_state(state, ctx)
+    try:
+        result = spend_will(roll.result, deps.faces)
+    except RuleError as error:
+        raise UserError(cannot_spend_will_text(refusal_text(error.refusal))) from error
+
+    def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
+        pool = tx.will.get(roll.guild_id, roll.roller_id)
+        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result) if will.can_spend(pool) \
+            else None
+        if changed is None:
+            now = tx.rolls.get(roll_id)
+            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or Refusal.ALREADY_SPENT)
+        saved, after = _revise_in(tx, record, roll.roller_id, result)
+        if pool is not None:
+            pool = tx.will.debit(roll.guild_id, roll.roller_id)
+        return changed, pool, saved, after
+
+    try:
+        changed, pool, saved, after = await deps.store.write(write)
+    except Conflict as conflict:
+        raise _refused(conflict) from None
+    message, edits = _helper_updated(changed, saved, after, state.config)
+    followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
+    return Reply(message=message, update=True, followups=followups, edits=edits)
+
+
+async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Take a Beat on a helper's failure: it becomes a dramatic failure, and the card's
+    bonus follows (a helper's dramatic failure costs the primary dice)."""
+    state = await deps.store.read(lambda tx: _read_helper_roll(tx, ctx, roll_id))
+    refused = beat_refusal(state.roll, ctx.user_id)
+    if refused is not None:
+        raise UserError(REFUSALS[refused])
+    roll, record, _ = _helper_state(state, ctx)
+    try:
+        result = take_beat(roll.result)
+    except RuleError as error:
+        raise UserError(no_beat(refusal_text(error.refusal))) from error
+
+    def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
+        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+        if changed is None:
+            now = tx.rolls.get(roll_id)
+            raise Conflict(beat_refusal(now, ctx.user_id) or Refusal.BEAT_TAKEN)
+        saved, after = _revise_in(tx, record, roll.roller_id, result)
+        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id), saved, after
+
+    try:
+        changed, beats, saved, after = await deps.store.write(write)
+    except Conflict as conflict:
+        raise _refused(conflict) from None
+    message, edits = _helper_updated(changed, saved, after, state.config)
+    return Reply(
+        message=message, update=True, edits=edits,
+        followups=((Message(content=beat_taken(beats)), True),),
+    )
+
+
+# --- the end of the scene ---------------------------------------------------------------------
+
+
+def end_for_scene(
+    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+) -> tuple[int, tuple[Edit, ...]]:
+    """`/scene end`, inside its write: end the channel's unfinished teamwork actions.
+
+    Answers how many ended and the edits of their cards (they lose their buttons and
+    say the scene ended).
+    """
+    ended = 0
+    edits: list[Edit] = []
+    for record in tx.actions.find_open(guild_id, channel_id, kind=ActionKind.TEAMWORK):
+        after = teamwork.scene_ended(_state(record))
+        if after is None:
+            continue
+        version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
+        if version is None:
+            continue
+        ended += 1
+        edits += _card_edit(_saved(record, after, version, ActionStatus.CLOSED), after, config,
+                            None)
+    return ended, tuple(edits)

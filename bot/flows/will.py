@@ -1,0 +1,126 @@
+"""`/will show|set|rest|gain`: each member's Will pool, tracked per server, and `cofd` Beats.
+
+What a change does is the engine's (:mod:`engine.will`); the store keeps the pool the
+engine decided, only if it is still the one the engine was given. Trips: show 1, a
+change 2 (read, write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Reply, UserError, say
+from bot.render.messages import (
+    NOT_STORYTELLER,
+    WILL_NOT_TRACKED,
+    out_of_range,
+    will_above_maximum,
+    will_not_tracked_for,
+)
+from bot.render.state import TABLE_BUSY, will_changed, will_shown
+from bot.store import Conflict, Tx
+from engine import will
+from engine.records import ChannelConfig, WillPool
+
+#: How often a change is decided again when the pool moved between its read and its write.
+TRIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Whose pool: the member named in the command (or the one acting)."""
+
+    user_id: int
+    name: str
+
+
+def _check(name: str, value: int | None, low: int, high: int) -> None:
+    """Refuse a number outside its bounds (Discord's client checks them; a forged
+    interaction need not)."""
+    if value is not None and not low <= value <= high:
+        raise UserError(out_of_range(name, low, high, length=False))
+
+
+async def show(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
+    """A member's Will pool (default: the one asking) and their Beats."""
+    whose = member or Member(ctx.user_id, ctx.user_name)
+
+    def read(tx: Tx) -> tuple[ChannelConfig, WillPool | None, int]:
+        return (
+            ctx.config(tx),
+            tx.will.get(ctx.guild_id, whose.user_id),
+            tx.will.beats(ctx.guild_id, whose.user_id),
+        )
+
+    config, pool, beats = await deps.store.read(read)
+    return say(will_shown(whose.name, pool, beats, text_only=config.text_only))
+
+
+Decide = Callable[[ChannelConfig, WillPool | None], WillPool]
+"""The pool after the change, from the channel's settings and the pool now (or a refusal)."""
+
+
+async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
+    ChannelConfig, WillPool | None, WillPool
+]:
+    """Read the settings and the pool, let ``decide`` (the engine) say the new pool, and
+    store it if the pool did not move meanwhile (else decide again)."""
+    for _ in range(TRIES):
+        config, old = await deps.store.read(
+            lambda tx: (ctx.config(tx), tx.will.get(ctx.guild_id, user_id))
+        )
+        new = decide(config, old)
+
+        def write(tx: Tx, old: WillPool | None = old, new: WillPool = new) -> None:
+            if not tx.will.save(old, new):
+                raise Conflict(None)
+
+        try:
+            await deps.store.write(write)
+        except Conflict:
+            continue
+        return config, old, new
+    raise UserError(TABLE_BUSY)
+
+
+async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = None) -> Reply:
+    """Track the member's own pool, or change it."""
+    _check("max", maximum, 0, will.MAX_WILL)
+    _check("current", current, 0, will.MAX_WILL)
+    if current is not None and current > maximum:
+        raise UserError(will_above_maximum(current, maximum))
+
+    def decide(_: ChannelConfig, old: WillPool | None) -> WillPool:
+        return will.set_pool(old, ctx.guild_id, ctx.user_id, maximum, current)
+
+    config, old, new = await _change(deps, ctx, ctx.user_id, decide)
+    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only))
+
+
+async def rest(deps: Deps, ctx: Ctx) -> Reply:
+    """A night of good rest: the member regains 1 Will, up to the maximum."""
+
+    def decide(_: ChannelConfig, old: WillPool | None) -> WillPool:
+        if old is None:
+            raise UserError(WILL_NOT_TRACKED)
+        return will.regained(old, 1)
+
+    config, old, new = await _change(deps, ctx, ctx.user_id, decide)
+    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only))
+
+
+async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:
+    """Storyteller: a member regains Will, up to the maximum (said in the channel)."""
+    _check("amount", amount, 1, will.MAX_WILL)
+
+    def decide(config: ChannelConfig, old: WillPool | None) -> WillPool:
+        if not ctx.storyteller(config):
+            raise UserError(NOT_STORYTELLER)
+        if old is None:
+            raise UserError(will_not_tracked_for(member.name))
+        return will.regained(old, amount)
+
+    config, old, new = await _change(deps, ctx, member.user_id, decide)
+    return say(will_changed(member.name, old, new, text_only=config.text_only), ephemeral=False)

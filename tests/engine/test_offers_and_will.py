@@ -1,0 +1,278 @@
+"""What a stored roll offers (Spend Will, Take a Beat, Try again) and the Will pool rules.
+
+RULES.md §1 (Take a Beat), §4 (Willpower after the roll) and §3 "Will pool",
+on the engine's records, without a store: each rule of :mod:`engine.offers`,
+:mod:`engine.will` and :mod:`engine.records` pinned by name.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from engine import offers, will
+from engine.faces import ScriptedFaces
+from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    Change,
+    ChannelConfig,
+    ChannelOption,
+    DiceOrder,
+    Refusal,
+    RollRecord,
+    WillPool,
+    WillState,
+    WillTiming,
+    label_key,
+)
+from engine.roll import roll, spend_will, take_beat
+
+ROLLER, OTHER = 11, 22
+NOW = datetime(2026, 11, 23, tzinfo=UTC)
+
+
+def result(ruleset: str, pool: int, faces: list[int], **options: Any) -> RollResult:
+    request = RollRequest(ruleset=Ruleset(ruleset), terms=(Term(value=pool),), **options)
+    return roll(request, ScriptedFaces(faces))
+
+
+def record(rolled: RollResult, **fields: Any) -> RollRecord:
+    values: dict[str, Any] = {
+        "id": 1, "guild_id": 5, "channel_id": 6, "roller_id": ROLLER, "roller_name": "Ann",
+        "label": None, "private": False, "request": rolled.request, "result": rolled,
+        "will_state": WillState.OFFERED, "beat": False, "retried": False, "closed": False,
+        "void": False, "voided_by": None, "action_id": None, "message_id": None,
+        "copy_channel_id": None, "copy_message_id": None, "created_at": NOW, "updated_at": NOW,
+    }
+    values.update(fields)
+    return RollRecord(**values)
+
+
+def pool(current: int, maximum: int = 5) -> WillPool:
+    return WillPool(guild_id=5, user_id=ROLLER, current=current, maximum=maximum)
+
+
+CONFIG = ChannelConfig(guild_id=5, channel_id=6)
+FAILURE = result("cofd", 2, [2, 3])
+SUCCESS = result("cofd", 2, [8, 3])
+
+
+# --- will_state_for: whether a new roll's message offers Spend Will -------------------------
+
+
+def test_a_roll_with_will_declared_is_stored_as_declared() -> None:
+    declared = result("cofd", 1, [2, 3, 4, 5], will=True)
+    assert offers.will_state_for(declared, CONFIG) is WillState.DECLARED
+
+
+def test_a_plain_roll_offers_will_whatever_its_outcome() -> None:
+    assert offers.will_state_for(FAILURE, CONFIG) is WillState.OFFERED
+    assert offers.will_state_for(SUCCESS, CONFIG) is WillState.OFFERED
+
+
+def test_a_channel_that_wants_will_declared_before_rolling_offers_no_button() -> None:
+    before = CONFIG.model_copy(update={"will_timing": WillTiming.BEFORE})
+    assert offers.will_state_for(FAILURE, before) is WillState.NONE
+
+
+def test_a_roll_the_rules_refuse_will_on_offers_no_button() -> None:
+    automatic = result("v20", 6, [], auto=True)
+    assert offers.will_state_for(automatic, CONFIG) is WillState.NONE
+    too_low = result("cofd", -3, [4])
+    assert offers.will_state_for(too_low, CONFIG) is WillState.NONE
+
+
+# --- beat_allowed and offers ------------------------------------------------------------------
+
+
+def test_a_beat_is_allowed_only_on_a_cofd_failure_without_a_beat() -> None:
+    assert offers.beat_allowed(FAILURE)
+    assert not offers.beat_allowed(SUCCESS)
+    assert not offers.beat_allowed(result("cofd", 0, [1]))
+    assert not offers.beat_allowed(take_beat(FAILURE))
+    assert not offers.beat_allowed(result("fistful", 2, [2, 3]))
+
+
+def test_an_open_failed_labelled_roll_offers_every_button() -> None:
+    found = offers.offers(record(FAILURE, label="Pick the lock"))
+    assert found == offers.Offers(will=True, beat=True, retry=True)
+    assert found.any()
+
+
+def test_a_closed_or_void_roll_offers_nothing() -> None:
+    for fields in ({"closed": True}, {"void": True}):
+        found = offers.offers(record(FAILURE, label="Pick the lock", **fields))
+        assert found == offers.Offers()
+        assert not found.any()
+
+
+def test_will_is_offered_only_in_the_offered_state() -> None:
+    for state in (WillState.NONE, WillState.DECLARED, WillState.SPENT):
+        assert not offers.offers(record(FAILURE, will_state=state)).will
+    only_will = offers.offers(record(SUCCESS))
+    assert only_will == offers.Offers(will=True)
+    assert only_will.any()
+
+
+def test_try_again_needs_a_label_a_failure_no_retry_yet_and_no_action() -> None:
+    assert not offers.offers(record(FAILURE)).retry
+    assert not offers.offers(record(FAILURE, label="")).retry
+    assert not offers.offers(record(SUCCESS, label="Climb")).retry
+    assert not offers.offers(record(FAILURE, label="Climb", retried=True)).retry
+    assert not offers.offers(record(FAILURE, label="Climb", action_id=3)).retry
+    assert offers.offers(record(FAILURE, label="Climb")).retry
+
+
+def test_only_a_beat_makes_any_true() -> None:
+    assert offers.Offers(beat=True).any()
+    assert offers.Offers(retry=True).any()
+
+
+# --- refusals of a press, in the order a player should hear them ------------------------------
+
+
+def test_a_press_on_a_missing_void_or_foreign_roll_is_refused_in_that_order() -> None:
+    assert offers.pressed_refusal(None, ROLLER) is Refusal.NOT_FOUND
+    assert offers.pressed_refusal(record(FAILURE, void=True, roller_id=OTHER),
+                                  ROLLER) is Refusal.VOID
+    assert offers.pressed_refusal(record(FAILURE), OTHER) is Refusal.NOT_ROLLER
+    assert offers.pressed_refusal(record(FAILURE), ROLLER) is None
+
+
+def test_spend_will_refusals_in_order() -> None:
+    assert offers.will_spend_refusal(None, ROLLER, None) is Refusal.NOT_FOUND
+    assert offers.will_spend_refusal(record(FAILURE), OTHER, None) is Refusal.NOT_ROLLER
+    beat = record(FAILURE, beat=True, will_state=WillState.SPENT, closed=True)
+    assert offers.will_spend_refusal(beat, ROLLER, pool(0)) is Refusal.BEAT_TAKEN
+    spent = record(FAILURE, will_state=WillState.SPENT, closed=True)
+    assert offers.will_spend_refusal(spent, ROLLER, pool(0)) is Refusal.ALREADY_SPENT
+    declared = record(FAILURE, will_state=WillState.DECLARED, closed=True)
+    assert offers.will_spend_refusal(declared, ROLLER, pool(0)) is Refusal.DECLARED
+    none = record(FAILURE, will_state=WillState.NONE, closed=True)
+    assert offers.will_spend_refusal(none, ROLLER, pool(0)) is Refusal.NOT_OFFERED
+    closed = record(FAILURE, closed=True)
+    assert offers.will_spend_refusal(closed, ROLLER, pool(0)) is Refusal.CLOSED
+    assert offers.will_spend_refusal(record(FAILURE), ROLLER, pool(0)) is Refusal.NO_WILL
+
+
+def test_spend_will_is_allowed_from_an_untracked_or_non_empty_pool() -> None:
+    assert offers.will_spend_refusal(record(FAILURE), ROLLER, None) is None
+    assert offers.will_spend_refusal(record(FAILURE), ROLLER, pool(1)) is None
+
+
+def test_take_a_beat_refusals_in_order() -> None:
+    assert offers.beat_refusal(None, ROLLER) is Refusal.NOT_FOUND
+    assert offers.beat_refusal(record(FAILURE, void=True), ROLLER) is Refusal.VOID
+    assert offers.beat_refusal(record(FAILURE, beat=True, closed=True),
+                               ROLLER) is Refusal.BEAT_TAKEN
+    assert offers.beat_refusal(record(FAILURE, closed=True), ROLLER) is Refusal.CLOSED
+    assert offers.beat_refusal(record(FAILURE), ROLLER) is None
+
+
+def test_try_again_refusals_in_order() -> None:
+    assert offers.retry_refusal(None, ROLLER) is Refusal.NOT_FOUND
+    assert offers.retry_refusal(record(FAILURE), OTHER) is Refusal.NOT_ROLLER
+    assert offers.retry_refusal(record(FAILURE, retried=True, closed=True),
+                                ROLLER) is Refusal.ALREADY_RETRIED
+    assert offers.retry_refusal(record(FAILURE, closed=True), ROLLER) is Refusal.CLOSED
+    assert offers.retry_refusal(record(FAILURE), ROLLER) is None
+
+
+def test_a_spent_roll_record_keeps_the_reading_after_will() -> None:
+    after = spend_will(FAILURE, ScriptedFaces([8, 2, 2]))
+    stored = record(after, will_state=WillState.SPENT)
+    assert offers.offers(stored) == offers.Offers()
+
+
+# --- Will pools ------------------------------------------------------------------------------
+
+
+def test_will_can_be_spent_from_an_untracked_pool_or_one_with_will_left() -> None:
+    assert will.can_spend(None)
+    assert will.can_spend(pool(1))
+    assert not will.can_spend(pool(0))
+
+
+def test_spending_takes_one_will_and_an_empty_pool_cannot_spend() -> None:
+    assert will.spent(pool(1)) == pool(0)
+    assert will.spent(pool(5)) == pool(4)
+    with pytest.raises(ValueError, match="no Will"):
+        will.spent(pool(0))
+
+
+def test_regaining_never_goes_above_the_maximum() -> None:
+    assert will.regained(pool(3), 1) == pool(4)
+    assert will.regained(pool(3), 2) == pool(5)
+    assert will.regained(pool(4), 3) == pool(5)
+    with pytest.raises(ValueError, match="at least 1"):
+        will.regained(pool(3), 0)
+
+
+def test_a_new_pool_starts_full() -> None:
+    assert will.set_pool(None, 5, ROLLER, 4) == pool(4, 4)
+
+
+def test_a_changed_maximum_keeps_current_will_lowered_to_the_new_maximum() -> None:
+    assert will.set_pool(pool(3), 5, ROLLER, 6) == pool(3, 6)
+    assert will.set_pool(pool(5), 5, ROLLER, 2) == pool(2, 2)
+    assert will.set_pool(pool(2), 5, ROLLER, 2) == pool(2, 2)
+
+
+def test_current_will_given_explicitly_wins() -> None:
+    assert will.set_pool(pool(3), 5, ROLLER, 6, current=1) == pool(1, 6)
+    assert will.set_pool(None, 5, ROLLER, 6, current=0) == pool(0, 6)
+
+
+def test_the_will_maximum_is_at_most_thirty() -> None:
+    assert will.set_pool(None, 5, ROLLER, will.MAX_WILL).maximum == will.MAX_WILL == 30
+    with pytest.raises(ValueError, match="at most 30"):
+        will.set_pool(None, 5, ROLLER, will.MAX_WILL + 1)
+    with pytest.raises(ValueError, match="maximum"):
+        will.set_pool(None, 5, ROLLER, 3, current=4)
+
+
+def test_a_night_gives_one_will_to_every_pool_below_its_maximum() -> None:
+    full, low, empty = pool(5), pool(3), pool(0, 2)
+    assert will.night([full, low, empty]) == (
+        Change[WillPool](old=low, new=pool(4)),
+        Change[WillPool](old=empty, new=pool(1, 2)),
+    )
+    assert will.night([]) == ()
+
+
+# --- records ----------------------------------------------------------------------------------
+
+
+def test_labels_match_without_regard_to_case_or_runs_of_whitespace() -> None:
+    assert label_key("Force the door") == label_key("  force \t the DOOR ") == "force the door"
+    assert label_key("Straße") == "strasse"
+
+
+def test_a_channel_config_gives_the_value_of_each_option() -> None:
+    config = ChannelConfig(guild_id=5, channel_id=6, ruleset=Ruleset.V20, fistful_step=2,
+                           text_only=True, dice_order=DiceOrder.SORTED, pressure=False,
+                           will_timing=WillTiming.BEFORE)
+    assert [config.value(option) for option in ChannelOption] == [
+        Ruleset.V20, WillTiming.BEFORE, False, 2, True, DiceOrder.SORTED,
+    ]
+
+
+def test_an_action_record_parses_its_state_as_the_model_given() -> None:
+    state = pool(2)
+    action = ActionRecord(
+        id=1, kind=ActionKind.EXTENDED, guild_id=5, channel_id=6, owner_id=ROLLER,
+        label="Research", status=ActionStatus.OPEN, state_json=state.model_dump_json(),
+        version=1, message_id=None, created_at=NOW, updated_at=NOW,
+    )
+    assert action.state(WillPool) == state
+
+
+def test_a_will_pool_never_holds_more_than_its_maximum() -> None:
+    with pytest.raises(ValueError, match="above the maximum"):
+        pool(6, 5)
+    assert pool(5, 5).current == 5

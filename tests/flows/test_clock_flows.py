@@ -1,0 +1,93 @@
+"""/scene end, /turn next and /night as flows: the Storyteller's, decided in one read."""
+
+from __future__ import annotations
+
+from bot.flows import clock, rolls, will
+from bot.render.messages import NOT_STORYTELLER
+from bot.store import Tx
+from engine.models import Ruleset, Term
+from engine.records import ChannelOption, WillPool
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+
+
+async def _roll(table: Table, *faces: int, label: str | None = None) -> None:
+    terms = (Term(value=len(faces)),)
+    table.faces.add(*faces)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(ALICE),
+        lambda config: rolls.build_request(config.ruleset, terms),
+        label=label, private=False,
+    ))
+
+
+async def test_scene_end_resets_attempts_and_closes_open_rolls(table: Table) -> None:
+    await _roll(table, 2, 3, label="climb")
+    said = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+    assert not said.answer.ephemeral
+    assert "scene ends" in said.answer.text
+    assert "1 action reset" in said.answer.text
+    assert "1 open roll closed" in said.answer.text
+    edits = said.of("edit")
+    assert [edit.target for edit in edits] == [901]
+    assert edits[0].buttons == []
+    failures = await table.store.read(
+        lambda tx: tx.attempts.failures(GUILD, CHANNEL, ALICE, "climb")
+    )
+    assert failures == 0
+
+
+async def test_only_the_storyteller_ends_the_scene_and_nothing_changes(table: Table) -> None:
+    await _roll(table, 2, 3, label="climb")
+    before = table.store.trips
+    said = await table.run(clock.scene_end(table.deps, table.ctx(ALICE)))
+    assert table.store.trips - before == 1, "the refusal costs the one read"
+    assert said.answer.ephemeral
+    assert said.answer.text == NOT_STORYTELLER
+    record = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert record is not None
+    assert not record.closed
+
+
+async def test_next_turn_resets_the_fistful_penalty_and_closes_will_buttons(
+    table: Table,
+) -> None:
+    def fistful(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
+
+    await table.store.write(fistful)
+    await _roll(table, 8, 8, 8)
+    said = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
+    assert "Next turn" in said.answer.text
+    assert "1 open roll closed" in said.answer.text
+    assert said.of("edit")[0].buttons == []
+    actions = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE))
+    assert actions == 0
+
+
+async def test_only_the_storyteller_moves_the_turn(table: Table) -> None:
+    said = await table.run(clock.turn_next(table.deps, table.ctx(BOB)))
+    assert said.answer.text == NOT_STORYTELLER
+
+
+async def test_a_storyteller_role_grants_the_clock(table: Table) -> None:
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    said = await table.run(clock.turn_next(table.deps, table.ctx(BOB, roles=[77])))
+    assert "Next turn" in said.answer.text
+
+
+async def test_the_night_gives_every_pool_below_its_maximum_one(table: Table) -> None:
+    await table.run(will.set_pool(table.deps, table.ctx(ALICE), 5, 1))
+    await table.run(will.set_pool(table.deps, table.ctx(BOB), 4))
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert not said.answer.ephemeral
+    assert "1 Will pool regained 1 Will" in said.answer.text
+    pools = await table.store.read(lambda tx: tx.will.pools(GUILD))
+    assert {(pool.user_id, pool.current) for pool in pools} == {(ALICE, 2), (BOB, 4)}
+
+
+async def test_only_the_storyteller_brings_the_night(table: Table) -> None:
+    await table.run(will.set_pool(table.deps, table.ctx(ALICE), 5, 1))
+    said = await table.run(clock.night(table.deps, table.ctx(ALICE)))
+    assert said.answer.text == NOT_STORYTELLER
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+    assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=1, maximum=5)

@@ -1,0 +1,204 @@
+"""/contest, Roll to resist and the resist form, as flows."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+
+from bot.edge import ids
+from bot.flows import contest
+from bot.flows.contest import Opponent
+from bot.flows.reply import Edit, Reply
+from bot.render.contest import CONTEST_DECIDED, CONTEST_SCENE_ENDED
+from bot.store import Tx
+from engine.models import Ruleset, Term
+from engine.records import ActionStatus, ChannelConfig, ChannelOption
+from engine.table.contest import ContestState, ContestStatus
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table
+
+CARA = 3_000_000_000_000_000_006
+BOB_SIDE = Opponent(BOB, "Bob")
+
+
+def terms(value: int) -> tuple[Term, ...]:
+    return (Term(label=None, value=value),)
+
+
+def ask(
+    table: Table,
+    user: int = ALICE,
+    *,
+    pool: int = 3,
+    against: int | None = None,
+    opponent: Opponent | None = None,
+    label: str | None = None,
+    difficulty: int | None = None,
+    opponent_difficulty: int | None = None,
+) -> Awaitable[Reply]:
+    return contest.contest(
+        table.deps, table.ctx(user), terms(pool),
+        against=None if against is None else terms(against), opponent=opponent, label=label,
+        difficulty=difficulty, opponent_difficulty=opponent_difficulty,
+    )
+
+
+def action_id(said: Recorder) -> int:
+    press = ids.parse(said.answer.custom_ids[0])
+    assert press is not None
+    return press.key
+
+
+async def resist(
+    table: Table, user: int, key: int, pool: str, message_id: int | None = 901
+) -> Recorder:
+    press = ids.Press(ids.Kind.POOL_FORM, "resist", key)
+    return await table.run(contest.pool_form_submitted(
+        table.deps, table.ctx(user, message_id=message_id), press, {"pool": pool}
+    ))
+
+
+async def use(table: Table, ruleset: Ruleset) -> None:
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, ruleset
+    ))
+
+
+async def test_against_the_storyteller_both_sides_roll_now_and_can_tie(table: Table) -> None:
+    table.faces.add(8, 9, 2, 8, 8, 1)
+    said = await table.run(ask(table, against=3, label="arm wrestle"))
+    assert not said.answer.ephemeral
+    assert "Tie" in said.answer.text
+    assert said.answer.buttons == []
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [roll.label for roll in history] == ["arm wrestle", "arm wrestle"]
+    assert all(roll.action_id is not None for roll in history)
+
+
+async def test_a_member_rolls_to_resist_and_the_card_is_decided_in_place(table: Table) -> None:
+    table.faces.add(8, 9, 10, 2)  # Alice: 3 successes (the 10 explodes into a 2)
+    said = await table.run(ask(table, opponent=BOB_SIDE, label="grapple"))
+    assert "Waiting for **Bob**" in said.answer.text
+    assert said.answer.buttons == ["Roll to resist"]
+    key = action_id(said)
+    assert said.answer.custom_ids == [f"sb1:resist:{key}"]
+
+    press = ids.Press(ids.Kind.RESIST, "", key)
+    cara = await table.run(contest.resist_pressed(table.deps, table.ctx(CARA), press))
+    assert cara.answer.ephemeral
+    assert "Only **Bob** can roll to resist" in cara.answer.text
+    opened = await table.run(contest.resist_pressed(table.deps, table.ctx(BOB), press))
+    assert opened.modals[0].custom_id == f"sb1:form:resist:{key}"
+
+    table.faces.add(8, 2)
+    decided = await resist(table, BOB, key, "2")
+    assert decided.answer.kind == "update"
+    assert "**Alice wins** by 2 successes" in decided.answer.text
+    assert decided.answer.buttons == []
+    record = await table.store.read(lambda tx: tx.actions.get(key))
+    assert record is not None
+    assert record.status is ActionStatus.CLOSED
+    assert record.state(ContestState).status is ContestStatus.DECIDED
+
+    again = await resist(table, BOB, key, "2")
+    assert again.answer.ephemeral
+    assert again.answer.text == CONTEST_DECIDED
+    assert table.faces.left == 0
+
+
+async def test_a_contest_needs_exactly_one_other_side(table: Table) -> None:
+    for options, says in (
+        ({}, "Name the other side"),
+        ({"against": 3, "opponent": BOB_SIDE}, "not both"),
+        ({"opponent": Opponent(ALICE, "Alice")}, "cannot contest yourself"),
+        ({"opponent": Opponent(CARA, "A bot", bot=True)}, "A bot cannot roll to resist"),
+        ({"against": 3, "opponent_difficulty": 6}, "does not apply to the cofd ruleset"),
+    ):
+        said = await table.run(ask(table, **options))
+        assert said.answer.ephemeral
+        assert says in said.answer.text
+    assert table.faces.left == 0
+    count = await table.store.read(
+        lambda tx: len(tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE,
+                                        viewer_is_storyteller=True))
+    )
+    assert count == 0
+
+
+async def test_v20_difficulties_reach_both_sides(table: Table) -> None:
+    await use(table, Ruleset.V20)
+    table.faces.add(7, 8, 9, 2, 3)
+    said = await table.run(ask(
+        table, pool=5, opponent=BOB_SIDE, difficulty=7, opponent_difficulty=6
+    ))
+    key = action_id(said)
+    table.faces.add(6, 1, 2, 3)
+    decided = await resist(table, BOB, key, "4")
+    assert "4 dice at difficulty 6" in decided.answer.text
+    assert "**Alice wins** by 3 successes" in decided.answer.text
+
+
+async def test_a_fistful_contest_is_an_action_of_the_turn(table: Table) -> None:
+    await use(table, Ruleset.FISTFUL)
+    await table.store.write(
+        lambda tx: tx.attempts.save_turn_actions(GUILD, CHANNEL, ALICE, old=0, new=1)
+    )
+    table.faces.add(8, 8, 2, 2)  # 3 dice - 1: Alice; then 2 for the opposition
+    said = await table.run(ask(table, against=2))
+    assert "-1 die: successive action this turn" in said.answer.text
+    turns = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE))
+    assert turns == 2
+
+
+async def test_end_for_scene_closes_pending_contests_and_drops_their_button(
+    table: Table,
+) -> None:
+    table.faces.add(8, 2)
+    waiting = await table.run(ask(table, pool=2, opponent=BOB_SIDE))
+    key = action_id(waiting)
+    table.faces.add(8, 8)
+    await table.run(ask(table, pool=1, against=1))  # decided: untouched
+    config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL, text_only=True)
+
+    def end(tx: Tx) -> tuple[int, tuple[Edit, ...]]:
+        return contest.end_for_scene(tx, GUILD, CHANNEL, config)
+
+    closed, edits = await table.store.write(end)
+    assert closed == 1
+    assert [edit.message_id for edit in edits] == [901]
+    card = edits[0].message
+    assert card.view is None
+    assert "The scene ended" in (card.embed.description or "")  # type: ignore[union-attr]
+    assert "⚔" not in (card.embed.title or "")  # type: ignore[union-attr]
+    record = await table.store.read(lambda tx: tx.actions.get(key))
+    assert record is not None
+    assert record.state(ContestState).status is ContestStatus.SCENE_ENDED
+
+    press = ids.Press(ids.Kind.RESIST, "", key)
+    late = await table.run(contest.resist_pressed(table.deps, table.ctx(BOB), press))
+    assert late.answer.text == CONTEST_SCENE_ENDED
+    assert await table.store.write(end) == (0, ())
+
+
+async def test_contests_saved_before_schema_versions_still_load(table: Table) -> None:
+    table.faces.add(8, 2)
+    waiting = await table.run(ask(table, pool=2, opponent=BOB_SIDE))
+    record = await table.store.read(lambda tx: tx.actions.get(action_id(waiting)))
+    assert record is not None
+    legacy = record.state_json.replace('"schema_version":1,', "").replace(
+        ',"status":"waiting"', ""
+    )
+    assert "status" not in legacy
+    old = ContestState.model_validate_json(legacy)
+    assert old.status is ContestStatus.WAITING
+    table.faces.add(8, 8)
+    against = await table.run(ask(table, pool=1, against=1))
+    assert "Tie" in against.answer.text
+    rows = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
+    assert [row.id for row in rows] == [record.id]  # a decided contest is closed at once
+    done = await table.store.read(lambda tx: tx.actions.get(record.id + 1))
+    assert done is not None
+    legacy_done = done.state_json.replace('"schema_version":1,', "").replace(
+        ',"status":"decided"', ""
+    )
+    assert ContestState.model_validate_json(legacy_done).status is ContestStatus.DECIDED

@@ -1,0 +1,566 @@
+"""/extended, its card's buttons, its rolls' buttons and the Condition form, as flows:
+real store, scripted dice, no Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+
+from bot.edge.ids import Kind, Press, parse
+from bot.flows import extended
+from bot.flows.reply import run
+from bot.render import extended as wording
+from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
+from engine.models import Ruleset, Term
+from engine.records import (
+    ActionKind,
+    ActionRecord,
+    ActionStatus,
+    ChannelOption,
+    Refusal,
+    WillPool,
+)
+from engine.table.extended import Choice, ExtendedAction, Status
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Said, Table
+
+NOTHING: dict[str, Any] = {}
+
+
+def dice(*values: int, label: str | None = None) -> tuple[Term, ...]:
+    return tuple(Term(label=label, value=value) for value in values)
+
+
+async def begin(
+    table: Table,
+    pool: tuple[Term, ...] = dice(3),
+    *,
+    user: int = ALICE,
+    options: dict[str, Any] = NOTHING,
+    **kwargs: Any,
+) -> Recorder:
+    kwargs.setdefault("target", 5)
+    kwargs.setdefault("label", "force the door")
+    return await table.run(
+        extended.start(table.deps, table.ctx(user), pool, options=options, **kwargs)
+    )
+
+
+def press_of(message: Said, label: str) -> Press:
+    """The press a button of a message stands for, by its label."""
+    index = message.buttons.index(label)
+    press = parse(message.custom_ids[index])
+    assert press is not None
+    return press
+
+
+def card_of(said: Recorder) -> Said:
+    """The card as this interaction left it (its answer, its update or its edit)."""
+    return next(
+        s for s in reversed(said.said)
+        if s.message.embed is not None and "extended action" in (s.message.embed.title or "")
+    )
+
+
+async def click(
+    table: Table, message: Said, label: str, user: int = ALICE, *, message_id: int = 901
+) -> Recorder:
+    """Press a button of a message, as the one router would."""
+    press = press_of(message, label)
+    ctx = table.ctx(user, message_id=message_id)
+    flow = extended.card_pressed if press.kind is Kind.EXTENDED_CARD else extended.roll_pressed
+    return await table.run(flow(table.deps, ctx, press))
+
+
+async def submit(
+    table: Table, modal: discord.ui.Modal, name: str, user: int = ALICE
+) -> Recorder:
+    """Submit the Condition form with ``name`` typed, as the one form router would."""
+    press = parse(modal.custom_id)
+    assert press is not None
+    assert press.kind is Kind.CONDITION_FORM
+    flow = extended.condition_submitted(
+        table.deps, table.ctx(user, message_id=901), press, {wording.CONDITION_INPUT: name}
+    )
+    return await table.run(flow)
+
+
+async def stored(table: Table) -> ActionRecord:
+    found = await table.store.read(lambda tx: tx.actions.get(1))
+    assert found is not None
+    return found
+
+
+async def use_ruleset(table: Table, ruleset: Ruleset) -> None:
+    await table.store.write(
+        lambda tx: tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+    )
+
+
+async def track_will(table: Table, maximum: int, current: int | None = None) -> None:
+    pool = WillPool(
+        guild_id=GUILD, user_id=ALICE, maximum=maximum,
+        current=maximum if current is None else current,
+    )
+    await table.store.write(lambda tx: tx.will.save(None, pool))
+
+
+def refused_with(said: Recorder, words: str) -> None:
+    assert said.answer.ephemeral
+    assert said.answer.message.content == words
+
+
+# --- /extended start ---------------------------------------------------------------------------
+
+
+async def test_start_posts_the_card_with_roll_and_abandon_and_remembers_it(table: Table) -> None:
+    said = await begin(table, interval="30 minutes")
+    card = said.answer
+    assert not card.ephemeral
+    assert "Extended action started: **force the door**." in card.text
+    assert "0/5" in card.text
+    assert "0 of 3 used" in card.text
+    assert "30 minutes per roll" in card.text
+    assert card.buttons == ["Roll", "Abandon"]
+    assert card.custom_ids == ["sb1:ext:roll:1:1", "sb1:ext:abandon:1:1"]
+    record = await stored(table)
+    assert record.message_id == 901
+    assert record.owner_id == ALICE
+    assert '"schema_version":1' in record.state_json
+
+
+async def test_start_costs_three_trips(table: Table) -> None:
+    before = table.store.trips
+    await begin(table)
+    assert table.store.trips - before == 3  # read, write, the card's message id
+
+
+async def test_a_second_open_action_with_the_same_label_is_refused(table: Table) -> None:
+    await begin(table)
+    said = await begin(table, label="FORCE  the Door")
+    refused_with(said, wording.duplicate("FORCE  the Door"))
+    found = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
+    assert len(found) == 1
+
+
+async def test_without_a_label_the_pool_is_the_label(table: Table) -> None:
+    said = await begin(table, dice(3, label="Strength"), label=None)
+    assert "**Strength 3**" in (said.answer.message.content or "")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"interval": "soon"}, wording.bad_interval("soon")),
+        ({"target": None}, "set the successes required"),
+        ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
+        ({"against": dice(2)}, "a resisted extended action is a v20 or fistful rule"),
+        ({"against_difficulty": 7}, wording.AGAINST_DIFFICULTY_ALONE),
+    ],
+)
+async def test_bad_input_to_start_is_refused_and_stores_nothing(
+    table: Table, kwargs: dict[str, Any], words: str
+) -> None:
+    said = await begin(table, **kwargs)
+    assert said.answer.ephemeral
+    assert words in (said.answer.message.content or "")
+    found = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
+    assert found == []
+
+
+async def test_a_dramatic_failure_carries_to_a_fresh_attempt_at_the_same_task(
+    table: Table,
+) -> None:
+    pool = dice(1, 1, -3)  # a chance die
+    first = await begin(table, pool, label="pick the lock", target=3, max_rolls=3)
+    table.faces.add(1)
+    rolled = await click(table, first.answer, "Roll")
+    assert "Dramatic failure" in rolled.answer.text
+    await click(table, card_of(rolled), "Abandon")
+    again = await begin(table, pool, label="Pick the LOCK", target=3, max_rolls=3)
+    assert "ended on a dramatic failure" in (again.answer.message.content or "")
+
+
+# --- rolling ------------------------------------------------------------------------------------
+
+
+async def test_pressing_roll_rolls_the_interval_and_moves_the_card_on(table: Table) -> None:
+    said = await begin(table)
+    table.faces.add(8, 8, 2)
+    rolled = await click(table, said.answer, "Roll")
+    roll = rolled.answer
+    assert not roll.ephemeral
+    assert "roll 1 of 3: +2 successes." in roll.text
+    assert "2 successes" in roll.text
+    assert roll.buttons == [SPEND_WILL]  # no Beat on a success
+    card = card_of(rolled)
+    assert card.kind == "edit"
+    assert "2/5" in card.text
+    assert card.custom_ids == ["sb1:ext:roll:1:2", "sb1:ext:abandon:1:2"]
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [(r.action_id, r.message_id) for r in history] == [(1, 901)]
+
+
+async def test_a_press_costs_three_trips_with_the_roll_message(table: Table) -> None:
+    said = await begin(table)
+    table.faces.add(8, 8, 2)
+    before = table.store.trips
+    await click(table, said.answer, "Roll")
+    assert table.store.trips - before == 3  # read, write, the roll's message id
+
+
+async def test_a_stale_card_rolls_nothing(table: Table) -> None:
+    said = await begin(table)
+    table.faces.add(8, 8, 2)
+    await click(table, said.answer, "Roll")
+    table.faces.add(9, 9, 9)
+    stale = await click(table, said.answer, "Roll")  # the card as it was at version 1
+    refused_with(stale, wording.STALE)
+    assert table.faces.left == 3
+    assert (await stored(table)).version == 2
+
+
+async def test_two_presses_at_once_roll_once(table: Table) -> None:
+    said = await begin(table)
+    table.faces.add(8, 2, 2)  # one roll's faces: a second roll would run out of dice
+    press = press_of(said.answer, "Roll")
+    first, second = Recorder(), Recorder()
+    await asyncio.gather(
+        run(extended.card_pressed(table.deps, table.ctx(ALICE, message_id=901), press), first),
+        run(extended.card_pressed(table.deps, table.ctx(STORYTELLER, message_id=901), press),
+            second),
+    )
+    answers = sorted([first.answer, second.answer], key=lambda s: s.ephemeral)
+    assert not answers[0].ephemeral
+    assert answers[1].message.content == wording.STALE
+    state = (await stored(table)).state(ExtendedAction).state
+    assert (state.rolls, state.total) == (1, 1)
+
+
+async def test_only_the_owner_or_the_storyteller_may_roll_or_decide(table: Table) -> None:
+    said = await begin(table)
+    refused_with(await click(table, said.answer, "Roll", BOB), wording.not_allowed("Alice"))
+    refused_with(await click(table, said.answer, "Abandon", BOB), wording.not_allowed("Alice"))
+    by_command = await table.run(extended.roll(table.deps, table.ctx(BOB), label="force the door"))
+    refused_with(by_command, wording.not_allowed("Alice"))
+    table.faces.add(8, 8, 2)
+    rolled = await click(table, said.answer, "Roll", STORYTELLER)
+    assert not rolled.answer.ephemeral
+    assert "Alice" in rolled.answer.text  # the owner's roll, whoever pressed
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True)
+    )
+    assert [r.roller_id for r in history] == [ALICE]
+
+
+async def test_an_ended_action_takes_no_more_presses(table: Table) -> None:
+    said = await begin(table)
+    abandoned = await click(table, said.answer, "Abandon")
+    assert abandoned.answer.kind == "update"
+    assert abandoned.answer.buttons == []
+    assert "abandoned" in abandoned.answer.text
+    refused_with(await click(table, said.answer, "Roll"), wording.ended(Status.ABANDONED))
+    assert (await stored(table)).status is ActionStatus.CLOSED
+
+
+async def test_extended_roll_by_command_with_a_modifier_and_declared_will(table: Table) -> None:
+    await use_ruleset(table, Ruleset.V20)
+    await track_will(table, 3)
+    await begin(table, dice(2, 2, label="Wits"), target=5, label="track the beast")
+    table.faces.add(7, 2, 3)
+    rolled = await table.run(
+        extended.roll(table.deps, table.ctx(), label="track the beast", modifier=dice(-1),
+                      declare_will=True)
+    )
+    assert not rolled.answer.ephemeral
+    assert "including 1 from Willpower" in rolled.answer.text
+    assert "2/5" in card_of(rolled).text
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+    assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=2, maximum=3)
+
+
+async def test_declared_will_from_an_empty_pool_rolls_nothing(table: Table) -> None:
+    await track_will(table, 3, current=0)
+    await begin(table)
+    said = await table.run(extended.roll(table.deps, table.ctx(), declare_will=True))
+    assert said.answer.ephemeral
+    assert "no Will left" in (said.answer.message.content or "")
+    assert (await stored(table)).version == 1
+
+
+@pytest.mark.parametrize(
+    ("label", "words"),
+    [("nothing", wording.not_found("nothing")), (None, wording.NONE_OPEN)],
+)
+async def test_extended_roll_without_a_matching_open_action_is_refused(
+    table: Table, label: str | None, words: str
+) -> None:
+    refused_with(await table.run(extended.roll(table.deps, table.ctx(), label=label)), words)
+
+
+async def test_extended_roll_asks_which_one_when_several_are_open(table: Table) -> None:
+    await begin(table, label="one")
+    await begin(table, label="two")
+    refused_with(await table.run(extended.roll(table.deps, table.ctx())), wording.WHICH_ONE)
+
+
+# --- decisions and the Condition form ---------------------------------------------------------
+
+
+async def failed_once(table: Table) -> tuple[Said, Said]:
+    """An action whose first roll failed: (its card, the roll's message)."""
+    said = await begin(table)
+    table.faces.add(2, 3, 4)
+    rolled = await click(table, said.answer, "Roll")
+    return card_of(rolled), rolled.answer
+
+
+async def test_take_a_condition_opens_the_form_and_keeps_the_progress(table: Table) -> None:
+    card, _ = await failed_once(table)
+    assert card.buttons == ["Take a Condition", "Lose progress", "Abandon"]
+    opened = await click(table, card, "Take a Condition")
+    assert opened.said == []
+    [modal] = opened.modals
+    assert modal.custom_id == "sb1:extcond:1:2"
+    assert modal.is_finished()  # stopped: nothing kept in memory
+    taken = await submit(table, modal, "  Exhausted ")
+    assert taken.answer.kind == "update"
+    assert "Condition taken: Exhausted. Progress kept." in taken.answer.text
+    assert taken.answer.buttons == ["Roll", "Abandon"]
+    state = (await stored(table)).state(ExtendedAction).state
+    assert state.conditions == ("Exhausted",)
+
+
+async def test_an_empty_condition_name_is_refused(table: Table) -> None:
+    card, _ = await failed_once(table)
+    [modal] = (await click(table, card, "Take a Condition")).modals
+    refused_with(await submit(table, modal, "   "), wording.EMPTY_CONDITION)
+    assert (await stored(table)).version == 2
+
+
+async def test_a_form_submitted_after_the_action_moved_on_takes_nothing(table: Table) -> None:
+    card, _ = await failed_once(table)
+    [modal] = (await click(table, card, "Take a Condition")).modals
+    await click(table, card, "Lose progress", STORYTELLER)
+    refused_with(await submit(table, modal, "Spooked"), wording.FORM_STALE)
+    state = (await stored(table)).state(ExtendedAction).state
+    assert state.conditions == ()
+
+
+async def test_the_form_does_not_open_on_a_stale_card(table: Table) -> None:
+    card, _ = await failed_once(table)
+    await click(table, card, "Lose progress")
+    opened = await click(table, card, "Take a Condition")
+    assert opened.modals == []
+    refused_with(opened, wording.STALE)
+
+
+async def test_a_second_press_of_a_choice_changes_nothing(table: Table) -> None:
+    card, _ = await failed_once(table)
+    first = await click(table, card, "Lose progress")
+    assert first.answer.kind == "update"
+    refused_with(await click(table, card, "Lose progress"), wording.STALE)
+    assert (await stored(table)).version == 3
+
+
+async def test_a_decision_settles_the_last_roll_and_its_buttons(table: Table) -> None:
+    card, roll = await failed_once(table)
+    assert roll.buttons == [SPEND_WILL, TAKE_BEAT]
+    decided = await click(table, card, "Lose progress")
+    [settled] = [s for s in decided.of("edit") if "extended action" not in s.text]
+    assert settled.buttons == []
+    refused_with(await click(table, roll, SPEND_WILL), wording.ROLL_MOVED_ON)
+
+
+async def test_waiving_a_botch_is_the_storytellers(table: Table) -> None:
+    await use_ruleset(table, Ruleset.FISTFUL)
+    said = await begin(table, dice(4), target=5)
+    table.faces.add(1, 2, 3, 4)
+    rolled = await click(table, said.answer, "Roll")
+    card = card_of(rolled)
+    waive = "Waive the botch (Storyteller)"
+    assert card.buttons == ["Start over", "Abandon", waive]
+    refused_with(await click(table, card, waive), wording.WAIVE_STORYTELLER)
+    waived = await click(table, card, waive, STORYTELLER)
+    assert "waived" in waived.answer.text
+    assert waived.answer.buttons == ["Roll", "Abandon"]
+
+
+async def test_abandon_by_command_is_said_in_the_channel_and_the_card_follows(
+    table: Table,
+) -> None:
+    await begin(table)
+    said = await table.run(extended.abandon(table.deps, table.ctx(), label="force the door"))
+    assert not said.answer.ephemeral
+    assert said.answer.message.content == "**Alice**, **force the door**: Abandoned."
+    card = card_of(said)
+    assert card.kind == "edit"
+    assert card.target == 901
+    assert card.buttons == []
+    refused_with(
+        await table.run(extended.abandon(table.deps, table.ctx())), wording.NONE_OPEN
+    )
+
+
+# --- Spend Will and Take a Beat on an extended roll ------------------------------------------
+
+
+async def limit_failed(table: Table) -> tuple[Said, Recorder]:
+    """An action whose last allowed roll failed: (the roll's message, that roll's recorder)."""
+    said = await begin(table, target=3, max_rolls=2)
+    table.faces.add(8, 8, 2)
+    first = await click(table, said.answer, "Roll")
+    table.faces.add(2, 3, 4)
+    last = await click(table, card_of(first), "Roll")
+    return last.answer, last
+
+
+async def test_the_last_failed_roll_ends_the_action_but_will_can_still_save_it(
+    table: Table,
+) -> None:
+    await track_will(table, 3)
+    roll, rolled = await limit_failed(table)
+    assert "roll limit was used up" in card_of(rolled).text
+    assert card_of(rolled).buttons == []
+    assert roll.buttons == [SPEND_WILL, TAKE_BEAT]
+    assert (await stored(table)).status is ActionStatus.OPEN  # its last roll can still change
+    listed = await table.run(extended.list_open(table.deps, table.ctx()))
+    assert "force the door" not in listed.answer.text
+
+    table.faces.add(8, 3, 4)
+    spent = await click(table, roll, SPEND_WILL)
+    assert spent.answer.kind == "update"
+    assert "Willpower was spent after the roll" in spent.answer.text
+    assert spent.answer.buttons == []
+    assert spent.of("followup")[0].message.content == "Will spent: Will 2/3 left."
+    assert spent.of("followup")[0].ephemeral
+    assert "succeeded" in card_of(spent).text
+    record = await stored(table)
+    assert record.status is ActionStatus.CLOSED
+    assert record.state(ExtendedAction).state.status is Status.SUCCEEDED
+
+    again = await click(table, roll, SPEND_WILL)
+    refused_with(again, REFUSALS[Refusal.ALREADY_SPENT])
+
+
+async def test_two_spend_will_presses_at_once_take_effect_once(table: Table) -> None:
+    await track_will(table, 3)
+    roll, _ = await limit_failed(table)
+    table.faces.add(8, 3, 4)  # one spend's dice: a second would run out
+    press = press_of(roll, SPEND_WILL)
+    first, second = Recorder(), Recorder()
+    await asyncio.gather(
+        run(extended.roll_pressed(table.deps, table.ctx(message_id=902), press), first),
+        run(extended.roll_pressed(table.deps, table.ctx(message_id=902), press), second),
+    )
+    answers = sorted([first.answer, second.answer], key=lambda s: s.ephemeral)
+    assert answers[0].kind == "update"
+    assert answers[1].message.content == REFUSALS[Refusal.ALREADY_SPENT]
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+    assert pool is not None
+    assert pool.current == 2
+
+
+async def test_spend_will_costs_two_trips(table: Table) -> None:
+    roll, _ = await limit_failed(table)
+    table.faces.add(8, 3, 4)
+    before = table.store.trips
+    await click(table, roll, SPEND_WILL)
+    assert table.store.trips - before == 2
+
+
+async def test_take_a_beat_makes_the_failure_dramatic_and_the_next_roll_carries(
+    table: Table,
+) -> None:
+    _, roll = await failed_once(table)
+    beat = await click(table, roll, TAKE_BEAT)
+    assert beat.answer.kind == "update"
+    assert "Dramatic failure" in beat.answer.text
+    assert beat.of("followup")[0].message.content == "Beat taken: you have 1 Beat."
+    assert "-2 dice" in card_of(beat).text
+    refused_with(await click(table, roll, TAKE_BEAT), REFUSALS[Refusal.BEAT_TAKEN])
+
+
+async def test_only_the_owner_may_press_an_extended_rolls_buttons(table: Table) -> None:
+    _, roll = await failed_once(table)
+    refused_with(await click(table, roll, SPEND_WILL, STORYTELLER),
+                 REFUSALS[Refusal.NOT_ROLLER])
+    refused_with(await click(table, roll, TAKE_BEAT, BOB), REFUSALS[Refusal.NOT_ROLLER])
+    assert (await stored(table)).version == 2
+
+
+# --- /extended list, autocomplete, saved state ---------------------------------------------------
+
+
+async def test_list_shows_the_open_actions_with_links_to_their_cards(table: Table) -> None:
+    await begin(table, label="research the ritual")
+    await begin(table, user=BOB, label="pick the lock")
+    said = await table.run(extended.list_open(table.deps, table.ctx()))
+    assert said.answer.ephemeral
+    lines = (said.answer.message.content or "").splitlines()
+    assert lines[0].startswith(
+        f"[research the ritual](https://discord.com/channels/{GUILD}/{CHANNEL}/901) · Alice"
+    )
+    assert "pick the lock" in lines[1]
+    assert "Bob" in lines[1]
+
+
+async def test_text_only_reaches_the_card_the_roll_and_the_list(table: Table) -> None:
+    await table.store.write(
+        lambda tx: tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.TEXT_ONLY, True)
+    )
+    said = await begin(table)
+    table.faces.add(8, 8, 2)
+    rolled = await click(table, said.answer, "Roll")
+    listed = await table.run(extended.list_open(table.deps, table.ctx()))
+    for text in (said.answer.text, rolled.answer.text, card_of(rolled).text, listed.answer.text):
+        assert "·" not in text
+        assert "⏳" not in text
+        assert "🎲" not in text
+        assert "█" not in text
+
+
+async def test_autocomplete_offers_the_open_labels_containing_what_was_typed(
+    table: Table,
+) -> None:
+    await begin(table, label="research the ritual")
+    await begin(table, label="forge the papers")
+    assert await extended.open_labels(table.deps, table.ctx(), "PAP") == ["forge the papers"]
+    assert await extended.open_labels(table.deps, table.ctx(), "") == [
+        "research the ritual", "forge the papers",
+    ]
+
+
+async def test_an_action_saved_before_the_schema_version_still_works(table: Table) -> None:
+    await begin(table)
+    record = await stored(table)
+    old_json = record.state_json.replace('"schema_version":1,', "")
+    assert "schema_version" not in old_json
+    await table.store.write(
+        lambda tx: tx.actions._run(  # an old row, as the previous release saved it
+            "UPDATE actions SET state_json = ? WHERE id = 1", (old_json,)
+        )
+    )
+    assert (await stored(table)).state(ExtendedAction).schema_version == 1
+    table.faces.add(8, 8, 2)
+    rolled = await table.run(extended.roll(table.deps, table.ctx()))
+    assert "2/5" in card_of(rolled).text
+    assert '"schema_version":1' in (await stored(table)).state_json
+
+
+async def test_a_forged_card_id_for_another_kind_of_action_is_gone(table: Table) -> None:
+    await table.store.write(
+        lambda tx: tx.actions.create(
+            ActionKind.TEAMWORK, guild_id=GUILD, channel_id=CHANNEL, owner_id=ALICE,
+            label="x", state=ExtendedAction.model_validate_json(
+                '{"state": {"request": {"ruleset": "cofd", "terms": []}}, "owner_name": "A"}'
+            ),
+        )
+    )
+    press = Press(Kind.EXTENDED_CARD, Choice.ROLL.value, 1, 1)
+    said = await table.run(extended.card_pressed(table.deps, table.ctx(message_id=901), press))
+    refused_with(said, wording.GONE)

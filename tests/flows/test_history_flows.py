@@ -1,0 +1,109 @@
+"""/history and its void as flows."""
+
+from __future__ import annotations
+
+from bot.flows import history, rolls
+from bot.render.messages import NOT_STORYTELLER
+from bot.store import Tx
+from engine.models import Term
+from engine.records import ChannelOption
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+
+
+async def _roll(table: Table, user_id: int, label: str, *, private: bool = False) -> None:
+    terms = (Term(value=1),)
+    table.faces.add(8)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(user_id),
+        lambda config: rolls.build_request(config.ruleset, terms),
+        label=label, private=private,
+    ))
+
+
+async def test_history_lists_rolls_newest_first_in_one_read(table: Table) -> None:
+    await _roll(table, ALICE, "first")
+    await _roll(table, BOB, "second")
+    before = table.store.trips
+    said = await table.run(history.history(table.deps, table.ctx(ALICE)))
+    assert table.store.trips - before == 1
+    lines = said.answer.text.splitlines()
+    assert said.answer.ephemeral
+    assert "#2" in lines[0]
+    assert "second" in lines[0]
+    assert "#1" in lines[1]
+
+
+async def test_a_member_filter_keeps_their_rolls(table: Table) -> None:
+    await _roll(table, ALICE, "first")
+    await _roll(table, BOB, "second")
+    said = await table.run(history.history(table.deps, table.ctx(ALICE), member_id=BOB))
+    assert "second" in said.answer.text
+    assert "first" not in said.answer.text
+
+
+async def test_a_secret_roll_is_listed_to_its_roller_and_the_storyteller_only(
+    table: Table,
+) -> None:
+    await _roll(table, ALICE, "hidden", private=True)
+    mine = await table.run(history.history(table.deps, table.ctx(ALICE)))
+    storyteller = await table.run(history.history(table.deps, table.ctx(STORYTELLER)))
+    other = await table.run(history.history(table.deps, table.ctx(BOB)))
+    assert "hidden" in mine.answer.text
+    assert "hidden" in storyteller.answer.text
+    assert "hidden" not in other.answer.text
+
+
+async def test_a_count_out_of_range_gets_a_clear_refusal(table: Table) -> None:
+    zero = await table.run(history.history(table.deps, table.ctx(), count=0))
+    many = await table.run(history.history(table.deps, table.ctx(), count=101))
+    assert zero.answer.ephemeral
+    assert zero.answer.text == "count must be 1 to 100."
+    assert many.answer.text == "count must be 1 to 100."
+
+
+async def test_the_storyteller_voids_a_roll_and_its_message_loses_its_buttons(
+    table: Table,
+) -> None:
+    await _roll(table, ALICE, "first")
+    await _roll(table, BOB, "second")
+    said = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=1))
+    lines = said.answer.text.splitlines()
+    assert lines[0] == "Roll #1 is now void."
+    assert "VOID" in lines[2]
+    edits = said.of("edit")
+    assert [edit.target for edit in edits] == [901]
+    assert edits[0].buttons == []
+    again = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=1))
+    assert again.answer.text.startswith("Roll #1 was already void.")
+    assert again.of("edit") == []
+
+
+async def test_only_the_storyteller_voids(table: Table) -> None:
+    await _roll(table, ALICE, "first")
+    said = await table.run(history.history(table.deps, table.ctx(ALICE), void=1))
+    assert said.answer.text == NOT_STORYTELLER
+    record = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert record is not None
+    assert not record.void
+
+
+async def test_voiding_a_roll_that_is_not_here_says_so(table: Table) -> None:
+    missing = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=5))
+    forged = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=2**70))
+    assert missing.answer.text == "There is no roll #5 in this channel."
+    assert forged.answer.text == f"There is no roll #{2**70} in this channel."
+
+
+async def test_text_only_history_has_no_symbols(table: Table) -> None:
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.TEXT_ONLY, True)
+
+    await table.store.write(write)
+    await _roll(table, ALICE, "first")
+    await _roll(table, BOB, "second")
+    said = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=1))
+    text = said.answer.text
+    assert "·" not in text
+    assert "~~" not in text
+    assert "(VOID)" in text
+    assert "; " in text

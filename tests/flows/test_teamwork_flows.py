@@ -1,0 +1,312 @@
+"""/teamwork, its card's buttons, the Help form and the helpers' rolls, as flows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.edge import ids
+from bot.flows import teamwork
+from bot.flows.reply import Edit
+from bot.flows.rolls import build_request
+from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
+from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
+from bot.store import Tx
+from engine.models import Ruleset, Term
+from engine.records import ActionKind, ActionStatus, ChannelConfig, ChannelOption, Refusal, WillPool
+from engine.table.teamwork import Status, TeamworkAction
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+
+CARA = 3_000_000_000_000_000_006
+
+
+def terms(value: int) -> tuple[Term, ...]:
+    return (Term(label=None, value=value),)
+
+
+async def begin(table: Table, value: int = 3, **options: Any) -> tuple[Recorder, int]:
+    """Alice starts a teamwork: the recorder and the action id."""
+    label = options.pop("label", "force the door")
+    helper_limit = options.pop("helper_limit", None)
+    said = await table.run(teamwork.start(
+        table.deps, table.ctx(),
+        lambda config: build_request(config.ruleset, terms(value), **options),
+        label=label, helper_limit=helper_limit,
+    ))
+    press = ids.parse(said.answer.custom_ids[0])
+    assert press is not None
+    return said, press.key
+
+
+async def press_card(table: Table, user: int, action: str, action_id: int) -> Recorder:
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    press = ids.Press(ids.Kind.TEAMWORK_CARD, action, action_id, record.version)
+    return await table.run(teamwork.card_pressed(
+        table.deps, table.ctx(user, message_id=record.message_id), press
+    ))
+
+
+async def help_form(table: Table, user: int, action_id: int, pool: str, **more: str) -> Recorder:
+    press = ids.Press(ids.Kind.POOL_FORM, "help", action_id)
+    return await table.run(teamwork.form_submitted(
+        table.deps, table.ctx(user, name={CARA: "Cara"}.get(user)), press, {"pool": pool, **more}
+    ))
+
+
+def roll_id(said: Recorder) -> int:
+    press = ids.parse(said.answer.custom_ids[0])
+    assert press is not None
+    return press.key
+
+
+async def state(table: Table, action_id: int) -> TeamworkAction:
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    return record.state(TeamworkAction)
+
+
+async def use(table: Table, ruleset: str) -> None:
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset(ruleset)
+    ))
+
+
+async def test_start_posts_a_card_with_help_roll_cancel_and_remembers_it(table: Table) -> None:
+    said, action_id = await begin(table)
+    assert said.answer.buttons == ["Help", "Roll", "Cancel"]
+    assert said.answer.custom_ids[0] == f"sb1:team:help:{action_id}:1"
+    assert "Teamwork: force the door" in said.answer.text
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    assert record.message_id == 901
+    assert record.state(TeamworkAction).schema_version == 1
+
+
+async def test_a_second_open_teamwork_with_the_same_label_is_refused(table: Table) -> None:
+    await begin(table)
+    said = await table.run(teamwork.start(
+        table.deps, table.ctx(BOB), lambda c: build_request(c.ruleset, terms(2)),
+        label="Force the DOOR", helper_limit=None,
+    ))
+    assert said.answer.ephemeral
+    assert "already open" in said.answer.text
+
+
+async def test_help_opens_the_form_and_the_primary_cannot_help(table: Table) -> None:
+    _, action_id = await begin(table)
+    said = await press_card(table, BOB, "help", action_id)
+    assert len(said.modals) == 1
+    assert said.modals[0].custom_id == f"sb1:form:help:{action_id}"
+    own = await press_card(table, ALICE, "help", action_id)
+    assert own.answer.ephemeral
+    assert own.answer.text == OWN_ACTION
+
+
+async def test_a_helper_s_successes_become_the_primary_s_bonus_and_the_card_follows(
+    table: Table,
+) -> None:
+    _, action_id = await begin(table)
+    table.faces.add(8, 9, 2)
+    said = await help_form(table, BOB, action_id, "3")
+    assert not said.answer.ephemeral
+    assert "Helping: force the door" in said.answer.text
+    assert said.answer.buttons == [SPEND_WILL]  # a success offers Will, as any roll
+    assert said.answer.custom_ids == [f"sb1:helproll:will:{roll_id(said)}"]
+    card = said.of("edit")[0]
+    assert card.target == 901
+    assert "Helpers (1)" in card.text
+    assert "+2 dice: teamwork" in card.text
+    again = await help_form(table, BOB, action_id, "2")
+    assert again.answer.text == ALREADY_HELPED
+    assert table.faces.left == 0
+
+
+async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: Table) -> None:
+    _, action_id = await begin(table, 2)
+    table.faces.add(8, 2)
+    await help_form(table, BOB, action_id, "2")
+    other = await press_card(table, BOB, "roll", action_id)
+    assert other.answer.ephemeral
+    assert "Only **Alice** can roll" in other.answer.text
+
+    table.faces.add(8, 9, 2)
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert said.answer.kind == "respond"
+    assert "Teamwork: force the door" in said.answer.text
+    assert "2 successes" in said.answer.text
+    assert said.answer.buttons == []
+    card = said.of("edit")[-1]
+    assert card.buttons == []
+    assert "this teamwork is over" in card.text
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    assert record.status is ActionStatus.CLOSED
+    assert record.state(TeamworkAction).status is Status.ROLLED
+
+    late = await press_card(table, ALICE, "roll", action_id)
+    assert late.answer.kind == "update"
+    assert "nothing was changed" in late.of("followup")[0].text
+
+
+async def test_a_card_drawn_before_a_helper_joined_is_stale(table: Table) -> None:
+    _, action_id = await begin(table)
+    table.faces.add(2, 2, 2)
+    await help_form(table, BOB, action_id, "3")
+    old = ids.Press(ids.Kind.TEAMWORK_CARD, "roll", action_id, 1)
+    said = await table.run(teamwork.card_pressed(table.deps, table.ctx(), old))
+    assert said.answer.kind == "update"
+    assert said.answer.custom_ids[0].endswith(":2")  # redrawn as it stands
+    assert said.of("followup")[0].text == STALE_CARD
+    assert table.faces.left == 0
+
+
+async def test_only_the_primary_or_the_storyteller_cancels(table: Table) -> None:
+    _, action_id = await begin(table)
+    refused = await press_card(table, BOB, "cancel", action_id)
+    assert refused.answer.text == NOT_YOURS
+    said = await press_card(table, STORYTELLER, "cancel", action_id)
+    assert said.answer.kind == "update"
+    assert "Cancelled" in said.answer.text
+    assert said.answer.buttons == []
+
+    _, second = await begin(table, label="climb")
+    said = await table.run(teamwork.cancel_command(table.deps, table.ctx(), label=None))
+    assert "cancelled by **Alice**" in said.answer.text
+    assert (await state(table, second)).status is Status.CANCELLED
+
+
+async def test_commands_find_the_teamwork_they_mean(table: Table) -> None:
+    none = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
+    assert "no open teamwork" in none.answer.text.lower()
+    _, action_id = await begin(table)
+    table.faces.add(8, 2)
+    helped = await table.run(teamwork.help_command(
+        table.deps, table.ctx(BOB), terms(2), label=None, difficulty=None
+    ))
+    assert "Helping: force the door" in helped.answer.text
+    assert len((await state(table, action_id)).teamwork.helpers) == 1
+    table.faces.add(8, 8, 2, 3)  # 3 dice and Bob's success
+    rolled = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
+    assert "2 successes" in rolled.answer.text
+
+
+async def test_a_helper_s_will_after_the_roll_raises_the_card_s_bonus(table: Table) -> None:
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=BOB, current=3, maximum=3))
+    )
+    _, action_id = await begin(table)
+    table.faces.add(8, 2)
+    helped = await help_form(table, BOB, action_id, "2")
+    table.faces.add(9, 9, 1)
+    press = ids.Press(ids.Kind.HELPER_ROLL, "will", roll_id(helped))
+    said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert said.answer.kind == "update"
+    assert "3 successes" in said.answer.text
+    assert said.answer.buttons == []
+    assert said.of("followup")[0].text == "Will spent: Will 2/3 left."
+    assert "+3 dice: teamwork" in said.of("edit")[0].text
+    assert (await state(table, action_id)).teamwork.helpers[0].result.successes == 3
+    again = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert again.answer.text == REFUSALS[Refusal.ALREADY_SPENT]
+
+
+async def test_a_helper_s_beat_makes_a_dramatic_failure_that_costs_the_primary(
+    table: Table,
+) -> None:
+    _, action_id = await begin(table)
+    table.faces.add(2, 3)
+    helped = await help_form(table, BOB, action_id, "2")
+    assert helped.answer.buttons == [SPEND_WILL, TAKE_BEAT]
+    press = ids.Press(ids.Kind.HELPER_ROLL, "beat", roll_id(helped))
+    not_yours = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
+    assert not_yours.answer.text == REFUSALS[Refusal.NOT_ROLLER]
+    said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert said.answer.kind == "update"
+    assert "Beat taken" in said.answer.text
+    assert said.of("followup")[0].text == "Beat taken: you have 1 Beat."
+    assert "-4 dice: a helper's dramatic failure" in said.of("edit")[0].text
+
+
+async def test_a_helper_s_buttons_change_nothing_once_the_teamwork_is_over(table: Table) -> None:
+    _, action_id = await begin(table)
+    table.faces.add(2, 3)
+    helped = await help_form(table, BOB, action_id, "2")
+    await press_card(table, ALICE, "cancel", action_id)
+    press = ids.Press(ids.Kind.HELPER_ROLL, "beat", roll_id(helped))
+    said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert said.answer.ephemeral
+    assert "this teamwork is over" in said.answer.text.lower()
+    roll = await table.store.read(lambda tx: tx.rolls.get(roll_id(helped)))
+    assert roll is not None
+    assert not roll.beat
+
+
+async def test_the_v20_form_asks_a_difficulty_and_refuses_a_word(table: Table) -> None:
+    await use(table, "v20")
+    _, action_id = await begin(table, 4, helper_limit=1)
+    said = await press_card(table, BOB, "help", action_id)
+    assert said.modals
+    bad = await help_form(table, BOB, action_id, "3", difficulty="hard")
+    assert bad.answer.ephemeral
+    assert "whole number" in bad.answer.text
+    unreadable = await help_form(table, BOB, action_id, "three +")
+    assert unreadable.answer.ephemeral
+    assert (await state(table, action_id)).teamwork.helpers == ()
+
+
+async def test_fistful_helpers_and_primary_pay_the_successive_action_penalty(
+    table: Table,
+) -> None:
+    await use(table, "fistful")
+    _, action_id = await begin(table, 3)
+    table.faces.add(8, 8, 8)
+    await help_form(table, BOB, action_id, "3")  # Bob's first action this turn
+    table.faces.add(8, 8)
+    again = await table.run(teamwork.help_command(  # not his teamwork to help twice...
+        table.deps, table.ctx(BOB), terms(3), label=None, difficulty=None
+    ))
+    assert again.answer.ephemeral
+    turns = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, BOB))
+    assert turns == 1
+    table.faces.add(*([8] * 20))
+    rolled = await press_card(table, ALICE, "roll", action_id)
+    assert "successive action" not in rolled.answer.text  # Alice's first action
+    assert await table.store.read(
+        lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE)
+    ) == 1
+
+
+async def test_end_for_scene_ends_unfinished_teamwork_and_redraws_their_cards(
+    table: Table,
+) -> None:
+    _, first = await begin(table)
+    _, second = await begin(table, label="climb")
+    await press_card(table, ALICE, "cancel", second)
+    config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL)
+
+    def end(tx: Tx) -> tuple[int, tuple[Edit, ...]]:
+        return teamwork.end_for_scene(tx, GUILD, CHANNEL, config)
+
+    ended, edits = await table.store.write(end)
+    assert ended == 1
+    assert [edit.message_id for edit in edits] == [901]
+    assert edits[0].message.view is None
+    assert "The scene ended" in (edits[0].message.embed.description or "")  # type: ignore[union-attr]
+    assert (await state(table, first)).status is Status.SCENE_ENDED
+    late = await table.run(teamwork.help_command(
+        table.deps, table.ctx(BOB), terms(2), label=None, difficulty=None
+    ))
+    assert "no open teamwork" in late.answer.text.lower()
+    assert await table.store.write(end) == (0, ())
+
+
+async def test_a_teamwork_saved_before_schema_versions_still_loads(table: Table) -> None:
+    _, action_id = await begin(table)
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    legacy = record.state_json.replace('"schema_version":1,', "")
+    assert "schema_version" not in legacy
+    old = TeamworkAction.model_validate_json(legacy)
+    assert old.schema_version == 1
+    assert old.status is Status.OPEN
+    assert record.kind is ActionKind.TEAMWORK
