@@ -53,7 +53,7 @@ from engine.records import (
     ActionKind,
     ActionStatus,
     ChannelConfig,
-    Refusal,
+    PressRefusal,
     RollRecord,
     WillPool,
     WillState,
@@ -171,7 +171,7 @@ def op_will(spendable: collections.deque[tuple[int, int]]) -> Operation:
 
         def write(tx: Tx) -> WillPool | None:
             if tx.rolls.spend_will(roll_id, user, result) is None:
-                raise Conflict(Refusal.ALREADY_SPENT)
+                raise Conflict(PressRefusal.ALREADY_SPENT)
             return tx.will.debit(GUILD, user)
 
         if await store.write(write) is None:

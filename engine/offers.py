@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.frozen import Frozen
 from engine.models import Outcome, RollResult, Ruleset
-from engine.records import ChannelConfig, Refusal, RollRecord, WillPool, WillState, WillTiming
+from engine.records import ChannelConfig, PressRefusal, RollRecord, WillPool, WillState, WillTiming
 from engine.roll import will_refusal
 
 
@@ -57,61 +57,61 @@ def offers(roll: RollRecord) -> Offers:
     )
 
 
-def pressed_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+def pressed_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
     """Why this member cannot press any button of this roll, in the order a player should
     hear the reasons; None when they may."""
     if roll is None:
-        return Refusal.NOT_FOUND
+        return PressRefusal.NOT_FOUND
     if roll.void:
-        return Refusal.VOID
+        return PressRefusal.VOID
     if roll.roller_id != user_id:
-        return Refusal.NOT_ROLLER
+        return PressRefusal.NOT_ROLLER
     return None
 
 
 def will_spend_refusal(
     roll: RollRecord | None, user_id: int, pool: WillPool | None
-) -> Refusal | None:
+) -> PressRefusal | None:
     """Why Spend Will would not act on this roll now (§4: the roller only, once per roll,
     not after a Beat, not once closed, not from an empty tracked pool); None when it would."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
     if roll.beat:
-        return Refusal.BEAT_TAKEN
+        return PressRefusal.BEAT_TAKEN
     by_state = {
-        WillState.SPENT: Refusal.ALREADY_SPENT,
-        WillState.DECLARED: Refusal.DECLARED,
-        WillState.NONE: Refusal.NOT_OFFERED,
+        WillState.SPENT: PressRefusal.ALREADY_SPENT,
+        WillState.DECLARED: PressRefusal.DECLARED,
+        WillState.NONE: PressRefusal.NOT_OFFERED,
     }
     if roll.will_state in by_state:
         return by_state[roll.will_state]
     if roll.closed:
-        return Refusal.CLOSED
+        return PressRefusal.CLOSED
     if pool is not None and pool.current == 0:
-        return Refusal.NO_WILL
+        return PressRefusal.NO_WILL
     return None
 
 
-def beat_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+def beat_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
     """Why Take a Beat would not act on this roll now; None when it would."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
     if roll.beat:
-        return Refusal.BEAT_TAKEN
+        return PressRefusal.BEAT_TAKEN
     if roll.closed:
-        return Refusal.CLOSED
+        return PressRefusal.CLOSED
     return None
 
 
-def retry_refusal(roll: RollRecord | None, user_id: int) -> Refusal | None:
+def retry_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
     """Why Try again would not act on this roll now; None when it would."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
     if roll.retried:
-        return Refusal.ALREADY_RETRIED
+        return PressRefusal.ALREADY_RETRIED
     if roll.closed:
-        return Refusal.CLOSED
+        return PressRefusal.CLOSED
     return None

@@ -138,7 +138,11 @@ def _prepare_cofd(
     request: RollRequest, adjustments: list[Adjustment], pool: int
 ) -> Prepared | Refusal:
     threshold = request.exceptional_at if request.exceptional_at is not None else EXCEPTIONAL_AT
-    problem = _out_of_range("exceptional_at", threshold, *EXCEPTIONAL_RANGE)
+    problem = (
+        _out_of_range("exceptional_at", threshold, *EXCEPTIONAL_RANGE)
+        or _out_of_range("extra", request.extra, 0, MAX_POOL)
+        or _out_of_range("resist", request.resist, 0, MAX_POOL)
+    )
     if problem:
         return problem
     final = pool + (WILL_DICE if request.will else 0)

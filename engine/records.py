@@ -140,8 +140,9 @@ class WillState(StrEnum):
     """Will was spent after the roll."""
 
 
-class Refusal(StrEnum):
-    """Why a button on a roll changed nothing."""
+class PressRefusal(StrEnum):
+    """Why a button on a roll changed nothing (the engine's rule refusals are
+    :class:`engine.refusals.Refusal`)."""
 
     NOT_FOUND = "not_found"
     NOT_ROLLER = "not_roller"

@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from bot.flows.context import Ctx, Deps
 
-if TYPE_CHECKING:
-    from bot.client import StorytellerBot
 
-
-def bot_of(interaction: discord.Interaction) -> StorytellerBot:
-    """The bot handling an interaction, typed (it holds the flows' dependencies)."""
+def deps_of(interaction: discord.Interaction) -> Deps:
+    """The store and dice the flows use (the bot hands them over as ``deps``)."""
     deps = getattr(interaction.client, "deps", None)
     if not isinstance(deps, Deps):
         msg = f"interaction handled by {type(interaction.client).__name__}, not the Storyteller bot"
         raise TypeError(msg)
-    return interaction.client  # type: ignore[return-value]
-
-
-def deps_of(interaction: discord.Interaction) -> Deps:
-    """The store and dice the flows use."""
-    return bot_of(interaction).deps
+    return deps
 
 
 def ctx_of(interaction: discord.Interaction) -> Ctx:

@@ -57,7 +57,7 @@ from engine.records import (
     ActionRecord,
     ActionStatus,
     ChannelConfig,
-    Refusal,
+    PressRefusal,
     RollRecord,
     WillState,
 )
@@ -259,7 +259,7 @@ async def resist_form(
         if saved.message_id is not None:
             edits = (*edits, Edit(saved.channel_id, saved.message_id, message))
         return Reply(message=message, edits=edits)
-    raise UserError(REFUSALS[Refusal.BUSY])
+    raise UserError(REFUSALS[PressRefusal.BUSY])
 
 
 async def pool_form_submitted(

@@ -57,7 +57,7 @@ from engine.records import (
     ActionRecord,
     ActionStatus,
     ChannelConfig,
-    Refusal,
+    PressRefusal,
     RollRecord,
     WillPool,
     label_key,
@@ -208,7 +208,7 @@ async def _retrying(attempt: Callable[[], Awaitable[T]]) -> T:
         except Conflict as conflict:
             if conflict.reason is not None:
                 raise UserError(str(conflict.reason)) from None
-    raise UserError(REFUSALS[Refusal.BUSY])
+    raise UserError(REFUSALS[PressRefusal.BUSY])
 
 
 # --- /extended start -------------------------------------------------------------------------
@@ -630,7 +630,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     roll_id = press.key
     read = await deps.store.read(lambda tx: _read_revising(tx, ctx, roll_id))
 
-    def refusal(roll: RollRecord | None, pool: WillPool | None) -> Refusal | None:
+    def refusal(roll: RollRecord | None, pool: WillPool | None) -> PressRefusal | None:
         if beat:
             return beat_refusal(roll, ctx.user_id)
         return will_spend_refusal(roll, ctx.user_id, pool)
@@ -638,7 +638,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     roll = read.roll
     refused = refusal(roll, read.pool)
     if refused is not None or roll is None:
-        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
     record = read.record
     before = None if record is None else _action(record)
     if (
@@ -669,12 +669,12 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         if beat:
             changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
             if changed is None:
-                raise Conflict(REFUSALS[Refusal.BEAT_TAKEN])
+                raise Conflict(REFUSALS[PressRefusal.BEAT_TAKEN])
             beats = tx.will.add_beat(changed.guild_id, changed.roller_id)
         else:
             changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
             if changed is None:
-                raise Conflict(REFUSALS[Refusal.ALREADY_SPENT])
+                raise Conflict(REFUSALS[PressRefusal.ALREADY_SPENT])
             if pool is not None:
                 pool = tx.will.debit(record.guild_id, record.owner_id)
         after = before.model_copy(update={"state": step.state, "last": step})

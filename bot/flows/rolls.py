@@ -1,11 +1,13 @@
 """`/roll`, `/odds` and the buttons of a roll: Spend Will, Take a Beat, Try again.
 
-Each flow: gather what it needs in one read, ask the engine, write what the
-engine decided in one transaction whose conditional writes check that what
-was read still holds, and return a :class:`Reply`. A roll is stored before
-its message is sent, so a roll the bot answered is never lost and a refused
-roll changes nothing. Trips to the database: a roll 3 (read, write, its
-message id), a button 2 (read, write).
+Each flow gathers what it needs in one read, asks the engine, writes what the
+engine decided in one transaction, and returns a :class:`Reply`. Dice are drawn
+inside the write transaction, once it holds the table: a refused or failed
+write draws nothing, and two presses of one button at once take effect (and
+draw) once. A roll is stored before its message is sent, so a roll the bot
+answered is never lost, and a refused roll changes nothing. Trips to the
+database: a roll 3 (its settings, its write, its message id), Spend Will 1,
+Take a Beat and Try again 2 (plus the retry's roll).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from engine.models import RollRequest, RollResult, Ruleset, Term
 from engine.odds import odds as exact_odds
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
 from engine.parser import format_pool
-from engine.records import ChannelConfig, Refusal, RollRecord, WillPool
+from engine.records import ChannelConfig, PressRefusal, RollRecord, WillPool
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, attempts
@@ -154,7 +156,7 @@ async def roll(
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
         if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
             reason = retry_refusal(tx.rolls.get(retry_of), ctx.user_id)
-            raise UserError(REFUSALS[reason or Refusal.ALREADY_RETRIED])
+            raise UserError(REFUSALS[reason or PressRefusal.ALREADY_RETRIED])
         result = roll_dice(request, deps.faces)
         if result.refused:
             raise UserError(cannot_roll(refusal_text(result.refusal)))
@@ -238,9 +240,9 @@ async def odds(deps: Deps, ctx: Ctx, ask: Ask) -> Reply:
 
 
 def refused_press(conflict: Conflict) -> str:
-    """The words for a press the store's transaction refused (its reason, a Refusal)."""
+    """The words for a press the store's transaction refused (its reason, a PressRefusal)."""
     reason = conflict.reason
-    return REFUSALS[reason if isinstance(reason, Refusal) else Refusal.BUSY]
+    return REFUSALS[reason if isinstance(reason, PressRefusal) else PressRefusal.BUSY]
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,13 +251,10 @@ class Pressed:
 
     config: ChannelConfig
     roll: RollRecord | None
-    pool: WillPool | None
 
 
 def _read_pressed(tx: Tx, ctx: Ctx, roll_id: int) -> Pressed:
-    roll = tx.rolls.get(roll_id)
-    pool = None if roll is None else tx.will.get(roll.guild_id, roll.roller_id)
-    return Pressed(config=ctx.config(tx), roll=roll, pool=pool)
+    return Pressed(config=ctx.config(tx), roll=tx.rolls.get(roll_id))
 
 
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
@@ -290,7 +289,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         pool = None if record is None else tx.will.get(record.guild_id, record.roller_id)
         refused = will_spend_refusal(record, ctx.user_id, pool)
         if refused is not None or record is None:
-            raise Conflict(refused or Refusal.NOT_FOUND)
+            raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = spend_will(record.result, deps.faces)  # RuleError: nothing written
         changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
         if changed is None:  # the rule above said it would act: a bug if not
@@ -319,7 +318,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
     refused = beat_refusal(state.roll, ctx.user_id)
     if refused is not None or state.roll is None:
-        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
     try:
         result = take_beat(state.roll.result)
     except RuleError as error:
@@ -329,7 +328,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
         if changed is None:
             now = tx.rolls.get(roll_id)
-            raise Conflict(beat_refusal(now, ctx.user_id) or Refusal.BEAT_TAKEN)
+            raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
         return changed, tx.will.add_beat(changed.guild_id, changed.roller_id)
 
     try:
@@ -348,7 +347,7 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
     refused = retry_refusal(state.roll, ctx.user_id)
     if refused is not None or state.roll is None:
-        raise UserError(REFUSALS[refused or Refusal.NOT_FOUND])
+        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
     # Will is not declared again: the retry offers Spend Will like any roll.
     request = state.roll.request.model_copy(update={"will": False})
     return await roll(

@@ -69,7 +69,7 @@ from engine.records import (
     ActionRecord,
     ActionStatus,
     ChannelConfig,
-    Refusal,
+    PressRefusal,
     RollRecord,
     WillPool,
     WillState,
@@ -312,7 +312,7 @@ async def _help(
             edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
             sent=_remember_roll(deps, rolled.id),
         )
-    raise UserError(REFUSALS[Refusal.BUSY])
+    raise UserError(REFUSALS[PressRefusal.BUSY])
 
 
 def _still(tx: Tx, record: ActionRecord) -> None:
@@ -376,7 +376,7 @@ async def _roll(
                 raise UserError(cannot_roll(refusal_text(result.refusal)))
             if request.will and tx.will.get(ctx.guild_id, ctx.user_id) is not None \
                     and tx.will.debit(ctx.guild_id, ctx.user_id) is None:
-                raise Conflict(Refusal.NO_WILL)
+                raise Conflict(PressRefusal.NO_WILL)
             after = teamwork.rolled(action, ctx.user_id, result)
             new_version = tx.actions.update(
                 record.id, record.version, after, ActionStatus.CLOSED
@@ -399,7 +399,7 @@ async def _roll(
         except _Stale:
             continue
         except Conflict as conflict:
-            if conflict.reason is Refusal.NO_WILL and table.pool is not None:
+            if conflict.reason is PressRefusal.NO_WILL and table.pool is not None:
                 raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
             continue
         pressed = ctx.message_id if version is not None else None
@@ -408,7 +408,7 @@ async def _roll(
             edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
             sent=_remember_roll(deps, rolled.id),
         )
-    raise UserError(REFUSALS[Refusal.BUSY])
+    raise UserError(REFUSALS[PressRefusal.BUSY])
 
 
 # --- cancelling -------------------------------------------------------------------------------
@@ -540,7 +540,7 @@ async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
 def _helper_state(state: _HelperRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord, TeamworkAction]:
     """The roll, its teamwork and its state, if the teamwork still counts this roll."""
     if state.roll is None:
-        raise UserError(REFUSALS[Refusal.NOT_FOUND])
+        raise UserError(REFUSALS[PressRefusal.NOT_FOUND])
     record = _teamwork(state.record)
     action = _state(record)
     reason = teamwork.blocked(action, Move.REVISE, state.roll.roller_id)
@@ -573,9 +573,9 @@ def _refused(conflict: Conflict) -> UserError:
         action = _state(reason)
         return UserError(blocked_text(teamwork.blocked(action, Move.REVISE, 0) or Blocked.OVER,
                                       action))
-    if isinstance(reason, Refusal):
+    if isinstance(reason, PressRefusal):
         return UserError(REFUSALS[reason])
-    return UserError(REFUSALS[Refusal.BUSY])
+    return UserError(REFUSALS[PressRefusal.BUSY])
 
 
 def _helper_updated(
@@ -602,7 +602,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
             else None
         if changed is None:
             now = tx.rolls.get(roll_id)
-            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or Refusal.ALREADY_SPENT)
+            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or PressRefusal.ALREADY_SPENT)
         saved, after = _revise_in(tx, record, roll.roller_id, result)
         if pool is not None:
             pool = tx.will.debit(roll.guild_id, roll.roller_id)
@@ -634,7 +634,7 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
         if changed is None:
             now = tx.rolls.get(roll_id)
-            raise Conflict(beat_refusal(now, ctx.user_id) or Refusal.BEAT_TAKEN)
+            raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
         saved, after = _revise_in(tx, record, roll.roller_id, result)
         return changed, tx.will.add_beat(changed.guild_id, changed.roller_id), saved, after
 

@@ -8,7 +8,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.text import plural
-from engine.records import Refusal, WillPool
+from engine.records import PressRefusal, WillPool
 
 SPEND_WILL = "Spend Will"
 TAKE_BEAT = "Take a Beat"
@@ -57,21 +57,25 @@ STALE_BUTTON = (
     "action moved on), so nothing was changed. Use the buttons it shows now."
 )
 
-REFUSALS: dict[Refusal, str] = {
-    Refusal.NOT_FOUND: "I no longer know this roll, so nothing was changed.",
-    Refusal.NOT_ROLLER: "Only the member who made this roll can use its buttons.",
-    Refusal.VOID: "The Storyteller voided this roll, so its buttons no longer act.",
-    Refusal.CLOSED: (
+REFUSALS: dict[PressRefusal, str] = {
+    PressRefusal.NOT_FOUND: "I no longer know this roll, so nothing was changed.",
+    PressRefusal.NOT_ROLLER: "Only the member who made this roll can use its buttons.",
+    PressRefusal.VOID: "The Storyteller voided this roll, so its buttons no longer act.",
+    PressRefusal.CLOSED: (
         "This roll is closed (a newer roll, the next turn, the end of the scene or a Beat), "
         "so nothing was changed."
     ),
-    Refusal.DECLARED: "Will was declared with this roll already: once per roll.",
-    Refusal.NOT_OFFERED: "Will cannot be spent on this roll after the fact.",
-    Refusal.ALREADY_SPENT: "Will was already spent on this roll: once per roll.",
-    Refusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
-    Refusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
-    Refusal.ALREADY_RETRIED: "This roll was already tried again; use the newer roll's buttons.",
-    Refusal.BUSY: "The table changed several times while I tried: nothing was rolled, try again.",
+    PressRefusal.DECLARED: "Will was declared with this roll already: once per roll.",
+    PressRefusal.NOT_OFFERED: "Will cannot be spent on this roll after the fact.",
+    PressRefusal.ALREADY_SPENT: "Will was already spent on this roll: once per roll.",
+    PressRefusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
+    PressRefusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
+    PressRefusal.ALREADY_RETRIED: (
+        "This roll was already tried again; use the newer roll's buttons."
+    ),
+    PressRefusal.BUSY: (
+        "The table changed several times while I tried: nothing was rolled, try again."
+    ),
 }
 
 

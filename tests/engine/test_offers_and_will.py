@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from engine import offers, will
+from engine.constants import MAX_POOL
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.odds import odds
 from engine.records import (
     ActionKind,
     ActionRecord,
@@ -23,13 +25,14 @@ from engine.records import (
     ChannelConfig,
     ChannelOption,
     DiceOrder,
-    Refusal,
+    PressRefusal,
     RollRecord,
     WillPool,
     WillState,
     WillTiming,
     label_key,
 )
+from engine.refusals import RefusalCode
 from engine.roll import roll, spend_will, take_beat
 
 ROLLER, OTHER = 11, 22
@@ -137,27 +140,27 @@ def test_only_a_beat_makes_any_true() -> None:
 
 
 def test_a_press_on_a_missing_void_or_foreign_roll_is_refused_in_that_order() -> None:
-    assert offers.pressed_refusal(None, ROLLER) is Refusal.NOT_FOUND
+    assert offers.pressed_refusal(None, ROLLER) is PressRefusal.NOT_FOUND
     assert offers.pressed_refusal(record(FAILURE, void=True, roller_id=OTHER),
-                                  ROLLER) is Refusal.VOID
-    assert offers.pressed_refusal(record(FAILURE), OTHER) is Refusal.NOT_ROLLER
+                                  ROLLER) is PressRefusal.VOID
+    assert offers.pressed_refusal(record(FAILURE), OTHER) is PressRefusal.NOT_ROLLER
     assert offers.pressed_refusal(record(FAILURE), ROLLER) is None
 
 
 def test_spend_will_refusals_in_order() -> None:
-    assert offers.will_spend_refusal(None, ROLLER, None) is Refusal.NOT_FOUND
-    assert offers.will_spend_refusal(record(FAILURE), OTHER, None) is Refusal.NOT_ROLLER
+    assert offers.will_spend_refusal(None, ROLLER, None) is PressRefusal.NOT_FOUND
+    assert offers.will_spend_refusal(record(FAILURE), OTHER, None) is PressRefusal.NOT_ROLLER
     beat = record(FAILURE, beat=True, will_state=WillState.SPENT, closed=True)
-    assert offers.will_spend_refusal(beat, ROLLER, pool(0)) is Refusal.BEAT_TAKEN
+    assert offers.will_spend_refusal(beat, ROLLER, pool(0)) is PressRefusal.BEAT_TAKEN
     spent = record(FAILURE, will_state=WillState.SPENT, closed=True)
-    assert offers.will_spend_refusal(spent, ROLLER, pool(0)) is Refusal.ALREADY_SPENT
+    assert offers.will_spend_refusal(spent, ROLLER, pool(0)) is PressRefusal.ALREADY_SPENT
     declared = record(FAILURE, will_state=WillState.DECLARED, closed=True)
-    assert offers.will_spend_refusal(declared, ROLLER, pool(0)) is Refusal.DECLARED
+    assert offers.will_spend_refusal(declared, ROLLER, pool(0)) is PressRefusal.DECLARED
     none = record(FAILURE, will_state=WillState.NONE, closed=True)
-    assert offers.will_spend_refusal(none, ROLLER, pool(0)) is Refusal.NOT_OFFERED
+    assert offers.will_spend_refusal(none, ROLLER, pool(0)) is PressRefusal.NOT_OFFERED
     closed = record(FAILURE, closed=True)
-    assert offers.will_spend_refusal(closed, ROLLER, pool(0)) is Refusal.CLOSED
-    assert offers.will_spend_refusal(record(FAILURE), ROLLER, pool(0)) is Refusal.NO_WILL
+    assert offers.will_spend_refusal(closed, ROLLER, pool(0)) is PressRefusal.CLOSED
+    assert offers.will_spend_refusal(record(FAILURE), ROLLER, pool(0)) is PressRefusal.NO_WILL
 
 
 def test_spend_will_is_allowed_from_an_untracked_or_non_empty_pool() -> None:
@@ -166,20 +169,20 @@ def test_spend_will_is_allowed_from_an_untracked_or_non_empty_pool() -> None:
 
 
 def test_take_a_beat_refusals_in_order() -> None:
-    assert offers.beat_refusal(None, ROLLER) is Refusal.NOT_FOUND
-    assert offers.beat_refusal(record(FAILURE, void=True), ROLLER) is Refusal.VOID
+    assert offers.beat_refusal(None, ROLLER) is PressRefusal.NOT_FOUND
+    assert offers.beat_refusal(record(FAILURE, void=True), ROLLER) is PressRefusal.VOID
     assert offers.beat_refusal(record(FAILURE, beat=True, closed=True),
-                               ROLLER) is Refusal.BEAT_TAKEN
-    assert offers.beat_refusal(record(FAILURE, closed=True), ROLLER) is Refusal.CLOSED
+                               ROLLER) is PressRefusal.BEAT_TAKEN
+    assert offers.beat_refusal(record(FAILURE, closed=True), ROLLER) is PressRefusal.CLOSED
     assert offers.beat_refusal(record(FAILURE), ROLLER) is None
 
 
 def test_try_again_refusals_in_order() -> None:
-    assert offers.retry_refusal(None, ROLLER) is Refusal.NOT_FOUND
-    assert offers.retry_refusal(record(FAILURE), OTHER) is Refusal.NOT_ROLLER
+    assert offers.retry_refusal(None, ROLLER) is PressRefusal.NOT_FOUND
+    assert offers.retry_refusal(record(FAILURE), OTHER) is PressRefusal.NOT_ROLLER
     assert offers.retry_refusal(record(FAILURE, retried=True, closed=True),
-                                ROLLER) is Refusal.ALREADY_RETRIED
-    assert offers.retry_refusal(record(FAILURE, closed=True), ROLLER) is Refusal.CLOSED
+                                ROLLER) is PressRefusal.ALREADY_RETRIED
+    assert offers.retry_refusal(record(FAILURE, closed=True), ROLLER) is PressRefusal.CLOSED
     assert offers.retry_refusal(record(FAILURE), ROLLER) is None
 
 
@@ -276,3 +279,34 @@ def test_a_will_pool_never_holds_more_than_its_maximum() -> None:
     with pytest.raises(ValueError, match="above the maximum"):
         pool(6, 5)
     assert pool(5, 5).current == 5
+
+
+# --- every number that reaches the engine is capped (a modified client skips Discord's) -------
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("extra", 101), ("extra", 2_147_483_648), ("resist", 101)]
+)
+def test_cofd_extra_successes_and_resistance_are_capped_at_the_pool_limit(
+    option: str, value: int
+) -> None:
+
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(label=None, value=3),),
+                          **{option: value})
+
+    result = roll(request, ScriptedFaces([]))
+    assert result.refusal is not None
+    assert result.refusal.code is RefusalCode.OUT_OF_RANGE
+    assert result.refusal.params == {"option": option, "value": value, "low": 0,
+                                     "high": MAX_POOL}
+    chances = odds(request)
+    assert chances.refusal == result.refusal
+
+
+def test_cofd_extra_and_resistance_at_the_pool_limit_are_rolled() -> None:
+
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(label=None, value=3),),
+                          extra=100, resist=100)
+    result = roll(request, ScriptedFaces([10]))
+    assert not result.refused
+    assert result.successes == 101  # the chance die's 10, and 100 extra successes

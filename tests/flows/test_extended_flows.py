@@ -20,7 +20,7 @@ from engine.records import (
     ActionRecord,
     ActionStatus,
     ChannelOption,
-    Refusal,
+    PressRefusal,
     WillPool,
 )
 from engine.table.extended import Choice, ExtendedAction, Status
@@ -444,7 +444,7 @@ async def test_the_last_failed_roll_ends_the_action_but_will_can_still_save_it(
     assert record.state(ExtendedAction).state.status is Status.SUCCEEDED
 
     again = await click(table, roll, SPEND_WILL)
-    refused_with(again, REFUSALS[Refusal.ALREADY_SPENT])
+    refused_with(again, REFUSALS[PressRefusal.ALREADY_SPENT])
 
 
 async def test_two_spend_will_presses_at_once_take_effect_once(table: Table) -> None:
@@ -459,7 +459,7 @@ async def test_two_spend_will_presses_at_once_take_effect_once(table: Table) -> 
     )
     answers = sorted([first.answer, second.answer], key=lambda s: s.ephemeral)
     assert answers[0].kind == "update"
-    assert answers[1].message.content == REFUSALS[Refusal.ALREADY_SPENT]
+    assert answers[1].message.content == REFUSALS[PressRefusal.ALREADY_SPENT]
     pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
     assert pool is not None
     assert pool.current == 2
@@ -482,14 +482,14 @@ async def test_take_a_beat_makes_the_failure_dramatic_and_the_next_roll_carries(
     assert "Dramatic failure" in beat.answer.text
     assert beat.of("followup")[0].message.content == "Beat taken: you have 1 Beat."
     assert "-2 dice" in card_of(beat).text
-    refused_with(await click(table, roll, TAKE_BEAT), REFUSALS[Refusal.BEAT_TAKEN])
+    refused_with(await click(table, roll, TAKE_BEAT), REFUSALS[PressRefusal.BEAT_TAKEN])
 
 
 async def test_only_the_owner_may_press_an_extended_rolls_buttons(table: Table) -> None:
     _, roll = await failed_once(table)
     refused_with(await click(table, roll, SPEND_WILL, STORYTELLER),
-                 REFUSALS[Refusal.NOT_ROLLER])
-    refused_with(await click(table, roll, TAKE_BEAT, BOB), REFUSALS[Refusal.NOT_ROLLER])
+                 REFUSALS[PressRefusal.NOT_ROLLER])
+    refused_with(await click(table, roll, TAKE_BEAT, BOB), REFUSALS[PressRefusal.NOT_ROLLER])
     assert (await stored(table)).version == 2
 
 

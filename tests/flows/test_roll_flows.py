@@ -9,7 +9,7 @@ import pytest
 from bot.flows import rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from engine.models import Term, WillUse
-from engine.records import Refusal, WillPool
+from engine.records import PressRefusal, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Table
 
 
@@ -76,7 +76,7 @@ async def test_spend_will_twice_takes_effect_once(table: Table) -> None:
     second = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
     assert first.answer.kind == "update"
     assert second.answer.ephemeral
-    assert second.answer.message.content == REFUSALS[Refusal.ALREADY_SPENT]
+    assert second.answer.message.content == REFUSALS[PressRefusal.ALREADY_SPENT]
     pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
     assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=4, maximum=5)
 
@@ -86,7 +86,7 @@ async def test_someone_elses_roll_button_changes_nothing(table: Table) -> None:
     await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
     roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
     said = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(BOB), roll_id))
-    assert said.answer.message.content == REFUSALS[Refusal.NOT_ROLLER]
+    assert said.answer.message.content == REFUSALS[PressRefusal.NOT_ROLLER]
     assert table.faces.left == 0
 
 

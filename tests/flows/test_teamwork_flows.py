@@ -12,7 +12,14 @@ from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
 from bot.store import Tx
 from engine.models import Ruleset, Term
-from engine.records import ActionKind, ActionStatus, ChannelConfig, ChannelOption, Refusal, WillPool
+from engine.records import (
+    ActionKind,
+    ActionStatus,
+    ChannelConfig,
+    ChannelOption,
+    PressRefusal,
+    WillPool,
+)
 from engine.table.teamwork import Status, TeamworkAction
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
 
@@ -207,7 +214,7 @@ async def test_a_helper_s_will_after_the_roll_raises_the_card_s_bonus(table: Tab
     assert "+3 dice: teamwork" in said.of("edit")[0].text
     assert (await state(table, action_id)).teamwork.helpers[0].result.successes == 3
     again = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
-    assert again.answer.text == REFUSALS[Refusal.ALREADY_SPENT]
+    assert again.answer.text == REFUSALS[PressRefusal.ALREADY_SPENT]
 
 
 async def test_a_helper_s_beat_makes_a_dramatic_failure_that_costs_the_primary(
@@ -219,7 +226,7 @@ async def test_a_helper_s_beat_makes_a_dramatic_failure_that_costs_the_primary(
     assert helped.answer.buttons == [SPEND_WILL, TAKE_BEAT]
     press = ids.Press(ids.Kind.HELPER_ROLL, "beat", roll_id(helped))
     not_yours = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
-    assert not_yours.answer.text == REFUSALS[Refusal.NOT_ROLLER]
+    assert not_yours.answer.text == REFUSALS[PressRefusal.NOT_ROLLER]
     said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
     assert said.answer.kind == "update"
     assert "Beat taken" in said.answer.text

@@ -19,7 +19,7 @@ from engine.models import RollResult, WillUse
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal
 from engine.records import (
     ActionKind,
-    Refusal,
+    PressRefusal,
     RollRecord,
     Voided,
     WillPool,
@@ -72,7 +72,7 @@ def _spend(
         raise Conflict(refused)
     changed = tx.rolls.spend_will(roll_id, user_id, result)
     if changed is None:
-        raise Conflict(Refusal.ALREADY_SPENT)
+        raise Conflict(PressRefusal.ALREADY_SPENT)
     if pool is not None:
         pool = tx.will.debit(changed.guild_id, changed.roller_id)
     return changed, pool
@@ -80,14 +80,14 @@ def _spend(
 
 async def _spend_will(
     store: Store, roll_id: int, user_id: int = ROLLER, result: RollResult | None = None
-) -> tuple[RollRecord, WillPool | None] | Refusal:
+) -> tuple[RollRecord, WillPool | None] | PressRefusal:
     """One Spend Will press: what it changed, or why it was refused."""
     new = with_will(failure()) if result is None else result
     try:
         return await store.write(lambda tx: _spend(tx, roll_id, user_id, new))
     except Conflict as conflict:
         reason = conflict.reason
-    assert isinstance(reason, Refusal)
+    assert isinstance(reason, PressRefusal)
     return reason
 
 
@@ -95,19 +95,19 @@ def _beat(tx: Tx, roll_id: int, user_id: int, result: RollResult) -> tuple[RollR
     """Take a Beat's write: the conditional update, then the Beat counted."""
     changed = tx.rolls.take_beat(roll_id, user_id, result)
     if changed is None:
-        raise Conflict(beat_refusal(tx.rolls.get(roll_id), user_id) or Refusal.BEAT_TAKEN)
+        raise Conflict(beat_refusal(tx.rolls.get(roll_id), user_id) or PressRefusal.BEAT_TAKEN)
     return changed, tx.will.add_beat(changed.guild_id, changed.roller_id)
 
 
 async def _take_beat(
     store: Store, roll_id: int, user_id: int = ROLLER
-) -> tuple[RollRecord, int] | Refusal:
+) -> tuple[RollRecord, int] | PressRefusal:
     """One Take a Beat press: the roll and the Beats now, or why it was refused."""
     try:
         return await store.write(lambda tx: _beat(tx, roll_id, user_id, with_beat(failure())))
     except Conflict as conflict:
         reason = conflict.reason
-    assert isinstance(reason, Refusal)
+    assert isinstance(reason, PressRefusal)
     return reason
 
 
@@ -196,7 +196,7 @@ async def test_spending_will_replaces_the_result_and_debits_the_pool_once(store:
 
     spent = await _spend_will(store, roll_id, result=new_result)
 
-    assert not isinstance(spent, Refusal)
+    assert not isinstance(spent, PressRefusal)
     record, pool = spent
     assert record.result == new_result
     assert record.will_state is WillState.SPENT
@@ -228,7 +228,7 @@ async def test_an_untracked_will_pool_does_not_block_a_spend(store: Store) -> No
 
     spent = await _spend_will(store, roll_id)
 
-    assert not isinstance(spent, Refusal)
+    assert not isinstance(spent, PressRefusal)
     assert spent[1] is None
     assert await _will(store) is None
 
@@ -290,20 +290,20 @@ async def _empty_pool(store: Store) -> int:
 @pytest.mark.parametrize(
     ("setup", "reason", "roll_refuses"),
     [
-        (_not_found, Refusal.NOT_FOUND, True),
-        (_someone_elses, Refusal.NOT_ROLLER, True),
-        (_void, Refusal.VOID, True),
-        (_closed, Refusal.CLOSED, True),
-        (_declared, Refusal.DECLARED, True),
-        (_not_offered, Refusal.NOT_OFFERED, True),
-        (_spent, Refusal.ALREADY_SPENT, True),
-        (_beat_taken, Refusal.BEAT_TAKEN, True),
+        (_not_found, PressRefusal.NOT_FOUND, True),
+        (_someone_elses, PressRefusal.NOT_ROLLER, True),
+        (_void, PressRefusal.VOID, True),
+        (_closed, PressRefusal.CLOSED, True),
+        (_declared, PressRefusal.DECLARED, True),
+        (_not_offered, PressRefusal.NOT_OFFERED, True),
+        (_spent, PressRefusal.ALREADY_SPENT, True),
+        (_beat_taken, PressRefusal.BEAT_TAKEN, True),
         # The roll would take it: the pool refuses, which is the write's check.
-        (_empty_pool, Refusal.NO_WILL, False),
+        (_empty_pool, PressRefusal.NO_WILL, False),
     ],
 )
 async def test_a_refused_will_spend_says_why_and_changes_nothing(
-    store: Store, setup: Callable[[Store], Awaitable[int]], reason: Refusal, roll_refuses: bool
+    store: Store, setup: Callable[[Store], Awaitable[int]], reason: PressRefusal, roll_refuses: bool
 ) -> None:
     await _set_will(store, OTHER, maximum=2)
     roll_id = await setup(store)
@@ -353,8 +353,8 @@ async def test_only_one_of_a_hundred_concurrent_spends_takes_effect(store: Store
 
     answers = await asyncio.gather(*(_spend_will(store, roll_id) for _ in range(100)))
 
-    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
-    assert answers.count(Refusal.ALREADY_SPENT) == 99
+    assert sum(not isinstance(answer, PressRefusal) for answer in answers) == 1
+    assert answers.count(PressRefusal.ALREADY_SPENT) == 99
     pool = await _will(store)
     assert pool is not None
     assert pool.current == 4
@@ -387,8 +387,8 @@ async def test_concurrent_spends_from_two_connections_take_effect_once(
     finally:
         await other.close()
 
-    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
-    assert answers.count(Refusal.ALREADY_SPENT) == 99
+    assert sum(not isinstance(answer, PressRefusal) for answer in answers) == 1
+    assert answers.count(PressRefusal.ALREADY_SPENT) == 99
     pool = await _will(store)
     assert pool is not None
     assert pool.current == 4
@@ -402,7 +402,7 @@ async def test_taking_a_beat_ends_the_will_offer_and_counts_a_beat(store: Store)
 
     taken = await _take_beat(store, roll_id)
 
-    assert not isinstance(taken, Refusal)
+    assert not isinstance(taken, PressRefusal)
     record, beats = taken
     assert beats == 1
     assert record.result == with_beat(failure())
@@ -437,8 +437,8 @@ async def test_a_roll_gives_one_beat_and_no_will_after_it_but_may_be_tried_again
     will = await _spend_will(store, roll_id)
     retry = await store.write(lambda tx: tx.rolls.claim_retry(roll_id, ROLLER))
 
-    assert again is Refusal.BEAT_TAKEN
-    assert will is Refusal.BEAT_TAKEN
+    assert again is PressRefusal.BEAT_TAKEN
+    assert will is PressRefusal.BEAT_TAKEN
     assert isinstance(retry, RollRecord)
     assert retry.will_state is WillState.NONE
     assert await _beats(store) == 1
@@ -455,14 +455,14 @@ async def test_beats_add_up_over_rolls(store: Store) -> None:
 @pytest.mark.parametrize(
     ("setup", "reason"),
     [
-        (_not_found, Refusal.NOT_FOUND),
-        (_someone_elses, Refusal.NOT_ROLLER),
-        (_void, Refusal.VOID),
-        (_closed, Refusal.CLOSED),
+        (_not_found, PressRefusal.NOT_FOUND),
+        (_someone_elses, PressRefusal.NOT_ROLLER),
+        (_void, PressRefusal.VOID),
+        (_closed, PressRefusal.CLOSED),
     ],
 )
 async def test_a_refused_beat_says_why_and_changes_nothing(
-    store: Store, setup: Callable[[Store], Awaitable[int]], reason: Refusal
+    store: Store, setup: Callable[[Store], Awaitable[int]], reason: PressRefusal
 ) -> None:
     roll_id = await setup(store)
     before = await store.read(lambda tx: tx.rolls.get(roll_id))
@@ -480,7 +480,7 @@ async def test_a_beat_is_taken_with_will_already_spent(store: Store) -> None:
 
     taken = await _take_beat(store, roll_id)
 
-    assert not isinstance(taken, Refusal)
+    assert not isinstance(taken, PressRefusal)
     assert taken[0].will_state is WillState.SPENT
 
 
@@ -496,8 +496,8 @@ async def test_only_one_of_many_concurrent_beats_counts(store: Store) -> None:
 
     answers = await asyncio.gather(*(_take_beat(store, roll_id) for _ in range(50)))
 
-    assert sum(not isinstance(answer, Refusal) for answer in answers) == 1
-    assert answers.count(Refusal.BEAT_TAKEN) == 49
+    assert sum(not isinstance(answer, PressRefusal) for answer in answers) == 1
+    assert answers.count(PressRefusal.BEAT_TAKEN) == 49
     assert await _beats(store) == 1
 
 
@@ -521,8 +521,8 @@ async def test_try_again_is_claimed_once_by_the_roller(store: Store) -> None:
     assert isinstance(first, RollRecord)
     assert first.retried
     assert second is None
-    assert retry_refusal(now, OTHER) is Refusal.NOT_ROLLER
-    assert retry_refusal(now, ROLLER) is Refusal.ALREADY_RETRIED
+    assert retry_refusal(now, OTHER) is PressRefusal.NOT_ROLLER
+    assert retry_refusal(now, ROLLER) is PressRefusal.ALREADY_RETRIED
 
 
 async def test_try_again_on_a_closed_roll_is_refused(store: Store) -> None:
@@ -531,7 +531,7 @@ async def test_try_again_on_a_closed_roll_is_refused(store: Store) -> None:
     answer = await store.write(lambda tx: tx.rolls.claim_retry(roll_id, ROLLER))
 
     assert answer is None
-    assert retry_refusal(await _get(store, roll_id), ROLLER) is Refusal.CLOSED
+    assert retry_refusal(await _get(store, roll_id), ROLLER) is PressRefusal.CLOSED
 
 
 # --- closing ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Conflict, Store, Tx
-from engine.records import Refusal, WillState
+from engine.records import PressRefusal, WillState
 from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, get_roll, roll, track_will
 
 #: Seconds a body blocked in the database thread waits before giving up (a failing test).
@@ -73,12 +73,12 @@ async def test_a_write_that_raises_conflict_leaves_nothing_written_and_gives_its
             will_state=WillState.OFFERED,
         )
         track_will(tx, maximum=3)
-        raise Conflict(Refusal.ALREADY_SPENT)
+        raise Conflict(PressRefusal.ALREADY_SPENT)
 
     with pytest.raises(Conflict) as caught:
         await store.write(body)
 
-    assert caught.value.reason is Refusal.ALREADY_SPENT
+    assert caught.value.reason is PressRefusal.ALREADY_SPENT
     assert await _roll_count(store) == 0
     assert await _will_and_beats(store) == (None, 0)
 
