@@ -85,12 +85,16 @@ async def _roll(deps: Deps, member: int) -> Reply:
     return await rolls.roll(deps, _ctx(member), _ask(10), label="force the door", private=False)
 
 
-async def _spend_will(deps: Deps, member: int) -> Reply:
-    """A roll, then Spend Will on it: only the press is the workload's second half."""
-    reply = await rolls.roll(deps, _ctx(member), _ask(2), label=None, private=False)
+def _roll_id(reply: Reply) -> int:
+    """The roll a reply shows (its first button's key)."""
     view = reply.message.view if reply.message else None
-    roll_id = int(str(view.children[0].custom_id).rsplit(":", 1)[1])  # type: ignore[union-attr]
-    return await rolls.spend_will_pressed(deps, _ctx(member), roll_id)
+    return int(str(view.children[0].custom_id).rsplit(":", 1)[1])  # type: ignore[union-attr]
+
+
+async def _spend_will(deps: Deps, member: int) -> Reply:
+    """A roll, then Spend Will on it (ops/s and latency cover both)."""
+    reply = await rolls.roll(deps, _ctx(member), _ask(2), label=None, private=False)
+    return await rolls.spend_will_pressed(deps, _ctx(member), _roll_id(reply))
 
 
 async def _trips(deps: Deps, workload: Workload, member: int) -> int:
@@ -104,13 +108,12 @@ async def measure(name: str, workload: Workload, seconds: float, concurrency: in
         store = await Store.open(Path(folder) / "bench.sqlite3")
         deps = Deps(store=store, faces=seeded_faces(7))
         try:
-            if workload is _spend_will:
-                await _trips(deps, _roll, 999_999)
+            if workload is _spend_will:  # the press's own trips, without its roll's
+                reply = await rolls.roll(deps, _ctx(999_999), _ask(2), label=None,
+                                         private=False)
                 before = deps.store.trips
-                await run(rolls.roll(deps, _ctx(999_998), _ask(2), label=None, private=False),
-                          Quiet())
-                roll_trips = deps.store.trips - before
-                trips = await _trips(deps, _spend_will, 999_997) - roll_trips
+                await run(rolls.spend_will_pressed(deps, _ctx(999_999), _roll_id(reply)), Quiet())
+                trips = deps.store.trips - before
             else:
                 trips = await _trips(deps, workload, 999_999)
             latencies: list[float] = []

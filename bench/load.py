@@ -8,7 +8,7 @@ process; the bot is ``python -m bot``, or the bare discord.py bot, in its own)::
     .venv/bin/python -m bench.load --bot real --mode closed --concurrency 8 16 32
     .venv/bin/python -m bench.load --bot real --mix roll=60,will=20,odds=20
     .venv/bin/python -m bench.load --bot real --mode open --profile /tmp/bot.prof
-    .venv/bin/python -m bench.load --bot real --whatif intents,sync-normal   # bench/whatif.py
+    .venv/bin/python -m bench.load --bot real --whatif direct-store   # bench/whatif.py
 
 Modes: ``open`` offers a fixed rate (``--rate`` interactions/s on a fixed schedule,
 whatever the bot answers); ``closed`` runs ``--concurrency`` workers that each fire the
