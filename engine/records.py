@@ -269,3 +269,9 @@ class ActionRecord(Record):
     def state(self, model: type[M]) -> M:
         """The state parsed as the engine model that the action's kind uses."""
         return model.model_validate_json(self.state_json)
+
+    def saved(self, state: BaseModel, version: int, status: ActionStatus) -> Self:
+        """The record as a write of ``state`` at ``version`` left it (nothing read back)."""
+        return self.model_copy(
+            update={"state_json": state.model_dump_json(), "version": version, "status": status}
+        )

@@ -88,15 +88,6 @@ def _state(record: ActionRecord) -> ContestState:
     return record.state(ContestState)
 
 
-def _saved(
-    record: ActionRecord, state: ContestState, version: int, status: ActionStatus
-) -> ActionRecord:
-    """The record as the write left it (nothing is read back)."""
-    return record.model_copy(
-        update={"state_json": state.model_dump_json(), "version": version, "status": status}
-    )
-
-
 def _store_roll(
     tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult
 ) -> RollRecord:
@@ -172,7 +163,7 @@ async def contest(
         )
         if state.status is ContestStatus.DECIDED:
             version = tx.actions.update(record.id, record.version, state, ActionStatus.CLOSED)
-            record = _saved(record, state, version or record.version + 1, ActionStatus.CLOSED)
+            record = record.saved(state, version or record.version + 1, ActionStatus.CLOSED)
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
         # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
         _store_roll(tx, ctx, record, state.actor)
@@ -246,7 +237,7 @@ async def resist_form(
             count_roll(tx, ctx, table, None, theirs)
             closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
             _store_roll(tx, ctx, record, theirs)
-            return _saved(record, after, version, ActionStatus.CLOSED), after, closed
+            return record.saved(after, version, ActionStatus.CLOSED), after, closed
 
         try:
             saved, after, closed = await deps.store.write(write)
@@ -292,7 +283,7 @@ def end_for_scene(
             continue
         closed += 1
         if record.message_id is not None:
-            saved = _saved(record, after, version, ActionStatus.CLOSED)
+            saved = record.saved(after, version, ActionStatus.CLOSED)
             edits.append(
                 Edit(record.channel_id, record.message_id, contest_message(saved, after, config))
             )

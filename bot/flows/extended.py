@@ -36,7 +36,7 @@ from typing import Any, Final, TypeVar
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
-from bot.flows.rolls import ROLL_TRIES, build_request, closed_edits
+from bot.flows.rolls import ROLL_TRIES, build_request, closed_edits, read_action_roll
 from bot.render import extended as wording
 from bot.render.buttons import (
     REFUSALS,
@@ -601,24 +601,6 @@ async def condition_submitted(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Revising:
-    config: ChannelConfig
-    roll: RollRecord | None
-    record: ActionRecord | None
-    pool: WillPool | None
-
-
-def _read_revising(tx: Tx, ctx: Ctx, roll_id: int) -> _Revising:
-    roll = tx.rolls.get(roll_id)
-    return _Revising(
-        config=ctx.config(tx),
-        roll=roll,
-        record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
-        pool=None if roll is None else tx.will.get(roll.guild_id, roll.roller_id),
-    )
-
-
 async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     """Spend Will or Take a Beat on an extended roll (``sb1:extroll:<will|beat>:<roll id>``):
     the roll and the action change together.
@@ -628,7 +610,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     """
     beat = press.action == "beat"
     roll_id = press.key
-    read = await deps.store.read(lambda tx: _read_revising(tx, ctx, roll_id))
+    read = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
 
     def refusal(roll: RollRecord | None, pool: WillPool | None) -> PressRefusal | None:
         if beat:

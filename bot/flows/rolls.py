@@ -44,7 +44,7 @@ from engine.models import RollRequest, RollResult, Ruleset, Term
 from engine.odds import odds as exact_odds
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
 from engine.parser import format_pool
-from engine.records import ChannelConfig, PressRefusal, RollRecord, WillPool
+from engine.records import ActionRecord, ChannelConfig, PressRefusal, RollRecord, WillPool
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, attempts
@@ -255,6 +255,28 @@ class Pressed:
 
 def _read_pressed(tx: Tx, ctx: Ctx, roll_id: int) -> Pressed:
     return Pressed(config=ctx.config(tx), roll=tx.rolls.get(roll_id))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRoll:
+    """A roll made in an action (extended, teamwork) and what its buttons act on, read in
+    one trip: the roll, its action, the roller's Will pool."""
+
+    config: ChannelConfig
+    roll: RollRecord | None
+    record: ActionRecord | None
+    pool: WillPool | None
+
+
+def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
+    """Inside a read: a roll of an action with its action and the roller's Will pool."""
+    roll = tx.rolls.get(roll_id)
+    return ActionRoll(
+        config=ctx.config(tx),
+        roll=roll,
+        record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
+        pool=None if roll is None else tx.will.get(roll.guild_id, roll.roller_id),
+    )
 
 
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:

@@ -24,11 +24,13 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.rolls import (
     ROLL_TRIES,
+    ActionRoll,
     Ask,
     Table,
     build_request,
     closed_edits,
     count_roll,
+    read_action_roll,
     read_table,
     with_table_state,
 )
@@ -98,15 +100,6 @@ def _teamwork(record: ActionRecord | None) -> ActionRecord:
 def _state(record: ActionRecord) -> TeamworkAction:
     """The one place a teamwork's saved state is parsed."""
     return record.state(TeamworkAction)
-
-
-def _saved(
-    record: ActionRecord, action: TeamworkAction, version: int, status: ActionStatus
-) -> ActionRecord:
-    """The record as the write left it (nothing is read back)."""
-    return record.model_copy(
-        update={"state_json": action.model_dump_json(), "version": version, "status": status}
-    )
 
 
 def _status_of(action: TeamworkAction) -> ActionStatus:
@@ -299,7 +292,7 @@ async def _help(
                 will_state=will_state_for(result, table.config),
                 label=record.label, action_id=record.id,
             )
-            return _saved(record, after, version, ActionStatus.OPEN), after, rolled, closed
+            return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
         try:
             saved, after, rolled, closed = await deps.store.write(write)
@@ -391,7 +384,7 @@ async def _roll(
                 will_state=WillState.DECLARED if request.will else WillState.NONE,
                 label=record.label, action_id=record.id,
             )
-            saved = _saved(record, after, new_version, ActionStatus.CLOSED)
+            saved = record.saved(after, new_version, ActionStatus.CLOSED)
             return saved, after, rolled, closed
 
         try:
@@ -446,7 +439,7 @@ async def _cancel(
         if new_version is None:
             now = tx.actions.get(record.id)
             raise Conflict(now or record)
-        return _saved(record, after, new_version, ActionStatus.CLOSED)
+        return record.saved(after, new_version, ActionStatus.CLOSED)
 
     try:
         saved = await deps.store.write(write)
@@ -513,23 +506,6 @@ async def form_submitted(
 # --- a helper's Spend Will and Take a Beat ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _HelperRoll:
-    """A helper's roll and what its buttons act on, read in one trip."""
-
-    config: ChannelConfig
-    roll: RollRecord | None
-    pool: WillPool | None
-    record: ActionRecord | None
-
-
-def _read_helper_roll(tx: Tx, ctx: Ctx, roll_id: int) -> _HelperRoll:
-    roll = tx.rolls.get(roll_id)
-    pool = None if roll is None else tx.will.get(roll.guild_id, roll.roller_id)
-    record = None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id)
-    return _HelperRoll(ctx.config(tx), roll, pool, record)
-
-
 async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     """Spend Will or Take a Beat on a helper's roll (``sb1:helproll:<will|beat>:<roll id>``)."""
     if press.action == "will":
@@ -537,7 +513,7 @@ async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     return await helper_take_beat(deps, ctx, press.key)
 
 
-def _helper_state(state: _HelperRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord, TeamworkAction]:
+def _helper_state(state: ActionRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord, TeamworkAction]:
     """The roll, its teamwork and its state, if the teamwork still counts this roll."""
     if state.roll is None:
         raise UserError(REFUSALS[PressRefusal.NOT_FOUND])
@@ -564,7 +540,7 @@ def _revise_in(
     version = tx.actions.update(now.id, now.version, after)
     if version is None:  # cannot happen inside one transaction; refuse rather than guess
         raise Conflict(now)
-    return _saved(now, after, version, ActionStatus.OPEN), after
+    return now.saved(after, version, ActionStatus.OPEN), after
 
 
 def _refused(conflict: Conflict) -> UserError:
@@ -586,7 +562,7 @@ def _helper_updated(
 
 async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows."""
-    state = await deps.store.read(lambda tx: _read_helper_roll(tx, ctx, roll_id))
+    state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
     if refused is not None:
         raise UserError(REFUSALS[refused])
@@ -620,7 +596,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Take a Beat on a helper's failure: it becomes a dramatic failure, and the card's
     bonus follows (a helper's dramatic failure costs the primary dice)."""
-    state = await deps.store.read(lambda tx: _read_helper_roll(tx, ctx, roll_id))
+    state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = beat_refusal(state.roll, ctx.user_id)
     if refused is not None:
         raise UserError(REFUSALS[refused])
@@ -670,6 +646,6 @@ def end_for_scene(
         if version is None:
             continue
         ended += 1
-        edits += _card_edit(_saved(record, after, version, ActionStatus.CLOSED), after, config,
+        edits += _card_edit(record.saved(after, version, ActionStatus.CLOSED), after, config,
                             None)
     return ended, tuple(edits)
