@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.edge import ids
+from bot.edge.buttons import ROUTES
+from bot.edge.forms import FORMS
 from bot.edge.ids import MAX_KEY, Kind, Press, parse
 
 KEYS = st.integers(min_value=1, max_value=MAX_KEY)
@@ -68,3 +70,11 @@ def test_every_builder_parses_back(key: int, version: int) -> None:
         assert press.key == key
         assert re.fullmatch(ids.TEMPLATE, custom_id), "the one router must see it"
         assert len(custom_id) <= 100, "Discord's custom_id limit"
+
+
+def test_every_kind_of_id_reaches_one_flow() -> None:
+    """A button kind is answered by the one button router, a form kind by the form router;
+    none is left to the stale answer, none is routed twice."""
+    forms = {Kind.CONDITION_FORM, Kind.POOL_FORM}
+    assert set(FORMS) == forms
+    assert set(ROUTES) == set(Kind) - forms
