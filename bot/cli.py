@@ -277,7 +277,7 @@ def _request(args: argparse.Namespace) -> RollRequest:
     try:
         terms = parse_pool(args.pool, capped=False)
     except PoolSyntaxError as error:
-        _fail(args, str(error))
+        _fail(args, refusal_text(error.refusal))
     return RollRequest(
         ruleset=args.ruleset, terms=terms, will=args.will, again=args.again, rote=args.rote,
         resist=args.resist, extra=args.extra, exceptional_at=args.exceptional_at,

@@ -10,8 +10,9 @@ Grammar (tokens are numbers, words, ``+``, ``-``, ``[`` and ``]``)::
     term  := word* NUMBER | "[" pool "]"
     sign  := "+" | "-"
 
-Every refusal is a :class:`PoolSyntaxError` whose message can be shown to the
-player as is: it says what is wrong and quotes where.
+Every refusal is a :class:`PoolSyntaxError` carrying a :class:`Refusal`: a
+``POOL_*`` code, the bits of text it quotes and the ``position`` where the
+problem is. The bot words it (``bot/render/refusals.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Final, NoReturn
 
 from engine.constants import MAX_POOL
 from engine.models import Term
+from engine.refusals import Refusal, RefusalCode
 
 __all__ = [
     "MAX_DEPTH",
@@ -47,20 +49,24 @@ MAX_DEPTH: Final = 3
 #: Players paste a Unicode minus or an en dash from documents and character sheets.
 _MINUS: Final = frozenset("-\u2212\u2013")
 _APOSTROPHES: Final = frozenset("'\u2019")
-#: Characters Discord reads as markdown or mentions: named, never echoed, in messages.
-_MARKUP: Final = frozenset("*_`~|\\<>@")
+
+_C = RefusalCode
 
 
 class PoolSyntaxError(ValueError):
-    """A pool text that cannot be rolled.
+    """A pool text that cannot be rolled; ``refusal`` says why, and the bot words it.
 
-    ``str(error)`` is a plain sentence for the player; ``position`` is the
-    0-based index in the text of the offending bit.
+    ``position`` is the 0-based index in the text of the offending bit (also the
+    refusal's ``position`` parameter). ``str(error)`` is the refusal's code, for logs.
     """
 
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(message)
+    def __init__(self, code: RefusalCode, position: int, **params: int | str) -> None:
+        self.refusal = Refusal(code=code, params={"position": position, **params})
         self.position = position
+        super().__init__(self.refusal)
+
+    def __str__(self) -> str:
+        return self.refusal.code.value
 
 
 class _Kind(Enum):
@@ -145,18 +151,6 @@ def _tokenize(text: str) -> list[_Token]:
     return tokens
 
 
-def _show(char: str) -> str:
-    """Quote a stray character, or name it if it is invisible or Discord markup.
-
-    Invisible characters (zero-width space, bidi marks) come with pasted text
-    and would otherwise show as an empty quote.
-    """
-    if char.isprintable() and char not in _MARKUP:
-        return f"“{char}”"
-    name = unicodedata.name(char, "")
-    return f"the character U+{ord(char):04X}" + (f" ({name})" if name else "")
-
-
 class _Parser:
     """Recursive descent over the tokens, flattening brackets as it goes."""
 
@@ -171,20 +165,13 @@ class _Parser:
         self._pool(sign=1, depth=0)
         close = self._peek()
         if close.kind is _Kind.CLOSE:
-            raise PoolSyntaxError(
-                "“]” closes a bracket that was never opened: remove it or add a “[” before it.",
-                close.start,
-            )
+            raise PoolSyntaxError(_C.POOL_UNOPENED_BRACKET, close.start)
         return self._terms
 
     def _peek(self) -> _Token:
         token = self._tokens[self._index]
         if token.kind is _Kind.STRAY:
-            raise PoolSyntaxError(
-                f"A pool cannot contain {_show(token.text)}: "
-                "use numbers, trait names, +, - and [ ].",
-                token.start,
-            )
+            raise PoolSyntaxError(_C.POOL_STRAY_CHARACTER, token.start, char=token.text)
         return token
 
     def _take(self) -> _Token:
@@ -217,24 +204,14 @@ class _Parser:
         elif operator is not None:
             if token.kind in _SIGNS:
                 raise PoolSyntaxError(
-                    f"“{operator.text} {token.text}” has two signs in a row: keep only one.",
-                    token.start,
+                    _C.POOL_TWO_SIGNS, token.start, first=operator.text, second=token.text
                 )
-            raise PoolSyntaxError(
-                f"“{operator.text}” needs a number or a trait and its number after it.",
-                operator.start,
-            )
+            raise PoolSyntaxError(_C.POOL_SIGN_WITHOUT_TERM, operator.start, sign=operator.text)
         elif token.kind is _Kind.END:
-            raise PoolSyntaxError(
-                "The pool is empty: write a number of dice, such as “7” or “Strength 3 + Brawl 2”.",
-                0,
-            )
+            raise PoolSyntaxError(_C.POOL_EMPTY, 0)
         else:
             # Only a "]" can start the whole pool: "[]" is refused by _group.
-            raise PoolSyntaxError(
-                "“]” closes a bracket that was never opened: remove it or add a “[” before it.",
-                token.start,
-            )
+            raise PoolSyntaxError(_C.POOL_UNOPENED_BRACKET, token.start)
 
     def _labelled(self, sign: int) -> None:
         first = self._take()
@@ -243,60 +220,41 @@ class _Parser:
             words.append(self._take().text)
         label = " ".join(words)
         if self._peek().kind is not _Kind.NUMBER:
-            raise PoolSyntaxError(
-                f"“{label}” has no number: write it as “{label} 3” "
-                "(character sheets are not supported yet).",
-                first.start,
-            )
+            raise PoolSyntaxError(_C.POOL_LABEL_WITHOUT_NUMBER, first.start, label=label)
         if len(label) > MAX_LABEL:
-            raise PoolSyntaxError(
-                f"“{label}” is too long for a trait name: at most {MAX_LABEL} characters.",
-                first.start,
-            )
+            raise PoolSyntaxError(_C.POOL_LABEL_TOO_LONG, first.start, label=label, max=MAX_LABEL)
         self._add(label, self._take(), sign, first.start)
 
     def _group(self, sign: int, depth: int) -> None:
         opening = self._take()
         if depth == MAX_DEPTH:
-            raise PoolSyntaxError(
-                f"“[” is nested too deep: brackets can go at most {MAX_DEPTH} levels deep.",
-                opening.start,
-            )
+            raise PoolSyntaxError(_C.POOL_TOO_DEEP, opening.start, max=MAX_DEPTH)
         token = self._peek()
         if token.kind is _Kind.CLOSE:
-            raise PoolSyntaxError(
-                "“[]” is empty: put terms inside the brackets or remove them.",
-                opening.start,
-            )
+            raise PoolSyntaxError(_C.POOL_EMPTY_BRACKETS, opening.start)
         if token.kind is not _Kind.END:
             self._pool(sign, depth + 1)
         if self._peek().kind is not _Kind.CLOSE:
-            raise PoolSyntaxError(
-                "“[” is never closed: add a “]” after the terms it groups.", opening.start
-            )
+            raise PoolSyntaxError(_C.POOL_UNCLOSED_BRACKET, opening.start)
         self._take()
 
     def _add(self, label: str | None, number: _Token, sign: int, start: int) -> None:
         value = int(number.text)
         if self._capped and value > MAX_POOL:
             raise PoolSyntaxError(
-                f"“{number.text}” is too large: a number can be at most {MAX_POOL}.",
-                number.start,
+                _C.POOL_NUMBER_TOO_LARGE, number.start, number=number.text, max=MAX_POOL
             )
         if len(self._terms) == MAX_TERMS:
-            raise PoolSyntaxError(
-                f"The pool has more than {MAX_TERMS} terms: add some of the numbers together.",
-                start,
-            )
+            raise PoolSyntaxError(_C.POOL_TOO_MANY_TERMS, start, max=MAX_TERMS)
         self._terms.append((Term(label=label, value=sign * value), start))
 
     def _missing_operator(self, token: _Token) -> NoReturn:
         previous = self._tokens[self._index - 1]
         if previous.kind is _Kind.NUMBER and token.kind is _Kind.NUMBER:
-            message = "Two numbers in a row: put + or - between"
+            code = _C.POOL_TWO_NUMBERS
         else:
-            message = "Missing + or - between"
-        raise PoolSyntaxError(f"{message} “{previous.text}” and “{token.text}”.", token.start)
+            code = _C.POOL_MISSING_OPERATOR
+        raise PoolSyntaxError(code, token.start, previous=previous.text, next=token.text)
 
 
 def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
@@ -309,10 +267,7 @@ def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
     large, as a refusal with its code (the command line); the length cap stays.
     """
     if len(text) > MAX_TEXT:
-        raise PoolSyntaxError(
-            f"The pool is {len(text)} characters long: at most {MAX_TEXT} are allowed.",
-            MAX_TEXT,
-        )
+        raise PoolSyntaxError(_C.POOL_TEXT_TOO_LONG, MAX_TEXT, length=len(text), max=MAX_TEXT)
     placed = _Parser(text, capped=capped).parse()
     if not capped:
         return tuple(term for term, _ in placed)
@@ -321,11 +276,7 @@ def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
         dice += max(term.value, 0)
         if dice > MAX_POOL:
             total = sum(max(other.value, 0) for other, _ in placed)
-            raise PoolSyntaxError(
-                f"The pool is over {MAX_POOL} dice: its terms add up to {total} "
-                f"before penalties, and at most {MAX_POOL} dice can be rolled.",
-                start,
-            )
+            raise PoolSyntaxError(_C.POOL_OVER_MAX_DICE, start, total=total, max=MAX_POOL)
     return tuple(term for term, _ in placed)
 
 

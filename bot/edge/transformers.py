@@ -7,6 +7,7 @@ from discord import app_commands
 
 from bot.flows.reply import UserError
 from bot.render.messages import unreadable_pool
+from bot.render.refusals import refusal_text
 from engine.models import Term
 from engine.parser import PoolSyntaxError, parse_pool
 
@@ -18,7 +19,7 @@ class PoolTransformer(app_commands.Transformer):
         try:
             return parse_pool(value)
         except PoolSyntaxError as error:
-            raise UserError(unreadable_pool(str(error))) from error
+            raise UserError(unreadable_pool(refusal_text(error.refusal))) from error
 
 
 Pool = app_commands.Transform[tuple[Term, ...], PoolTransformer]

@@ -39,7 +39,7 @@ def _pools(actions: str) -> list[tuple[Term, ...]]:
         try:
             pools.append(parse_pool(text))
         except PoolSyntaxError as error:
-            raise UserError(unreadable_action(number, str(error))) from error
+            raise UserError(unreadable_action(number, refusal_text(error.refusal))) from error
     return pools
 
 

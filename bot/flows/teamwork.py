@@ -235,7 +235,7 @@ def read_form(values: Mapping[str, str]) -> tuple[tuple[Term, ...], int | None]:
     try:
         terms = parse_pool(values.get(POOL_FIELD, ""))
     except PoolSyntaxError as error:
-        raise UserError(unreadable_pool(str(error))) from error
+        raise UserError(unreadable_pool(refusal_text(error.refusal))) from error
     text = values.get(DIFFICULTY_FIELD, "").strip()
     if not text:
         return terms, None

@@ -4,10 +4,16 @@ The engine answers a refusal as a code and its parameters; this is the one
 place that words them. Plain text, lower case, no final stop: callers wrap it
 (``refusal()`` capitalises it as a reply, ``cannot_roll()`` prefixes it, the
 command line prints it as is). No Discord here, so the command line can use it.
+
+The pool parser's refusals (``POOL_*``) are the exception: each is a whole sentence,
+capitalised and with its final stop, shown after "I could not read that pool:" or
+printed as a usage error. They quote the text's bits as typed, except a stray
+character that is invisible or Discord markup: that one is named (``U+200B``).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from string import Formatter
 from typing import Final
 
@@ -19,6 +25,8 @@ __all__ = ["refusal_text"]
 _MISSING: Final = "?"
 #: Parameters that are lists of names, comma-separated by the engine.
 _LISTS: Final = frozenset({"options", "choices", "rulesets"})
+#: Characters Discord reads as markdown or mentions: named, never echoed.
+_MARKUP: Final = frozenset("*_`~|\\<>@")
 
 _C = RefusalCode
 _TEXTS: Final[dict[RefusalCode, str]] = {
@@ -129,7 +137,59 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     ),
     _C.HELPER_ROLL_REFUSED: "the helper's roll did not happen: {cause}",
     _C.NOT_A_HELPER: "this member has not helped yet",
+    # pool text: whole sentences (see the module's docstring)
+    _C.POOL_TEXT_TOO_LONG: "The pool is {length} characters long: at most {max} are allowed.",
+    _C.POOL_STRAY_CHARACTER: (
+        "A pool cannot contain {char}: use numbers, trait names, +, - and [ ]."
+    ),
+    _C.POOL_EMPTY: (
+        "The pool is empty: write a number of dice, such as “7” or “Strength 3 + Brawl 2”."
+    ),
+    _C.POOL_UNOPENED_BRACKET: (
+        "“]” closes a bracket that was never opened: remove it or add a “[” before it."
+    ),
+    _C.POOL_UNCLOSED_BRACKET: "“[” is never closed: add a “]” after the terms it groups.",
+    _C.POOL_EMPTY_BRACKETS: "“[]” is empty: put terms inside the brackets or remove them.",
+    _C.POOL_TOO_DEEP: "“[” is nested too deep: brackets can go at most {max} levels deep.",
+    _C.POOL_TWO_SIGNS: "“{first} {second}” has two signs in a row: keep only one.",
+    _C.POOL_SIGN_WITHOUT_TERM: "“{sign}” needs a number or a trait and its number after it.",
+    _C.POOL_TWO_NUMBERS: "Two numbers in a row: put + or - between “{previous}” and “{next}”.",
+    _C.POOL_MISSING_OPERATOR: "Missing + or - between “{previous}” and “{next}”.",
+    _C.POOL_LABEL_WITHOUT_NUMBER: (
+        "“{label}” has no number: write it as “{label} 3” (character sheets are not supported yet)."
+    ),
+    _C.POOL_LABEL_TOO_LONG: "“{label}” is too long for a trait name: at most {max} characters.",
+    _C.POOL_NUMBER_TOO_LARGE: "“{number}” is too large: a number can be at most {max}.",
+    _C.POOL_TOO_MANY_TERMS: (
+        "The pool has more than {max} terms: add some of the numbers together."
+    ),
+    _C.POOL_OVER_MAX_DICE: (
+        "The pool is over {max} dice: its terms add up to {total} "
+        "before penalties, and at most {max} dice can be rolled."
+    ),
 }
+
+
+def _shown(char: str) -> str:
+    """A stray character quoted, or named if it is invisible or Discord markup.
+
+    Invisible characters (zero-width space, bidi marks) come with pasted text
+    and would otherwise show as an empty quote.
+    """
+    if char.isprintable() and not _MARKUP & set(char):
+        return f"“{char}”"
+    name = unicodedata.name(char, "") if len(char) == 1 else ""
+    points = " ".join(f"U+{ord(point):04X}" for point in char)
+    return f"the character {points}" + (f" ({name})" if name else "")
+
+
+def _word(key: str, value: int | str) -> str:
+    """One parameter as words: lists spaced out, a stray ``char`` quoted or named."""
+    if key in _LISTS:
+        return ", ".join(str(value).split(","))
+    if key == "char":
+        return _shown(str(value))
+    return str(value)
 
 
 class _Words(dict[str, str]):
@@ -143,10 +203,7 @@ def refusal_text(refusal: Refusal | None) -> str:
     """The sentence for ``refusal`` (a cause is worded inside it); empty for None."""
     if refusal is None:
         return ""
-    words = _Words(
-        (key, ", ".join(str(value).split(",")) if key in _LISTS else str(value))
-        for key, value in refusal.params.items()
-    )
+    words = _Words((key, _word(key, value)) for key, value in refusal.params.items())
     if refusal.cause is not None:
         words["cause"] = refusal_text(refusal.cause)
     template = _TEXTS.get(refusal.code, "{code}")

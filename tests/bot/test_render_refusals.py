@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.render.refusals import refusal_text
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.parser import MAX_TEXT, PoolSyntaxError, parse_pool
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, roll, spend_will
 from engine.table import extended, multi
@@ -121,3 +124,102 @@ def test_a_missing_parameter_shows_as_a_question_mark_and_none_as_nothing() -> N
         "a pool of 101 dice is too large: at most ? dice can be rolled"
     )
     assert refusal_text(None) == ""
+
+
+# --- pool text: the parser's refusals read as they did when the parser worded them ------
+
+
+def pool_refusal(text: str) -> str:
+    with pytest.raises(PoolSyntaxError) as caught:
+        parse_pool(text)
+    return refusal_text(caught.value.refusal)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("1" + " " * 200, "The pool is 201 characters long: at most 200 are allowed."),
+        ("4 (3)", "A pool cannot contain “(”: use numbers, trait names, +, - and [ ]."),
+        (
+            "3 \x07",
+            "A pool cannot contain the character U+0007: use numbers, trait names, +, - and [ ].",
+        ),
+        (
+            "Strength\u200b 3",
+            "A pool cannot contain the character U+200B (ZERO WIDTH SPACE): "
+            "use numbers, trait names, +, - and [ ].",
+        ),
+        (
+            "3 @everyone",
+            "A pool cannot contain the character U+0040 (COMMERCIAL AT): "
+            "use numbers, trait names, +, - and [ ].",
+        ),
+        (
+            "",
+            "The pool is empty: write a number of dice, such as “7” or “Strength 3 + Brawl 2”.",
+        ),
+        (
+            "Strength 3]",
+            "“]” closes a bracket that was never opened: remove it or add a “[” before it.",
+        ),
+        ("]", "“]” closes a bracket that was never opened: remove it or add a “[” before it."),
+        ("[2 + 3", "“[” is never closed: add a “]” after the terms it groups."),
+        ("3 + [ ]", "“[]” is empty: put terms inside the brackets or remove them."),
+        ("[[[[1]]]]", "“[” is nested too deep: brackets can go at most 3 levels deep."),
+        ("4 + -2", "“+ -” has two signs in a row: keep only one."),
+        ("4 +", "“+” needs a number or a trait and its number after it."),
+        ("2 3", "Two numbers in a row: put + or - between “2” and “3”."),
+        ("2 Wits 3", "Missing + or - between “2” and “Wits”."),
+        (
+            "Strength + 2",
+            "“Strength” has no number: write it as “Strength 3” "
+            "(character sheets are not supported yet).",
+        ),
+        (
+            "2 + " + "A" * 41 + " 1",
+            "“" + "A" * 41 + "” is too long for a trait name: at most 40 characters.",
+        ),
+        ("Strength 3 + 101", "“101” is too large: a number can be at most 100."),
+        (
+            "+".join(["1"] * 21),
+            "The pool has more than 20 terms: add some of the numbers together.",
+        ),
+        (
+            "Strength 99 + 1 + 1 + 1",
+            "The pool is over 100 dice: its terms add up to 102 before penalties, "
+            "and at most 100 dice can be rolled.",
+        ),
+    ],
+)
+def test_pool_text_refusals_read_as_before(text: str, sentence: str) -> None:
+    assert pool_refusal(text) == sentence
+
+
+#: Characters Discord reads as markdown or mentions.
+MARKUP = set("*_`~|\\<>@")
+
+
+@pytest.mark.parametrize("char", sorted(MARKUP))
+def test_a_markup_character_in_a_pool_is_named_not_echoed(char: str) -> None:
+    sentence = pool_refusal(f"3 {char}everyone")
+    assert f"U+{ord(char):04X}" in sentence
+    assert char not in sentence
+
+
+#: Text that looks like a pool, so the generated cases reach past the tokenizer.
+pool_like_text = st.lists(
+    st.sampled_from(
+        [*"0123456789+-[] aZé'’@,*_`~|\\<>", "\u2212", "\u200b", "\u0301", "Wits", "Self-Control"]
+    ),
+    max_size=60,
+).map("".join)
+
+
+@given(st.one_of(st.text(max_size=MAX_TEXT + 20), pool_like_text))
+def test_any_pool_refusal_reads_as_printable_text_without_markup(text: str) -> None:
+    try:
+        parse_pool(text)
+    except PoolSyntaxError as error:
+        sentence = refusal_text(error.refusal)
+        assert sentence.isprintable()
+        assert not MARKUP & set(sentence)
