@@ -79,7 +79,7 @@ class RollRepository(Repository):
         row = self._returning(
             "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
             " request_json, result_json, will_state, action_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
             (
                 guild_id,
                 channel_id,
@@ -93,7 +93,15 @@ class RollRepository(Repository):
                 action_id,
             ),
         )
-        return _roll(row)
+        # Built from what the caller gave, not parsed back from the JSON just written.
+        return RollRecord(
+            id=row["id"], guild_id=guild_id, channel_id=channel_id, roller_id=roller_id,
+            roller_name=roller_name, label=label, private=private, request=result.request,
+            result=result, will_state=will_state, beat=False, retried=False, closed=False,
+            void=False, voided_by=None, action_id=action_id, message_id=None,
+            copy_channel_id=None, copy_message_id=None,
+            created_at=row["created_at"], updated_at=row["updated_at"],
+        )
 
     def attach_messages(
         self,
