@@ -26,17 +26,25 @@ class Frozen(BaseModel):
         on the hot path, and ``model_construct`` walks every field in Python.
         Only for data the engine made; anything from outside is validated.
         """
-        data = _field_defaults(cls).copy()
-        data.update(values)
+        return cls.trusted_from(values)
+
+    @classmethod
+    def trusted_from(cls, values: dict[str, Any]) -> Self:
+        """:meth:`trusted` with the values in a dict (read, not kept), for callers that
+        gather them in one: a keyword call would copy them once more."""
         obj = cls.__new__(cls)
-        _set(obj, "__dict__", data)
-        _set(obj, "__pydantic_fields_set__", set(values))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
+        _set(obj, "__dict__", {**_field_defaults(cls), **values})
+        _set_fields_set(obj, set(values))
+        _set_extra(obj, None)
+        _set_private(obj, None)
         return obj
 
 
 _set = object.__setattr__
+#: BaseModel's own slots, set straight through their descriptors (what ``_set`` finds).
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 @cache
