@@ -31,6 +31,7 @@ class Contest(commands.Cog):
         opponent="A member who rolls to resist with the card's button",
         label="What the contest is about",
         opponent_difficulty="v20: the other side's difficulty 2-9 (default 6)",
+        difficulty="v20: your difficulty 2-9 (default 6)",
     )
     @roll_options("difficulty", difficulty=app_commands.Range[int, 2, 9] | None)
     async def contest(  # noqa: PLR0917 - one parameter per slash-command option
