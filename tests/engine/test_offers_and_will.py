@@ -204,7 +204,7 @@ def test_will_can_be_spent_from_an_untracked_pool_or_one_with_will_left() -> Non
 def test_spending_takes_one_will_and_an_empty_pool_cannot_spend() -> None:
     assert will.spent(pool(1)) == pool(0)
     assert will.spent(pool(5)) == pool(4)
-    with pytest.raises(ValueError, match="no Will"):
+    with pytest.raises(ValueError, match=r"^no Will left to spend$"):
         will.spent(pool(0))
 
 

@@ -15,6 +15,7 @@ import pytest
 from engine.faces import ScriptedFaces
 from engine.models import RollResult, Term
 from engine.records import ActionStatus, RollRecord, WillState
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will, take_beat
 from engine.table import contest, extended, teamwork
 from engine.table.contest import ContestStatus, ResistBlocked, Winner
@@ -172,7 +173,9 @@ def test_a_challenged_contest_waits_for_the_named_opponent() -> None:
         actor.request.ruleset, (Term(label="Wits", value=3),), 7,
     )
     opponent = rolled(req, [7, 8, 2])
-    with pytest.raises(ValueError, match="named opponent"):
+    with pytest.raises(
+        ValueError, match=r"^only the named opponent resists, while the contest waits$"
+    ):
         contest.resisted(state, ANNA, opponent)
     decided = contest.resisted(state, BORIS, opponent)
     assert (decided.status, decided.opponent) == (ContestStatus.DECIDED, opponent)
@@ -185,9 +188,12 @@ def test_a_challenged_contest_waits_for_the_named_opponent() -> None:
 
 
 def test_a_refused_roll_cannot_challenge() -> None:
-    with pytest.raises(RuleError):
-        contest.challenged("Ann", rolled(request("v20", 0), []), opponent_id=BORIS,
-                           opponent_name="Boris")
+    refused = rolled(request("v20", 0), [])
+    with pytest.raises(RuleError) as error:
+        contest.challenged("Ann", refused, opponent_id=BORIS, opponent_name="Boris")
+    assert error.value.refusal == Refusal.of(
+        RefusalCode.CONTEST_ACTOR_REFUSED, cause=refused.refusal
+    )
 
 
 def test_the_scene_ending_closes_a_waiting_contest_undecided() -> None:
