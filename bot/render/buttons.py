@@ -21,11 +21,12 @@ def view_of(buttons: Iterable[tuple[str, str, discord.ButtonStyle]]) -> discord.
     every press reaches the one router of :mod:`bot.edge.buttons` by its custom_id,
     restart or not.
     """
+    looks = list(buttons)
+    if not looks:
+        return None  # before building a View: its constructor alone costs a random id
     view = discord.ui.View(timeout=None)
-    for custom_id, label, style in buttons:
+    for custom_id, label, style in looks:
         view.add_item(discord.ui.Button(custom_id=custom_id, label=label, style=style))
-    if not view.children:
-        return None
     view.stop()
     return view
 
