@@ -217,21 +217,6 @@ class WillPool(Record):
         return self
 
 
-class WillSpent(Record):
-    """A successful Will spend: the updated roll and the pool after the debit."""
-
-    roll: RollRecord
-    pool: WillPool | None
-    """None when the roller's pool is not tracked (nothing was debited)."""
-
-
-class BeatTaken(Record):
-    """A successful Take a Beat: the closed roll and the roller's Beats now."""
-
-    roll: RollRecord
-    beats: int
-
-
 class Voided(Record):
     """The roll after a void; ``already`` when it was void before."""
 

@@ -102,10 +102,6 @@ def _state(record: ActionRecord) -> TeamworkAction:
     return record.state(TeamworkAction)
 
 
-def _status_of(action: TeamworkAction) -> ActionStatus:
-    return ActionStatus.OPEN if action.status is teamwork.Status.OPEN else ActionStatus.CLOSED
-
-
 def _card_edit(
     record: ActionRecord, action: TeamworkAction, config: ChannelConfig, pressed: int | None
 ) -> tuple[Edit, ...]:

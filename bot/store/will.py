@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.store.repository import Repository
+from engine import will
 from engine.records import WillPool
 
 
@@ -55,20 +56,18 @@ class WillRepository(Repository):
         ) == 1
 
     def debit(self, guild_id: int, user_id: int) -> WillPool | None:
-        """Take 1 Will from a tracked pool that has some; None when untracked or empty.
+        """Spend 1 Will from a tracked pool that has some, as the engine reads a spend
+        (:func:`engine.will.spent`); None when untracked or empty.
 
-        Called in the transaction that spends the Will: by
-        :meth:`bot.store.rolls.RollRepository.spend_will` after a roll, and by the
-        bot for Will declared with a roll.
+        Called inside the write transaction that spends the Will (after a roll, or
+        declared with it), so the pool read here is the one saved.
         """
-        row = self._one(
-            "UPDATE will_pools SET current = current - 1,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE guild_id = ? AND user_id = ? AND current > 0"
-            " RETURNING guild_id, user_id, current, maximum",
-            (guild_id, user_id),
-        )
-        return None if row is None else _pool(row)
+        pool = self.get(guild_id, user_id)
+        if pool is None or not will.can_spend(pool):
+            return None
+        after = will.spent(pool)
+        self.save(pool, after)
+        return after
 
     def beats(self, guild_id: int, user_id: int) -> int:
         """The member's Beats (0 when none was ever taken)."""
