@@ -10,11 +10,11 @@ from __future__ import annotations
 from bot.flows import contest, teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, UserError, say
+from bot.flows.retry import until_written
 from bot.flows.rolls import closed_edits
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
 from bot.render.state import (
-    TABLE_BUSY,
     night_done,
     scene_contests_ended,
     scene_ended,
@@ -23,10 +23,7 @@ from bot.render.state import (
 from bot.render.teamwork import scene_teamwork_ended
 from bot.store import Conflict, Tx
 from engine import will
-from engine.records import Change, ChannelConfig, WillPool
-
-#: How often the night is decided again when a pool moved between its read and its write.
-TRIES = 3
+from engine.records import ChannelConfig, WillPool
 
 
 async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
@@ -76,8 +73,7 @@ async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
 
 async def night(deps: Deps, ctx: Ctx) -> Reply:
     """A night passes: every tracked Will pool in the server regains 1, up to its maximum."""
-    for _ in range(TRIES):
-
+    async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[ChannelConfig, list[WillPool]]:
             return ctx.config(tx), tx.will.pools(ctx.guild_id)
 
@@ -86,14 +82,12 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
             raise UserError(NOT_STORYTELLER)
         changes = will.night(pools)
 
-        def save(tx: Tx, changes: tuple[Change[WillPool], ...] = changes) -> None:
+        def save(tx: Tx) -> None:
             for change in changes:
                 if not tx.will.save(change.old, change.new):
                     raise Conflict(None)
 
-        try:
-            await deps.store.write(save)
-        except Conflict:
-            continue
+        await deps.store.write(save)
         return say(night_done(len(changes)), ephemeral=False)
-    raise UserError(TABLE_BUSY)
+
+    return await until_written(attempt)

@@ -25,8 +25,8 @@ from bot.edge.ids import Press
 from bot.flows import teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.retry import until_written
 from bot.flows.rolls import (
-    ROLL_TRIES,
     Table,
     build_request,
     closed_edits,
@@ -35,7 +35,6 @@ from bot.flows.rolls import (
     with_table_state,
 )
 from bot.flows.teamwork import read_form
-from bot.render.buttons import REFUSALS
 from bot.render.contest import (
     AGAINST_YOURSELF,
     CONTEST_GONE,
@@ -57,7 +56,6 @@ from engine.records import (
     ActionRecord,
     ActionStatus,
     ChannelConfig,
-    PressRefusal,
     RollRecord,
     WillState,
 )
@@ -207,7 +205,7 @@ async def resist_form(
     """The resist form (``sb1:form:resist:<action id>``): roll the opponent's pool, decide
     the contest, close it, and redraw the card."""
     terms, _ = read_form(values)
-    for _attempt in range(ROLL_TRIES):
+    async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[Table, ActionRecord | None]:
             return read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key)
 
@@ -239,10 +237,7 @@ async def resist_form(
             _store_roll(tx, ctx, record, theirs)
             return record.saved(after, version, ActionStatus.CLOSED), after, closed
 
-        try:
-            saved, after, closed = await deps.store.write(write)
-        except Conflict:
-            continue
+        saved, after, closed = await deps.store.write(write)
         message = contest_message(saved, after, config)
         edits = closed_edits(closed, config)
         if ctx.message_id is not None:  # submitted from the card's button: redrawn in place
@@ -250,7 +245,7 @@ async def resist_form(
         if saved.message_id is not None:
             edits = (*edits, Edit(saved.channel_id, saved.message_id, message))
         return Reply(message=message, edits=edits)
-    raise UserError(REFUSALS[PressRefusal.BUSY])
+    return await until_written(attempt)
 
 
 async def pool_form_submitted(

@@ -29,14 +29,15 @@ Decisions where COMMANDS.md and RULES.md are silent:
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
-from bot.flows.rolls import ROLL_TRIES, build_request, closed_edits, read_action_roll
+from bot.flows.retry import until_written
+from bot.flows.rolls import build_request, closed_edits, read_action_roll
 from bot.render import extended as wording
 from bot.render.buttons import (
     REFUSALS,
@@ -199,18 +200,6 @@ def _card_edit(
                                                                       config)),)
 
 
-async def _retrying(attempt: Callable[[], Awaitable[T]]) -> T:
-    """Run ``attempt`` again (up to :data:`ROLL_TRIES`) while its write finds that the rows
-    it read changed (``Conflict(None)``); a conflict with a reason is the member's answer."""
-    for _ in range(ROLL_TRIES):
-        try:
-            return await attempt()
-        except Conflict as conflict:
-            if conflict.reason is not None:
-                raise UserError(str(conflict.reason)) from None
-    raise UserError(REFUSALS[PressRefusal.BUSY])
-
-
 # --- /extended start -------------------------------------------------------------------------
 
 
@@ -324,7 +313,10 @@ async def start(
             sent=remember,
         )
 
-    return await _retrying(attempt)
+    try:
+        return await until_written(attempt)
+    except Conflict as conflict:
+        raise UserError(str(conflict.reason)) from None
 
 
 # --- rolling an interval ----------------------------------------------------------------------

@@ -49,10 +49,6 @@ from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, attempts
 
-#: How often a flow reads again when the action it read moved on before its write could
-#: take it (two members acting on one card at once); then the member is told to try again.
-ROLL_TRIES = 3
-
 
 @dataclass(frozen=True, slots=True)
 class Table:

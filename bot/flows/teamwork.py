@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.retry import until_written
 from bot.flows.rolls import (
-    ROLL_TRIES,
     ActionRoll,
     Ask,
     Table,
@@ -81,11 +81,6 @@ from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import teamwork
 from engine.table.teamwork import Blocked, Move, TeamworkAction
-
-
-class _Stale(Exception):  # noqa: N818 - a write's answer: the action moved since it was read
-    """Raised inside a write when the action is no longer at the version the flow read."""
-
 
 # --- reading ----------------------------------------------------------------------------------
 
@@ -250,7 +245,7 @@ async def _help(
     *,
     label: str | None,
 ) -> Reply:
-    for _ in range(ROLL_TRIES):
+    async def attempt() -> Reply:
         gathered = await _gather(deps, ctx, which)
         table = gathered.table
         record = _teamwork(
@@ -279,7 +274,7 @@ async def _help(
             after = teamwork.helped(action, ctx.user_id, ctx.user_name, result)
             version = tx.actions.update(record.id, record.version, after)
             if version is None:
-                raise _Stale
+                raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
             closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
             rolled = tx.rolls.insert(
@@ -290,10 +285,8 @@ async def _help(
             )
             return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
-        try:
-            saved, after, rolled, closed = await deps.store.write(write)
-        except (_Stale, Conflict):
-            continue  # the teamwork or the member's counters moved: read again
+        # The teamwork moved since it was read (Conflict(None)): until_written reads again.
+        saved, after, rolled, closed = await deps.store.write(write)
         config = table.config
         pressed = ctx.message_id if isinstance(which, int) else None
         return Reply(
@@ -301,14 +294,14 @@ async def _help(
             edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
             sent=_remember_roll(deps, rolled.id),
         )
-    raise UserError(REFUSALS[PressRefusal.BUSY])
+    return await until_written(attempt)
 
 
 def _still(tx: Tx, record: ActionRecord) -> None:
     """Inside a write, before any dice: the action is still at the version read."""
     now = tx.actions.get(record.id)
     if now is None or now.version != record.version or now.status is not ActionStatus.OPEN:
-        raise _Stale
+        raise Conflict(None)
 
 
 def _remember_roll(deps: Deps, roll_id: int) -> Callable[[Sent], Awaitable[None]]:
@@ -333,7 +326,7 @@ async def roll_command(deps: Deps, ctx: Ctx, *, label: str | None) -> Reply:
 async def _roll(
     deps: Deps, ctx: Ctx, which: Which, *, version: int | None, label: str | None
 ) -> Reply:
-    for _ in range(ROLL_TRIES):
+    async def attempt() -> Reply:
         gathered = await _gather(deps, ctx, which)
         table = gathered.table
         config = table.config
@@ -371,7 +364,7 @@ async def _roll(
                 record.id, record.version, after, ActionStatus.CLOSED
             )
             if new_version is None:
-                raise _Stale
+                raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
             closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
             rolled = tx.rolls.insert(
@@ -385,19 +378,17 @@ async def _roll(
 
         try:
             saved, after, rolled, closed = await deps.store.write(write)
-        except _Stale:
-            continue
         except Conflict as conflict:
             if conflict.reason is PressRefusal.NO_WILL and table.pool is not None:
                 raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
-            continue
+            raise
         pressed = ctx.message_id if version is not None else None
         return Reply(
             message=primary_roll_message(rolled, config),
             edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
             sent=_remember_roll(deps, rolled.id),
         )
-    raise UserError(REFUSALS[PressRefusal.BUSY])
+    return await until_written(attempt)
 
 
 # --- cancelling -------------------------------------------------------------------------------

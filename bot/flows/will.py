@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
+from bot.flows.retry import until_written
 from bot.render.messages import (
     NOT_STORYTELLER,
     WILL_NOT_TRACKED,
@@ -19,13 +20,10 @@ from bot.render.messages import (
     will_above_maximum,
     will_not_tracked_for,
 )
-from bot.render.state import TABLE_BUSY, will_changed, will_shown
+from bot.render.state import will_changed, will_shown
 from bot.store import Conflict, Tx
 from engine import will
 from engine.records import ChannelConfig, WillPool
-
-#: How often a change is decided again when the pool moved between its read and its write.
-TRIES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,22 +65,21 @@ async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
 ]:
     """Read the settings and the pool, let ``decide`` (the engine) say the new pool, and
     store it if the pool did not move meanwhile (else decide again)."""
-    for _ in range(TRIES):
+
+    async def attempt() -> tuple[ChannelConfig, WillPool | None, WillPool]:
         config, old = await deps.store.read(
             lambda tx: (ctx.config(tx), tx.will.get(ctx.guild_id, user_id))
         )
         new = decide(config, old)
 
-        def write(tx: Tx, old: WillPool | None = old, new: WillPool = new) -> None:
+        def write(tx: Tx) -> None:
             if not tx.will.save(old, new):
                 raise Conflict(None)
 
-        try:
-            await deps.store.write(write)
-        except Conflict:
-            continue
+        await deps.store.write(write)
         return config, old, new
-    raise UserError(TABLE_BUSY)
+
+    return await until_written(attempt)
 
 
 async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = None) -> Reply:
