@@ -420,3 +420,18 @@ def test_a_pool_syntax_error_carries_its_refusal_as_its_argument() -> None:
     assert error.args == (error.refusal,)
     assert repr(error.refusal) in repr(error)
     assert str(error) == error.refusal.code.value
+
+
+@pytest.mark.parametrize("ruleset", ["cofd", "fistful"])
+def test_declared_will_is_listed_in_the_breakdown_as_three_dice(ruleset: str) -> None:
+    """RULES.md §0: every automatic adjustment is in the breakdown; Will in cofd and fistful
+    is +3 dice (v20's is +1 success, no dice)."""
+    result = roll(request(ruleset, 2, will=True), ScriptedFaces([2, 3, 4, 5, 6]))
+    assert result.breakdown is not None
+    will_lines = [
+        adjustment.dice
+        for adjustment in result.breakdown.adjustments
+        if adjustment.kind is AdjustmentKind.WILLPOWER
+    ]
+    assert will_lines == [3]
+    assert result.breakdown.dice == 5
