@@ -20,30 +20,14 @@ from engine.models import (
     DieKind,
     Fate,
     Outcome,
-    RollRequest,
     RollResult,
-    Ruleset,
-    Term,
     WillUse,
 )
 from engine.odds import TAIL, odds
 from engine.prepare import Prepared, prepare
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, roll, spend_will, will_refusal
-
-
-def request(ruleset: str, pool: int, **options: Any) -> RollRequest:
-    return RollRequest(ruleset=Ruleset(ruleset), terms=(Term(value=pool),), **options)
-
-
-def rolled(
-    ruleset: str, pool: int, faces: list[int], *, left: int = 0, **options: Any
-) -> RollResult:
-    """Roll on ``faces``; exactly ``left`` of them must stay undrawn."""
-    source = ScriptedFaces(faces)
-    result = roll(request(ruleset, pool, **options), source)
-    assert source.remaining == left, "the roll drew faces in the order RULES.md §0 fixes"
-    return result
+from tests.engine.scripted import request, rolled
 
 
 def will_after(result: RollResult, faces: list[int], *, left: int = 0) -> RollResult:

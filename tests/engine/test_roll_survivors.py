@@ -39,25 +39,12 @@ from engine.prepare import Prepared, prepare
 from engine.records import ActionKind, ActionRecord, ActionStatus, WillPool
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import roll, spend_will
+from tests.engine.scripted import request, rolled
 
 POOL, CHANCE, WILL, ROTE, EXTRA = (
     DieKind.POOL, DieKind.CHANCE, DieKind.WILL, DieKind.ROTE, DieKind.EXTRA,
 )
 SUCCESS, FAILURE, ONE = Fate.SUCCESS, Fate.FAILURE, Fate.ONE
-
-
-def request(ruleset: str, pool: int, **options: Any) -> RollRequest:
-    return RollRequest(ruleset=Ruleset(ruleset), terms=(Term(value=pool),), **options)
-
-
-def rolled(
-    ruleset: str, pool: int, faces: list[int], *, left: int = 0, **options: Any
-) -> RollResult:
-    """Roll on ``faces``; exactly ``left`` of them must stay undrawn."""
-    source = ScriptedFaces(faces)
-    result = roll(request(ruleset, pool, **options), source)
-    assert source.remaining == left, "the roll drew faces in the order RULES.md §0 fixes"
-    return result
 
 
 def assert_plain_values(result: RollResult) -> None:
