@@ -34,6 +34,7 @@ from bot.flows.rolls import (
     read_table,
     with_table_state,
 )
+from bot.flows.scene import close_open
 from bot.flows.teamwork import read_form
 from bot.render.contest import (
     AGAINST_YOURSELF,
@@ -267,19 +268,12 @@ def end_for_scene(
     """`/scene end`, inside its write: close the channel's contests still waiting for a
     resist. Answers how many closed and the edits of their cards (they say the scene
     ended and lose Roll to resist)."""
-    closed = 0
-    edits: list[Edit] = []
-    for record in tx.actions.find_open(guild_id, channel_id, kind=ActionKind.CONTEST):
-        after = rules.scene_ended(_state(record))
-        if after is None:
-            continue
-        version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
-        if version is None:
-            continue
-        closed += 1
-        if record.message_id is not None:
-            saved = record.saved(after, version, ActionStatus.CLOSED)
-            edits.append(
-                Edit(record.channel_id, record.message_id, contest_message(saved, after, config))
-            )
-    return closed, tuple(edits)
+    def card(saved: ActionRecord, after: ContestState) -> tuple[Edit, ...]:
+        if saved.message_id is None:
+            return ()
+        return (Edit(saved.channel_id, saved.message_id, contest_message(saved, after, config)),)
+
+    return close_open(
+        tx, ActionKind.CONTEST, guild_id, channel_id,
+        ended=lambda record: rules.scene_ended(_state(record)), card=card,
+    )

@@ -34,6 +34,7 @@ from bot.flows.rolls import (
     read_table,
     with_table_state,
 )
+from bot.flows.scene import close_open
 from bot.render.buttons import REFUSALS, beat_taken, no_beat, no_will, will_spent
 from bot.render.buttons import cannot_spend_will as cannot_spend_will_text
 from bot.render.contest import DIFFICULTY_FIELD, POOL_FIELD, not_a_difficulty, pool_form
@@ -623,16 +624,8 @@ def end_for_scene(
     Answers how many ended and the edits of their cards (they lose their buttons and
     say the scene ended).
     """
-    ended = 0
-    edits: list[Edit] = []
-    for record in tx.actions.find_open(guild_id, channel_id, kind=ActionKind.TEAMWORK):
-        after = teamwork.scene_ended(_state(record))
-        if after is None:
-            continue
-        version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
-        if version is None:
-            continue
-        ended += 1
-        edits += _card_edit(record.saved(after, version, ActionStatus.CLOSED), after, config,
-                            None)
-    return ended, tuple(edits)
+    return close_open(
+        tx, ActionKind.TEAMWORK, guild_id, channel_id,
+        ended=lambda record: teamwork.scene_ended(_state(record)),
+        card=lambda saved, after: _card_edit(saved, after, config, None),
+    )
