@@ -59,6 +59,7 @@ from tests.e2e.harness import (
     Message,
     Role,
 )
+from tests.e2e.harness.process import Zygote
 
 #: Wait for one answer (the fake itself refuses acknowledgements later than 3 s).
 ANSWER = 5.0
@@ -261,7 +262,7 @@ class Live:
 
 
 @pytest.fixture
-async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
+async def live(fake: FakeDiscord, tmp_path: Path, zygote: Zygote) -> AsyncIterator[Live]:
     cofd, v20, fistful = (fake.add_channel(name) for name in ("cofd", "v20", "fistful"))
     thread = fake.add_channel("scene", parent=v20)
     narrators = fake.add_role("Narrators")
@@ -272,7 +273,9 @@ async def live(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Live]:
         fake.add_member("Storyteller", permissions=STORYTELLER),
         fake.add_member("Admin", permissions=ADMIN),
     ]
-    bot = BotProcess(fake, BOT, None, tmp_path / "bot.sqlite3", dice_seed=3, name="bot")
+    bot = BotProcess(
+        fake, BOT, None, tmp_path / "bot.sqlite3", dice_seed=3, name="bot", zygote=zygote
+    )
     await bot.start()
     admin = members[-1]
     for channel, ruleset in ((v20, "v20"), (fistful, "fistful")):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import BotProcess, FakeDiscord, StartBot
+from tests.e2e.harness.process import Zygote
 
 
 @pytest.fixture
@@ -35,7 +36,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot]:
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, zygote: Zygote
+) -> AsyncIterator[StartBot]:
     """Start bots against ``fake``; stopped, and their output printed, at teardown."""
     started: list[BotProcess] = []
 
@@ -54,6 +57,7 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot
             db_path or tmp_path / f"{name}.sqlite3",
             dice_seed=dice_seed,
             name=name,
+            zygote=zygote,
         )
         started.append(process)
         await process.start()

@@ -20,6 +20,9 @@ from tests.e2e.harness import (
     StartBot,
     Upload,
 )
+from tests.e2e.harness.process import Zygote
+
+BOT = [sys.executable, "-m", "bot"]
 
 BARE_BOT = [sys.executable, str(Path(__file__).with_name("bare_bot.py"))]
 
@@ -364,3 +367,30 @@ async def test_a_bot_that_dies_fails_the_wait_at_once(fake: FakeDiscord, tmp_pat
     with pytest.raises(BotExitedError, match="exited unexpectedly"):
         await process.start()
     assert (process.crashed, process.returncode) == (True, 3)
+
+
+async def test_a_forked_bot_reports_its_exit_code_and_output(
+    fake: FakeDiscord, tmp_path: Path, zygote: Zygote
+) -> None:
+    """The zygote's child is ``python -m bot``: a start-up failure exits 2 with its line."""
+    (tmp_path / "db").mkdir()
+    process = BotProcess(fake, BOT, None, tmp_path / "db", name="forked", zygote=zygote)
+
+    with pytest.raises(BotExitedError, match="exited unexpectedly"):
+        await process.start()
+
+    assert (process.crashed, process.returncode) == (True, 2)
+    assert "The database cannot be used" in process.output()
+
+
+async def test_a_forked_bot_killed_by_a_signal_reports_the_signal(
+    start_bot: StartBot, zygote: Zygote
+) -> None:
+    process = await start_bot(BOT)
+    pid = process.pid
+    stat = await asyncio.to_thread(Path(f"/proc/{pid}/stat").read_text)
+    parent = stat.rsplit(")", 1)[1].split()[1]
+    assert parent == str(zygote.pid)  # forked, not a new interpreter
+
+    assert await process.kill() == -9
+    assert process.pid == pid and not process.running

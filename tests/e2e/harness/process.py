@@ -12,8 +12,14 @@ and, when a test pins the dice, ``DICE_SEED``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import queue
 import signal
+import subprocess
+import sys
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -52,6 +58,7 @@ class BotProcess:
         dice_seed: int | None = None,
         log_level: str = "INFO",
         name: str = "bot",
+        zygote: Zygote | None = None,
     ) -> None:
         self.fake = fake
         self.argv = list(argv)
@@ -63,7 +70,8 @@ class BotProcess:
         self.stdout_path = directory / f"{name}.stdout.log"
         self.stderr_path = directory / f"{name}.stderr.log"
         self.starts = 0
-        self._proc: asyncio.subprocess.Process | None = None
+        self._zygote = zygote
+        self._proc: asyncio.subprocess.Process | ForkedProcess | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._stopping = False
         fake.changes.add_context(self._stderr_context)
@@ -116,9 +124,12 @@ class BotProcess:
             stderr.write(banner)
             stdout.flush()
             stderr.flush()
-            self._proc = await asyncio.create_subprocess_exec(
-                *self.argv, cwd=REPO_ROOT, env=self.env(), stdout=stdout, stderr=stderr
-            )
+            if self._zygote is not None and self.argv == [sys.executable, "-m", "bot"]:
+                self._proc = self._zygote.spawn(self.env(), self.stdout_path, self.stderr_path)
+            else:
+                self._proc = await asyncio.create_subprocess_exec(
+                    *self.argv, cwd=REPO_ROOT, env=self.env(), stdout=stdout, stderr=stderr
+                )
         self._watcher = asyncio.create_task(self._watch(self._proc))
         self.fake.changes.add_guard(self._check_alive)
         await self.fake.wait_ready(since=mark, timeout=timeout)
@@ -151,7 +162,7 @@ class BotProcess:
             await self._watcher
         return proc.returncode if proc.returncode is not None else -1
 
-    async def _watch(self, proc: asyncio.subprocess.Process) -> None:
+    async def _watch(self, proc: asyncio.subprocess.Process | ForkedProcess) -> None:
         """Wake waiters when the process exits so guards can fail them immediately."""
         await proc.wait()
         self.fake.changes.notify()
@@ -173,3 +184,105 @@ class BotProcess:
             return ""
         lines = self.stderr_path.read_text(errors="replace").splitlines()[-25:]
         return "bot stderr tail:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+class Zygote:
+    """The test session's bot forker (see :mod:`tests.e2e.harness.zygote`).
+
+    Start it once with :meth:`start`; :class:`BotProcess` given one forks ``python -m bot``
+    from it instead of starting a new interpreter. A reader thread collects the zygote's
+    answers, so any test's event loop can wait for its bot's end.
+    """
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._pids: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._ended: dict[int, int] = {}
+        self._waiters: dict[int, list[tuple[asyncio.AbstractEventLoop, asyncio.Future[int]]]] = {}
+
+    def start(self) -> None:
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.e2e.harness.zygote"],
+            cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )
+        threading.Thread(target=self._read, name="zygote-reader", daemon=True).start()
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._proc is None else self._proc.pid
+
+    def close(self) -> None:
+        if self._proc is not None and self._proc.stdin is not None:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=10)
+
+    def spawn(self, env: Mapping[str, str], stdout: Path, stderr: Path) -> ForkedProcess:
+        """Fork a bot with this environment and these output files."""
+        if self._proc is None or self._proc.stdin is None:
+            raise RuntimeError("the zygote is not started")
+        request = {"env": dict(env), "cwd": str(REPO_ROOT), "stdout": str(stdout),
+                   "stderr": str(stderr)}
+        with self._lock:
+            self._proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self._proc.stdin.flush()
+            pid = self._pids.get(timeout=10)
+        return ForkedProcess(self, pid)
+
+    def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        for raw in self._proc.stdout:
+            word, *numbers = raw.decode().split()
+            if word == "pid":
+                self._pids.put(int(numbers[0]))
+                continue
+            pid, code = int(numbers[0]), int(numbers[1])
+            with self._lock:
+                self._ended[pid] = code
+                waiters = self._waiters.pop(pid, [])
+            for loop, future in waiters:
+                with contextlib.suppress(RuntimeError):  # that test's loop is closed
+                    loop.call_soon_threadsafe(_settle, future, code)
+
+    def wait(self, pid: int) -> asyncio.Future[int]:
+        """A future of the running loop that resolves to the child's exit code."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        with self._lock:
+            if pid in self._ended:
+                future.set_result(self._ended[pid])
+            else:
+                self._waiters.setdefault(pid, []).append((loop, future))
+        return future
+
+    def ended(self, pid: int) -> int | None:
+        with self._lock:
+            return self._ended.get(pid)
+
+
+def _settle(future: asyncio.Future[int], code: int) -> None:
+    if not future.done():
+        future.set_result(code)
+
+
+class ForkedProcess:
+    """A bot forked by the :class:`Zygote`, with the part of asyncio's Process the harness uses."""
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self._zygote = zygote
+        self.pid = pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._zygote.ended(self.pid)
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        return await self._zygote.wait(self.pid)

@@ -1,0 +1,109 @@
+"""A process that has imported the bot once and forks a fresh bot process per request.
+
+Importing discord.py, pydantic and the bot takes about a second, most of an end-to-end
+test's bot start. The zygote pays it once per test session: each request forks a child
+that sets its own environment, working folder and output files and runs
+``bot.__main__.main()``, exactly what ``python -m bot`` runs, in a process of its own
+(its own pid, signals, database connection and event loop). The zygote has no thread and
+no event loop, so forking it is safe.
+
+Protocol (one JSON object or one line per message):
+
+- stdin: ``{"env": {...}, "cwd": "...", "stdout": "path", "stderr": "path"}`` asks for a bot;
+- stdout: ``pid <pid>`` answers a request, ``exit <pid> <code>`` reports a child's end
+  (``code`` as asyncio reports it: negative for a signal);
+- end of stdin: the zygote kills its children and exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import sys
+import traceback
+from typing import Any
+
+import bot.__main__ as bot_main
+
+#: How long the zygote waits for a request before it looks for ended children.
+POLL_SECONDS = 0.02
+
+
+def _child(request: dict[str, Any]) -> None:
+    """Become the bot: never returns."""
+    code = 1
+    try:
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        for fd, key in ((1, "stdout"), (2, "stderr")):
+            target = os.open(request[key], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            os.dup2(target, fd)
+            os.close(target)
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - the process's own
+        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        code = bot_main.main()
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _report(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _reap(children: set[int]) -> None:
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        children.discard(pid)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        _report(f"exit {pid} {code}")
+
+
+def serve() -> None:
+    """Answer requests until stdin ends."""
+    children: set[int] = set()
+    stdin = sys.stdin.buffer
+    pending = b""
+    while True:
+        ready, _, _ = select.select([stdin], [], [], POLL_SECONDS)
+        _reap(children)
+        if not ready:
+            continue
+        chunk = os.read(stdin.fileno(), 65536)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            pid = os.fork()
+            if pid == 0:
+                _child(json.loads(line))
+            children.add(pid)
+            _report(f"pid {pid}")
+    for pid in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    serve()
