@@ -21,7 +21,6 @@ class Scene(commands.GroupCog, group_name="scene"):
 
     @app_commands.command(name="end")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_channels=True)
     async def end(self, interaction: discord.Interaction) -> None:
         """Storyteller: end the scene (resets attempts, closes Will buttons, ends teamwork)."""
         await run(clock.scene_end(deps_of(interaction), ctx_of(interaction)),
@@ -36,7 +35,6 @@ class Turn(commands.GroupCog, group_name="turn"):
 
     @app_commands.command(name="next")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_channels=True)
     async def next_(self, interaction: discord.Interaction) -> None:
         """Storyteller: next turn (resets the Successive Action Penalty, closes Will buttons)."""
         await run(clock.turn_next(deps_of(interaction), ctx_of(interaction)),
@@ -51,7 +49,6 @@ class Night(commands.Cog):
 
     @app_commands.command(name="night")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_channels=True)
     async def night(self, interaction: discord.Interaction) -> None:
         """Storyteller: a night passes; every tracked Will pool in the server regains 1."""
         await run(clock.night(deps_of(interaction), ctx_of(interaction)),

@@ -19,7 +19,6 @@ OPTION_CHOICES = [app_commands.Choice(name=option, value=option) for option in c
 
 
 @app_commands.guild_only()
-@app_commands.default_permissions(manage_channels=True)
 class Config(commands.GroupCog, group_name="config"):
     """Settings: who may change what is checked on every command."""
 
@@ -44,7 +43,7 @@ class Config(commands.GroupCog, group_name="config"):
         ruleset: str,
         scope: Literal["channel", "server"] = "channel",
     ) -> None:
-        """Choose the ruleset of this channel or of the server."""
+        """Admin: choose the ruleset of this channel or of the server."""
         flow = config.ruleset(deps_of(interaction), ctx_of(interaction), ruleset, scope)
         await run(flow, DiscordResponder(interaction))
 
@@ -54,7 +53,7 @@ class Config(commands.GroupCog, group_name="config"):
     async def set_(
         self, interaction: discord.Interaction, option: str, value: app_commands.Range[str, 1, 20]
     ) -> None:
-        """Change a setting of this channel."""
+        """Admin: change a setting of this channel."""
         flow = config.set_option(deps_of(interaction), ctx_of(interaction), option, value)
         await run(flow, DiscordResponder(interaction))
 
@@ -69,7 +68,7 @@ class Config(commands.GroupCog, group_name="config"):
         role: discord.Role,
         channel: discord.TextChannel | None = None,
     ) -> None:
-        """Set the Storyteller role, and where copies of secret rolls go."""
+        """Admin: set the Storyteller role, and where copies of secret rolls go."""
         flow = config.storyteller(
             deps_of(interaction), ctx_of(interaction), role.id,
             channel.id if channel is not None else None,

@@ -62,7 +62,6 @@ class Will(commands.GroupCog, group_name="will"):
 
     @app_commands.command(name="gain")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_channels=True)
     @app_commands.describe(member="Who regains Will", amount="How much (up to their maximum)")
     async def gain(
         self,

@@ -1,7 +1,8 @@
 """`/config show|ruleset|set|storyteller`: the settings of a channel or a server.
 
-Who may change what is decided here from the member's permissions (the commands'
-``default_permissions`` are only Discord's hint). A change is one write that reads the
+Who may change what is decided here from the member's permissions: every command is
+visible to every member (players read `/config show`), so no command relies on Discord
+hiding it. A change is one write that reads the
 settings in force before it (the confirmation's "old", and its text-only mode): one trip.
 """
 

@@ -149,6 +149,41 @@ async def test_every_command_is_either_restricted_or_open_to_players(
     assert restricted <= synced_paths(fake)
 
 
+def synced_descriptions(fake: FakeDiscord) -> dict[str, str]:
+    """Every invocable command path the bot synced, with its description."""
+
+    def walk(prefix: str, entry: dict[str, Any]) -> Iterator[tuple[str, str]]:
+        subcommands = [option for option in entry.get("options", []) if option["type"] in (1, 2)]
+        if not subcommands:
+            yield prefix, entry["description"]
+        for option in subcommands:
+            yield from walk(f"{prefix} {option['name']}", option)
+
+    return {
+        path: text for command in fake.guild_commands
+        for path, text in walk(command["name"], command)
+    }
+
+
+async def test_the_gating_rule_every_command_is_visible_and_restricted_ones_say_whose(
+    fake: FakeDiscord, table: Table, start_bot: StartBot
+) -> None:
+    """One rule for every command: nothing is hidden by Discord's permissions (the
+    Storyteller is a role the bot knows, which Discord cannot express, and players read
+    `/config show`); a restricted command says whose it is in its description and is
+    refused at run time (the test below)."""
+    await start_bot(BOT)
+    role = fake.add_role("Narrators")
+    restricted = {command.path for command in restricted_commands(table, role)} - {"history"}
+    descriptions = synced_descriptions(fake)
+
+    hidden = [c["name"] for c in fake.guild_commands if c.get("default_member_permissions")]
+    assert hidden == []
+    for path, text in descriptions.items():
+        says_whose = text.startswith(("Storyteller:", "Admin:"))
+        assert says_whose == (path in restricted), (path, text)
+
+
 async def test_every_storyteller_and_admin_command_is_refused_to_a_plain_member(
     fake: FakeDiscord, table: Table, start_bot: StartBot
 ) -> None:
