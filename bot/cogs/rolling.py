@@ -49,15 +49,23 @@ class Rolling(commands.Cog):
 
     @app_commands.command(name="odds")
     @app_commands.guild_only()
-    @app_commands.describe(pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1")
+    @app_commands.describe(
+        pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1",
+        public="Show the odds to the whole channel (default: only to you)",
+    )
     @roll_options(*EVERY_OPTION)
     async def odds(
-        self, interaction: discord.Interaction, pool: Pool, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        pool: Pool,
+        options: dict[str, Any],
+        public: bool = False,
     ) -> None:
         """The exact chances of a roll in this channel's ruleset, with a chart."""
         flow = rolls.odds(
             deps_of(interaction), ctx_of(interaction),
             lambda config: rolls.build_request(config.ruleset, pool, **options),
+            public=public,
         )
         await run(flow, DiscordResponder(interaction))
 

@@ -34,7 +34,7 @@ from bot.render.buttons import (
 )
 from bot.render.message import Attachment, Message
 from bot.render.messages import bad_option, no_odds
-from bot.render.odds import CHART_NAME, odds_chart_png, odds_embed
+from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import roll_message, secret_notice
 from bot.render.text import options_text
@@ -214,22 +214,25 @@ def _answer(
     )
 
 
-async def odds(deps: Deps, ctx: Ctx, ask: Ask) -> Reply:
-    """The exact chances of a request in this channel's ruleset, with a chart."""
+async def odds(deps: Deps, ctx: Ctx, ask: Ask, *, public: bool = False) -> Reply:
+    """The exact chances of a request in this channel's ruleset, with a chart: for the
+    asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds)."""
     config = await deps.store.read(ctx.config)
     request = ask(config)
     chances = await asyncio.to_thread(exact_odds, request)
     if chances.refusal is not None:
         raise UserError(no_odds(refusal_text(chances.refusal)))
     pool_text = format_pool(request.terms)
+    chosen = options_text(request)
     chart = await asyncio.to_thread(
-        odds_chart_png, chances, title=f"{pool_text} ({request.ruleset.value})"
+        odds_chart_png, chances, title=chart_title(pool_text, request.ruleset, chosen)
     )
     embed = odds_embed(
         chances, pool_text=pool_text, ruleset=request.ruleset,
-        options_text=options_text(request), text_only=config.text_only,
+        options_text=chosen, text_only=config.text_only,
     )
-    return Reply(message=Message(embed=embed, file=Attachment(CHART_NAME, chart)))
+    message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
+    return Reply(message=message, ephemeral=not public)
 
 
 # --- buttons --------------------------------------------------------------------------------

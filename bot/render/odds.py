@@ -20,7 +20,7 @@ from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, percent, safe
 from engine.models import Outcome, Ruleset
 from engine.odds import Odds
 
-__all__ = ["CHART_NAME", "odds_chart_png", "odds_embed"]
+__all__ = ["CHART_NAME", "chart_title", "odds_chart_png", "odds_embed"]
 
 #: The attachment the embed's image points at.
 CHART_NAME: Final = "odds.png"
@@ -37,6 +37,8 @@ _OUTCOME_ORDER: Final = (
 _AT_LEAST_LINES: Final = 40
 _SHOWN: Final = 0.00005
 _FIELD_LIMIT: Final = 1024
+#: Characters of the chart title that fit the image width.
+_TITLE_LIMIT: Final = 100
 
 _SIZE: Final = (800, 400)
 _MARGIN: Final = (64, 48, 24, 56)  # left, top, right, bottom
@@ -69,10 +71,10 @@ def odds_embed(
     if odds.refusal is not None:
         embed.description = f"{embed.description}\n\n{refusal(refusal_text(odds.refusal))}"
         return embed
-    outcomes = [
+    outcomes = [  # an outcome this request cannot reach is left out, not shown at 0 %
         f"{OUTCOME_WORDS[outcome]}: {percent(odds.outcomes[outcome])}"
         for outcome in _OUTCOME_ORDER
-        if outcome in odds.outcomes
+        if odds.outcomes.get(outcome, 0) > 0
     ]
     average = math.fsum(count * chance for count, chance in odds.successes.items())
     outcomes.append(f"Average: {average:.2f} successes")
@@ -112,6 +114,13 @@ def _chunks(lines: list[str]) -> list[str]:
     return chunks
 
 
+def chart_title(pool_text: str, ruleset: Ruleset, options_text: str) -> str:
+    """The chart's title: the pool, the ruleset and every option, so a shared image says
+    what it is the odds of."""
+    title = f"{pool_text} ({ruleset.value})"
+    return f"{title}, {options_text}" if options_text else title
+
+
 def odds_chart_png(odds: Odds, *, title: str) -> bytes:
     """A bar chart of the chance of each number of successes, as PNG bytes (800×400).
 
@@ -124,7 +133,8 @@ def odds_chart_png(odds: Odds, *, title: str) -> bytes:
     small = ImageFont.load_default(size=12)
     width, height = _SIZE
     left, top, right, bottom = _MARGIN
-    draw.text((width / 2, 14), title[:100], font=font, fill=_INK, anchor="mt")
+    shown = title if len(title) <= _TITLE_LIMIT else title[: _TITLE_LIMIT - 1] + "…"
+    draw.text((width / 2, 14), shown, font=font, fill=_INK, anchor="mt")
 
     likely = [count for count, chance in odds.successes.items() if chance >= _CHART_FLOOR]
     counts = list(range(min(likely, default=0), max(likely, default=0) + 1))

@@ -8,7 +8,8 @@ import pytest
 
 from bot.flows import rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
-from engine.models import Term, WillUse
+from bot.render.odds import chart_title
+from engine.models import Ruleset, Term, WillUse
 from engine.records import PressRefusal, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Table
 
@@ -155,3 +156,27 @@ async def test_odds_answer_with_a_chart(table: Table) -> None:
     said = await table.run(rolls.odds(table.deps, table.ctx(), ask(3)))
     assert said.answer.message.file is not None
     assert "Success" in said.answer.text
+
+
+async def test_odds_are_for_the_asker_alone_unless_made_public(table: Table) -> None:
+    mine = await table.run(rolls.odds(table.deps, table.ctx(), ask(3)))
+    shared = await table.run(rolls.odds(table.deps, table.ctx(), ask(3), public=True))
+
+    assert mine.answer.ephemeral
+    assert not shared.answer.ephemeral
+
+
+async def test_odds_leave_out_outcomes_the_request_cannot_reach(table: Table) -> None:
+    """A 3-die cofd pool cannot fail dramatically (only a chance die can)."""
+    said = await table.run(rolls.odds(table.deps, table.ctx(), ask(3)))
+
+    assert "Dramatic failure" not in said.answer.text
+    assert "0.00%" not in said.answer.text
+    assert "Exceptional success: " in said.answer.text
+
+
+def test_the_odds_chart_title_names_every_option() -> None:
+    assert chart_title("Wits 3 + Composure 2", Ruleset.COFD, "8-again, rote") == (
+        "Wits 3 + Composure 2 (cofd), 8-again, rote"
+    )
+    assert chart_title("5", Ruleset.V20, "") == "5 (v20)"
