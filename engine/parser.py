@@ -17,6 +17,7 @@ problem is. The bot words it (``bot/render/refusals.py``).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -257,6 +258,29 @@ class _Parser:
         raise PoolSyntaxError(code, token.start, previous=previous.text, next=token.text)
 
 
+#: ``3d10``, ``d10``, ``2d6+1``: the notation of general dice bots, as a whole pool.
+_DICE_NOTATION: Final = re.compile(
+    r"\s*([0-9]{0,3})\s*[dD]([0-9]{1,3})\s*(?:[+-]\s*[0-9]{1,3}\s*)?"
+)
+#: ``7 dice``, ``5 d10s``: a number and a word for dice.
+_DICE_WORD: Final = re.compile(r"\s*([0-9]{1,3})\s*(?:dice|die|d10s?|dados?)\s*", re.IGNORECASE)
+
+
+def _refuse_other_notations(text: str) -> None:
+    """Refuse, with what to write instead, the shapes newcomers bring from other dice bots.
+
+    ``d10`` would otherwise parse as a trait named "d" with 10 dots: a pool of 10 dice
+    that nobody meant.
+    """
+    if (notation := _DICE_NOTATION.fullmatch(text)) is not None:
+        dice = int(notation[1] or "1")
+        raise PoolSyntaxError(
+            _C.POOL_DICE_NOTATION, 0, written=text.strip(), dice=dice, sides=int(notation[2])
+        )
+    if (word := _DICE_WORD.fullmatch(text)) is not None:
+        raise PoolSyntaxError(_C.POOL_DICE_WORD, 0, written=text.strip(), dice=int(word[1]))
+
+
 def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
     """Parse a pool expression into flat terms, or raise :class:`PoolSyntaxError`.
 
@@ -268,6 +292,7 @@ def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
     """
     if len(text) > MAX_TEXT:
         raise PoolSyntaxError(_C.POOL_TEXT_TOO_LONG, MAX_TEXT, length=len(text), max=MAX_TEXT)
+    _refuse_other_notations(text)
     placed = _Parser(text, capped=capped).parse()
     if not capped:
         return tuple(term for term, _ in placed)

@@ -182,6 +182,10 @@ class RefusalCode(StrEnum):
     """``max``."""
     POOL_OVER_MAX_DICE = "pool_over_max_dice"
     """``total`` (the positive terms' sum), ``max``: too many dice before penalties."""
+    POOL_DICE_NOTATION = "pool_dice_notation"
+    """``written``, ``dice``, ``sides``: another dice bot's ``NdM`` (``3d10``, ``d10+2``)."""
+    POOL_DICE_WORD = "pool_dice_word"
+    """``written``, ``dice``: a number followed by a word for dice (``7 dice``)."""
 
 
 class Refusal(Frozen):

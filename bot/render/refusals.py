@@ -167,6 +167,14 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "The pool is over {max} dice: its terms add up to {total} "
         "before penalties, and at most {max} dice can be rolled."
     ),
+    _C.POOL_DICE_NOTATION: (
+        "“{written}” is another dice bot's notation: here every die is a d10 and a pool is"
+        " its number of dice, so write “{dice}” (add or take away dice with + and -,"
+        " e.g. “Strength 3 + Brawl 2 - 1”)."
+    ),
+    _C.POOL_DICE_WORD: (
+        "Write just the number of dice: “{dice}” (or name them, e.g. “Strength 3 + Brawl 2”)."
+    ),
 }
 
 

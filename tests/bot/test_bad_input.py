@@ -149,6 +149,23 @@ def assert_fits_discord(embed: discord.Embed) -> None:
     assert all(len(f.name or "") <= 256 and len(f.value or "") <= 1024 for f in embed.fields)
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("3d10", "“3d10” is another dice bot's notation: here every die is a d10 and a pool is"
+                 " its number of dice, so write “3”"),
+        ("7 dice", "Write just the number of dice: “7”"),
+    ],
+)
+async def test_a_newcomers_dice_notation_is_answered_with_what_to_write(
+    text: str, says: str
+) -> None:
+    read = await read_pool(text)
+
+    assert isinstance(read, UserError)
+    assert says in str(read)
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.one_of(pool_like, typed_text(max_size=300)))
 async def test_any_pool_text_is_read_or_refused_with_a_message(text: str) -> None:

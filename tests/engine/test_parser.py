@@ -473,3 +473,39 @@ def test_a_parsed_pool_reads_back_the_same_once_formatted(text: str) -> None:
     terms = outcome(text)
     if isinstance(terms, tuple) and len(format_pool(terms)) <= MAX_TEXT:
         assert parse_pool(format_pool(terms)) == terms
+
+
+# --- shapes from other dice bots ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "dice", "sides"),
+    [("3d10", 3, 10), ("d10", 1, 10), (" 2d10+3 ", 2, 10), ("4D6", 4, 6), ("10d10 - 1", 10, 10)],
+)
+def test_ndm_notation_is_refused_with_the_number_of_dice_to_write(
+    text: str, dice: int, sides: int
+) -> None:
+    refused(text, C.POOL_DICE_NOTATION, 0, written=text.strip(), dice=dice, sides=sides)
+
+
+@pytest.mark.parametrize(
+    ("text", "dice"), [("7 dice", 7), ("1 die", 1), ("5 D10s", 5), ("3 dados", 3)]
+)
+def test_a_number_of_dice_in_words_is_refused_with_the_number_to_write(
+    text: str, dice: int
+) -> None:
+    refused(text, C.POOL_DICE_WORD, 0, written=text.strip(), dice=dice)
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [("d 3", (Term(label="d", value=3),)), ("Dice 3", (Term(label="Dice", value=3),)),
+     ("Strength 3 + 2d", None)],
+)
+def test_trait_names_that_look_like_dice_words_still_read_as_traits(
+    text: str, terms: tuple[Term, ...] | None
+) -> None:
+    if terms is None:  # not a whole-pool notation: the ordinary syntax refusal
+        assert refusal(text).refusal.code is C.POOL_MISSING_OPERATOR
+    else:
+        assert parse_pool(text) == terms
