@@ -88,6 +88,6 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
                     raise Conflict(None)
 
         await deps.store.write(save)
-        return say(night_done(len(changes)), ephemeral=False)
+        return say(night_done([change.new.user_id for change in changes]), ephemeral=False)
 
     return await until_written(attempt)

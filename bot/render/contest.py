@@ -273,7 +273,8 @@ def _verdict(contest: ContestResult, actor: str, opponent: str) -> str:
             "other's, so the consequences are theirs."
         )
     if contest.degree is not None:
-        return f"**{winner} wins** by {margin} (a {contest.degree} success)."
+        article = "an" if contest.degree.value[0] in "aeiou" else "a"
+        return f"**{winner} wins** by {margin} ({article} {contest.degree} success)."
     return f"**{winner} wins** by {margin}."
 
 

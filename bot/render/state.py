@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
@@ -180,26 +181,31 @@ def storyteller_changed(old: GuildSettings, new: GuildSettings, *, text_only: bo
     )
 
 
+def _closed(closed: int) -> str:
+    """The open rolls a clock command closed, when it closed any."""
+    return f", and {plural(closed, 'open roll')} closed" if closed else ""
+
+
 def scene_ended(attempts: int, closed: int) -> str:
-    """`/scene end`, with what it reset."""
+    """`/scene end`, with what it reset (what was untouched goes unsaid)."""
+    reset = f" ({plural(attempts, 'action')} reset)" if attempts else ""
     return (
-        "**The scene ends.** Successive attempts start over"
-        f" ({plural(attempts, 'action')} reset), the turn count starts over,"
-        f" and {plural(closed, 'open roll')} closed."
+        f"**The scene ends.** Successive attempts start over{reset},"
+        f" the turn count starts over{_closed(closed)}."
     )
 
 
 def turn_advanced(closed: int) -> str:
     """`/turn next`."""
-    return (
-        "**Next turn.** The Successive Action Penalty starts over,"
-        f" and {plural(closed, 'open roll')} closed."
-    )
+    return f"**Next turn.** The Successive Action Penalty starts over{_closed(closed)}."
 
 
-def night_done(regained: int) -> str:
-    """`/night`."""
-    return f"**Night falls.** {plural(regained, 'Will pool')} regained 1 Will."
+def night_done(regained: Sequence[int]) -> str:
+    """`/night`, naming who regained Will (mentions show names and never ping)."""
+    if not regained:
+        return "**Night falls.** Every tracked Will pool is already full."
+    names = ", ".join(f"<@{user_id}>" for user_id in regained)
+    return f"**Night falls.** 1 Will regained by {names}."
 
 
 def scene_contests_ended(ended: int) -> str:

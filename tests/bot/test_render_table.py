@@ -334,3 +334,11 @@ def test_a_refused_declaration_names_the_action_and_its_pool() -> None:
     text = multi_refused(refused, "Strength 3 + Brawl 3")
     assert text.startswith("Action 2 of 2: this action cannot be taken")
     assert text.endswith("(action 2 is Strength 3 + Brawl 3).")
+
+
+def test_v20_an_exceptional_degree_takes_an() -> None:
+    """Four net successes: "an exceptional success", never "a exceptional"."""
+    ours = rolled(request("v20", 4), [7, 8, 9, 10])
+    theirs = rolled(request("v20", 2), [2, 3])
+    embed = contest_card("v20", ours, theirs)
+    assert embed.description == "**Ada wins** by 4 successes (an exceptional success)."

@@ -80,7 +80,7 @@ async def test_the_night_gives_every_pool_below_its_maximum_one(table: Table) ->
     await table.run(will.set_pool(table.deps, table.ctx(BOB), 4))
     said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
     assert not said.answer.ephemeral
-    assert "1 Will pool regained 1 Will" in said.answer.text
+    assert said.answer.text == f"**Night falls.** 1 Will regained by <@{ALICE}>."
     pools = await table.store.read(lambda tx: tx.will.pools(GUILD))
     assert {(pool.user_id, pool.current) for pool in pools} == {(ALICE, 2), (BOB, 4)}
 
@@ -91,3 +91,16 @@ async def test_only_the_storyteller_brings_the_night(table: Table) -> None:
     assert said.answer.text == NOT_STORYTELLER
     pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
     assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=1, maximum=5)
+
+
+async def test_a_clock_command_says_nothing_of_what_it_did_not_touch(table: Table) -> None:
+    """No "0 open rolls closed" or "0 actions reset" in the play channel."""
+    scene = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+    turn = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
+    night = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+
+    assert scene.answer.text == (
+        "**The scene ends.** Successive attempts start over, the turn count starts over."
+    )
+    assert turn.answer.text == "**Next turn.** The Successive Action Penalty starts over."
+    assert night.answer.text == "**Night falls.** Every tracked Will pool is already full."
