@@ -215,7 +215,6 @@ def contest_embed(
     actor: RollResult,
     opponent: RollResult | None,
     contest: ContestResult | None,
-    contest_id: int,
     text_only: bool = False,
     scene_ended: bool = False,
 ) -> discord.Embed:
@@ -257,7 +256,6 @@ def contest_embed(
         inline=False,
     )
     embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
-    embed.set_footer(text=f"Contest {contest_id}" if text_only else f"Contest #{contest_id}")
     return embed
 
 
@@ -359,7 +357,6 @@ def contest_message(record: ActionRecord, state: ContestState, config: ChannelCo
         actor=state.actor,
         opponent=state.opponent,
         contest=state.result,
-        contest_id=record.id,
         text_only=config.text_only,
         scene_ended=state.status is ContestStatus.SCENE_ENDED,
     )

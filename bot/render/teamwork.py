@@ -124,7 +124,6 @@ def teamwork_embed(
     next_roll: Breakdown | Refusal,
     primary: RollResult | None,
     status: TeamworkStatus,
-    action_id: int,
     text_only: bool = False,
 ) -> discord.Embed:
     """The teamwork card.
@@ -191,7 +190,6 @@ def teamwork_embed(
             inline=False,
         )
     embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
-    embed.set_footer(text=f"Teamwork {action_id}" if text_only else f"Teamwork #{action_id}")
     return embed
 
 
@@ -332,7 +330,6 @@ def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelCo
         next_roll=prepared if isinstance(prepared, Refusal) else prepared.breakdown,
         primary=action.primary,
         status=action.status,
-        action_id=record.id,
         text_only=config.text_only,
     )
     view = None

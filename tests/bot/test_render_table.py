@@ -87,7 +87,6 @@ def card(
         next_roll=prepared if isinstance(prepared, Refusal) else prepared.breakdown,
         primary=primary,
         status=status,
-        action_id=7,
         text_only=text_only,
     )
     assert_within_discord_limits(embed)
@@ -123,7 +122,7 @@ def test_an_open_card_shows_each_helper_the_running_bonus_and_the_pool_to_roll()
         "-4 dice: a helper's dramatic failure",
     ]
     assert field(embed, "Ada will roll").splitlines()[-1] == "= 4 dice"
-    assert embed.footer.text == "Teamwork #7"
+    assert embed.footer.text is None  # no number from the shared action sequence
 
 
 def test_a_card_without_helpers_says_none_yet() -> None:
@@ -195,7 +194,6 @@ def test_text_only_cards_have_no_emoji_strikes_or_arrows() -> None:
     assert "~~" not in shown
     assert "·" not in shown
     assert "7 (cancelled), 1 (cancels), 2" in shown
-    assert embed.footer.text == "Teamwork 7"
 
 
 def test_names_and_labels_never_ping_or_format() -> None:
@@ -213,7 +211,7 @@ def test_names_and_labels_never_ping_or_format() -> None:
     assert r"\_\_Ada\_\_" in (embed.description or "")
     waiting = contest_embed(
         ruleset=Ruleset.COFD, label="<@123>", actor_name="@everyone", opponent_name="<@&5>",
-        actor=rolled(request("cofd", 1), [8]), opponent=None, contest=None, contest_id=1,
+        actor=rolled(request("cofd", 1), [8]), opponent=None, contest=None,
     )
     assert "@everyone" not in text_of(waiting)
     assert not re.search(r"(?<!\\)<@", text_of(waiting))
@@ -251,7 +249,6 @@ def contest_card(
         actor=ours,
         opponent=theirs,
         contest=None if theirs is None else resolve(Ruleset(ruleset), ours, theirs),
-        contest_id=9,
     )
     assert_within_discord_limits(embed)
     return embed
