@@ -544,11 +544,19 @@ async def list_open(deps: Deps, ctx: Ctx) -> Reply:
 
 
 async def open_labels(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
-    """Autocomplete: the labels of the channel's open extended actions containing ``typed``."""
-    found = await deps.store.read(lambda tx: _live_in_channel(tx, ctx))
+    """Autocomplete: the labels containing ``typed`` of the channel's open extended actions
+    the member may roll or decide (their own; every one for the Storyteller), so no
+    suggestion leads to a refusal."""
+
+    def read(tx: Tx) -> tuple[ChannelConfig, list[ActionRecord]]:
+        return ctx.config(tx), _live_in_channel(tx, ctx)
+
+    config, found = await deps.store.read(read)
+    anyones = ctx.storyteller(config)
     key = label_key(typed)
     return [
-        record.label[:MAX_LABEL] for record in found if key in label_key(record.label)
+        record.label[:MAX_LABEL] for record in found
+        if (anyones or record.owner_id == ctx.user_id) and key in label_key(record.label)
     ][:MAX_SUGGESTIONS]
 
 

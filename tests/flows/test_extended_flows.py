@@ -535,6 +535,18 @@ async def test_autocomplete_offers_the_open_labels_containing_what_was_typed(
     ]
 
 
+async def test_autocomplete_offers_only_the_actions_the_member_may_roll(table: Table) -> None:
+    """Another member's action would be refused: it is not offered (the Storyteller sees all)."""
+    await begin(table, label="research the ritual")
+    await begin(table, label="pick the lock", user=BOB)
+
+    assert await extended.open_labels(table.deps, table.ctx(ALICE), "") == ["research the ritual"]
+    assert await extended.open_labels(table.deps, table.ctx(BOB), "") == ["pick the lock"]
+    assert await extended.open_labels(table.deps, table.ctx(STORYTELLER), "") == [
+        "research the ritual", "pick the lock",
+    ]
+
+
 async def test_an_action_saved_before_the_schema_version_still_works(table: Table) -> None:
     await begin(table)
     record = await stored(table)
