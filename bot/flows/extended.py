@@ -48,6 +48,7 @@ from bot.render.buttons import (
 )
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
+from bot.render.text import message_link
 from bot.store import Conflict, Tx
 from engine import will
 from engine.models import Adjustment, RollResult, Ruleset, Term
@@ -533,7 +534,7 @@ async def list_open(deps: Deps, ctx: Ctx) -> Reply:
             owner=_action(record).owner_name,
             state=_action(record).state,
             link=None if record.message_id is None
-            else wording.message_link(record.guild_id, record.channel_id, record.message_id),
+            else message_link(record.guild_id, record.channel_id, record.message_id),
         )
         for record in found
     ]

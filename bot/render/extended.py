@@ -456,11 +456,6 @@ def condition_form(action_id: int, version: int) -> discord.ui.Modal:
     return form
 
 
-def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
-    """A link to a message (a card, in `/extended list`)."""
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-
-
 # --- /extended list ------------------------------------------------------------------------
 
 

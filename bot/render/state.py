@@ -10,7 +10,7 @@ import discord
 
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
-from bot.render.text import OUTCOME_WORDS, plural, safe
+from bot.render.text import OUTCOME_WORDS, message_link, plural, safe
 from engine.models import Outcome
 from engine.records import (
     ActionKind,
@@ -83,8 +83,12 @@ def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     outcome = OUTCOME_WORDS[result.outcome]
     if result.outcome in {Outcome.SUCCESS, Outcome.EXCEPTIONAL_SUCCESS}:
         outcome += f", {result.successes} success{'es' if result.successes != 1 else ''}"
+    number = f"#{record.id}"
+    if record.message_id is not None:  # jump to the roll's own message
+        link = message_link(record.guild_id, record.channel_id, record.message_id)
+        number = f"[{number}]({link})"
     parts = [
-        f"#{record.id}",
+        number,
         discord.utils.format_dt(record.created_at, "R"),
         _name(record.roller_name or f"member {record.roller_id}"),
     ]

@@ -206,3 +206,8 @@ def options_text(request: RollRequest) -> str:
     if request.need is not None:
         words.append(f"needs {plural(request.need, 'success')}")
     return ", ".join(words)
+
+
+def message_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link that jumps to a message (a card in `/extended list`, a roll in `/history`)."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"

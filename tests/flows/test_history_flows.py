@@ -107,3 +107,14 @@ async def test_text_only_history_has_no_symbols(table: Table) -> None:
     assert "~~" not in text
     assert "(VOID)" in text
     assert "; " in text
+
+
+async def test_each_roll_in_the_history_links_to_its_message(table: Table) -> None:
+    await _roll(table, ALICE, "first")
+    said = await table.run(history.history(table.deps, table.ctx(ALICE)))
+    record = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert record is not None and record.message_id is not None
+
+    assert said.answer.text.startswith(
+        f"[#1](https://discord.com/channels/{GUILD}/{CHANNEL}/{record.message_id}) · "
+    )
