@@ -389,11 +389,12 @@ def card_message(
     version: int,
     config: ChannelConfig,
     *,
-    content: str | None = None,
+    content: str = "",
 ) -> Message:
     """The card as it stands at ``version`` (its buttons carry that version).
 
-    ``content``: the line above a new card; None leaves a card's line as it was.
+    ``content``: the line above a new card ("Extended action started"); a card brought
+    up to date drops it, since the action has moved on and the card itself says how.
     """
     embed = extended_card(
         action.state,

@@ -131,6 +131,16 @@ async def test_start_posts_the_card_with_roll_and_abandon_and_remembers_it(table
     assert '"schema_version":1' in record.state_json
 
 
+async def test_a_card_brought_up_to_date_no_longer_says_it_started(table: Table) -> None:
+    said = await begin(table)
+    table.faces.add(8, 8, 2)
+    rolled = await click(table, said.answer, "Roll")
+
+    card = card_of(rolled)
+    assert card.message.content == ""  # Discord clears the old line
+    assert "2/5" in card.text
+
+
 async def test_start_costs_three_trips(table: Table) -> None:
     before = table.store.trips
     await begin(table)
