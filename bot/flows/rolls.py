@@ -145,7 +145,7 @@ async def roll(
     config = await deps.store.read(ctx.config)
     asked = ask(config)
 
-    def write(tx: Tx) -> tuple[RollRecord, list[RollRecord]]:
+    def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
         table = read_table(tx, ctx, config, label)
         request = with_table_state(asked, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
@@ -156,8 +156,9 @@ async def roll(
         result = roll_dice(request, deps.faces)
         if result.refused:
             raise UserError(cannot_roll(refusal_text(result.refusal)))
+        left = None
         if request.will and table.pool is not None:
-            tx.will.debit(ctx.guild_id, ctx.user_id)
+            left = tx.will.debit(ctx.guild_id, ctx.user_id)
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
         record = tx.rolls.insert(
             guild_id=ctx.guild_id,
@@ -170,17 +171,23 @@ async def roll(
             private=private,
         )
         count_roll(tx, ctx, table, label, result)
-        return record, closed
+        return record, closed, left
 
-    record, closed = await deps.store.write(write)
-    return _answer(deps, record, closed, config)
+    record, closed, left = await deps.store.write(write)
+    return _answer(deps, record, closed, config, will_left=left)
 
 
 def _answer(
-    deps: Deps, record: RollRecord, closed: list[RollRecord], config: ChannelConfig
+    deps: Deps,
+    record: RollRecord,
+    closed: list[RollRecord],
+    config: ChannelConfig,
+    *,
+    will_left: WillPool | None = None,
 ) -> Reply:
     """The roll's message: in the channel, or secretly with a public notice and the
-    Storyteller's copy; then its message ids are remembered."""
+    Storyteller's copy; then its message ids are remembered. Will declared with the roll
+    is confirmed to the roller as a spend after the roll is."""
     message = roll_message(record, config)
     followups: tuple[tuple[Message, bool], ...] = ()
     posts: tuple[Post, ...] = ()
@@ -190,6 +197,8 @@ def _answer(
         if config.storyteller_channel_id is not None:
             copy = Message(embed=message.embed)  # a copy carries no buttons
             posts = (Post(config.storyteller_channel_id, copy, failed=Message(COPY_FAILED)),)
+    if will_left is not None:
+        followups += ((Message(content=will_spent(will_left)), True),)
 
     async def remember(sent: Sent) -> None:
         copy_id = sent.posts[0] if sent.posts else None

@@ -180,3 +180,17 @@ def test_the_odds_chart_title_names_every_option() -> None:
         "Wits 3 + Composure 2 (cofd), 8-again, rote"
     )
     assert chart_title("5", Ruleset.V20, "") == "5 (v20)"
+
+
+async def test_will_declared_with_the_roll_is_confirmed_like_a_spend_after_it(
+    table: Table,
+) -> None:
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=4, maximum=5))
+    )
+    table.faces.add(3, 4, 2, 9, 9, 1)
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3, will=True), label=None,
+                                      private=False))
+
+    followups = said.of("followup")
+    assert [(f.text, f.ephemeral) for f in followups] == [("Will spent: Will 3/5 left.", True)]
