@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -33,6 +34,14 @@ LOGIN_REJECTED = (
     "Discord rejected DISCORD_TOKEN: copy the bot token again from the developer portal "
     "(Bot → Reset Token) into .env or the environment."
 )
+
+
+def unreachable(error: BaseException) -> str:
+    """The one line for a start with no way to Discord (no network, a firewall, DNS)."""
+    return (
+        f"Discord cannot be reached ({error}): check this machine's network connection"
+        " (and any proxy or firewall), then start again."
+    )
 
 
 class StartupError(Exception):
@@ -102,6 +111,8 @@ async def run(settings: Settings) -> int:
                 failure = running.exception()
                 if isinstance(failure, discord.LoginFailure):
                     raise StartupError(LOGIN_REJECTED) from None
+                if isinstance(failure, aiohttp.ClientConnectionError | OSError):
+                    raise StartupError(unreachable(failure)) from None
                 if failure is not None:
                     raise failure
                 return 0

@@ -66,6 +66,25 @@ async def test_a_rejected_token_is_one_line_exit_2_and_never_logged(
     assert WRONG_TOKEN not in out + err
 
 
+async def test_no_way_to_discord_is_one_clear_line_and_exit_2(tmp_path: Path) -> None:
+    """A token but no network: one line saying what to check, not a 78-line traceback."""
+    env = clean_env(
+        DISCORD_TOKEN="x",
+        DISCORD_API_BASE="http://127.0.0.1:9/api/v10",  # nothing listens on the discard port
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9",
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+    )
+
+    code, _, err = await run_bot(env, tmp_path)
+
+    assert code == 2
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("Discord cannot be reached (")
+    assert last.endswith("check this machine's network connection (and any proxy or firewall),"
+                         " then start again.")
+
+
 async def test_invalid_settings_are_named(tmp_path: Path) -> None:
     code, _, err = await run_bot(clean_env(DISCORD_TOKEN="x", DEV_GUILD_ID="my server"), tmp_path)
 
