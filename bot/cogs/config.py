@@ -15,7 +15,7 @@ from bot.flows import config
 from bot.flows.reply import run
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in config.RULESETS]
-OPTION_CHOICES = [app_commands.Choice(name=option, value=option) for option in config.OPTIONS]
+OPTION_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in config.OPTIONS]
 
 
 @app_commands.guild_only()
@@ -48,7 +48,7 @@ class Config(commands.GroupCog, group_name="config"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="set")
-    @app_commands.describe(option="The setting", value="Its new value (see /help config)")
+    @app_commands.describe(option="The setting", value="Its new value (suggested as you type)")
     @app_commands.choices(option=OPTION_CHOICES)
     async def set_(
         self, interaction: discord.Interaction, option: str, value: app_commands.Range[str, 1, 20]
@@ -56,6 +56,17 @@ class Config(commands.GroupCog, group_name="config"):
         """Admin: change a setting of this channel."""
         flow = config.set_option(deps_of(interaction), ctx_of(interaction), option, value)
         await run(flow, DiscordResponder(interaction))
+
+    @set_.autocomplete("value")
+    async def _values(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The values of the setting chosen in `option`, with what each means."""
+        chosen = str(getattr(interaction.namespace, "option", "") or "")
+        return [
+            app_commands.Choice(name=shown, value=value)
+            for shown, value in config.value_suggestions(chosen, current)
+        ]
 
     @app_commands.command(name="storyteller")
     @app_commands.describe(

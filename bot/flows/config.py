@@ -20,9 +20,12 @@ from bot.render.messages import (
 )
 from bot.render.rolls import RULESET_NAMES
 from bot.render.state import (
+    SETTING_CHOICES,
+    SETTING_NAMES,
     SETTING_VALUES,
     config_changed,
     config_shown,
+    server_ruleset_changed,
     storyteller_changed,
 )
 from bot.store import Tx
@@ -38,7 +41,26 @@ MAX_STEP = 5
 SCOPES = ("channel", "server")
 #: (name shown, value) of each ruleset and the /config set options, for the commands' choices.
 RULESETS = tuple((RULESET_NAMES[each], each.value) for each in Ruleset)
-OPTIONS = tuple(option.value for option in SETTING_VALUES)
+#: (name shown, value) of each /config set option.
+OPTIONS = tuple((SETTING_NAMES[option], option.value) for option in SETTING_VALUES)
+#: Value suggestions offered at most (Discord's limit for autocomplete).
+MAX_SUGGESTIONS = 25
+
+
+def value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
+    """/config set's value autocomplete: (what it shows, the value) for the option chosen
+    so far, those starting with what was typed first."""
+    try:
+        chosen = ChannelOption(option)
+    except ValueError:
+        return []
+    key = typed.strip().casefold()
+    choices = SETTING_CHOICES.get(chosen, ())
+    ranked = sorted(choices, key=lambda choice: not choice[0].startswith(key))
+    return [
+        (f"{value}: {meaning}"[:100], value) for value, meaning in ranked
+        if key in value or key in meaning.casefold()
+    ][:MAX_SUGGESTIONS]
 
 
 def _manages_channel(ctx: Ctx) -> None:
@@ -97,19 +119,18 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
         _manages_guild(ctx)
 
         def server(tx: Tx) -> str:
-            text_only = ctx.config(tx).text_only
             change = tx.settings.set_guild_ruleset(ctx.guild_id, rules)
-            return config_changed("ruleset", "this server", change, text_only=text_only)
+            keeping = tx.settings.channels_with_own_ruleset(ctx.guild_id)
+            return server_ruleset_changed(change, keeping)
 
         return say(await deps.store.write(server), ephemeral=False)
     _manages_channel(ctx)
 
     def channel(tx: Tx) -> str:
-        text_only = ctx.config(tx).text_only
         change = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, ChannelOption.RULESET, rules, ctx.parent_id
         )
-        return config_changed("ruleset", "this channel", change, text_only=text_only)
+        return config_changed(ChannelOption.RULESET, ctx.channel_id, change)
 
     return say(await deps.store.write(channel), ephemeral=False)
 
@@ -122,13 +143,12 @@ async def set_option(deps: Deps, ctx: Ctx, option: str, value: str) -> Reply:
     parsed = parse_option(chosen, value)
 
     def write(tx: Tx) -> str:
-        text_only = ctx.config(tx).text_only
         change = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
         )
         if chosen is ChannelOption.PRESSURE and parsed is False:
             tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id)
-        return config_changed(chosen.value, "this channel", change, text_only=text_only)
+        return config_changed(chosen, ctx.channel_id, change)
 
     return say(await deps.store.write(write), ephemeral=False)
 
@@ -141,11 +161,10 @@ async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None
         raise UserError(EVERYONE_IS_NO_STORYTELLER)
 
     def write(tx: Tx) -> str:
-        text_only = ctx.config(tx).text_only
         kept = tx.settings.guild(ctx.guild_id).storyteller_channel_id
         change = tx.settings.set_storyteller(
             ctx.guild_id, role_id, channel_id if channel_id is not None else kept
         )
-        return storyteller_changed(change.old, change.new, text_only=text_only)
+        return storyteller_changed(change.old, change.new)
 
     return say(await deps.store.write(write), ephemeral=False)

@@ -11,7 +11,7 @@ import discord
 from bot.render.buttons import will_pool_text
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, message_link, plural, safe
-from engine.models import Outcome
+from engine.models import Outcome, Ruleset
 from engine.records import (
     ActionKind,
     Change,
@@ -41,6 +41,43 @@ SETTING_VALUES: dict[ChannelOption, str] = {
     ChannelOption.FISTFUL_STEP: "0-5 dice per earlier action this turn",
     ChannelOption.TEXT_ONLY: "on | off (no emoji, for screen readers)",
     ChannelOption.DICE_ORDER: "rolled | sorted",
+}
+
+#: Channels named in a server-wide ruleset change (the rest are counted).
+_KEEPING_SHOWN = 20
+
+#: Each setting as members read it (in /config set's choices and confirmations).
+SETTING_NAMES: dict[ChannelOption, str] = {
+    ChannelOption.RULESET: "Ruleset",
+    ChannelOption.WILL_TIMING: "Will timing",
+    ChannelOption.PRESSURE: "Successive-attempt pressure",
+    ChannelOption.FISTFUL_STEP: "Fist Full of Dice penalty step",
+    ChannelOption.TEXT_ONLY: "Text-only display (screen readers)",
+    ChannelOption.DICE_ORDER: "Dice order",
+}
+
+#: (value to type, what it means) of each setting: /config set's value suggestions.
+SETTING_CHOICES: dict[ChannelOption, tuple[tuple[str, str], ...]] = {
+    ChannelOption.WILL_TIMING: (
+        ("any", "declare Will with a roll or spend it after with the button"),
+        ("before", "declare Will with the roll only (no Spend Will button)"),
+    ),
+    ChannelOption.PRESSURE: (
+        ("on", "failed labelled rolls make the next attempt harder"),
+        ("off", "no pressure: no successive-attempt penalties"),
+    ),
+    ChannelOption.FISTFUL_STEP: tuple(
+        (str(step), f"{plural(step, 'die')} fewer per earlier action this turn")
+        for step in range(6)
+    ),
+    ChannelOption.TEXT_ONLY: (
+        ("on", "no emoji or symbols, words a screen reader reads well"),
+        ("off", "emoji and symbols"),
+    ),
+    ChannelOption.DICE_ORDER: (
+        ("rolled", "dice in the order they were rolled"),
+        ("sorted", "dice sorted from highest to lowest"),
+    ),
 }
 
 #: A change that kept meeting another one at the same instant (rare): nothing was changed.
@@ -161,27 +198,59 @@ def config_shown(config: ChannelConfig) -> str:
     return "\n".join(lines)
 
 
-def config_changed(name: str, where: str, change: Change[Any], *, text_only: bool = False) -> str:
-    """A settings change, confirmed with the old and the new value."""
-    return f"{name} for {where}: " + _from_to(
-        _value(change.old), _value(change.new), text_only=text_only
+def _setting_value(option: ChannelOption, value: object) -> str:
+    if option is ChannelOption.RULESET and isinstance(value, Ruleset):
+        return RULESET_NAMES[value]
+    return _value(value)
+
+
+def config_changed(option: ChannelOption, channel_id: int, change: Change[Any]) -> str:
+    """A channel's setting changed, confirmed in a sentence naming the channel."""
+    name = SETTING_NAMES[option]
+    new, old = _setting_value(option, change.new), _setting_value(option, change.old)
+    if change.new == change.old:
+        return f"{name} in <#{channel_id}> stays {new}: it already was."
+    return f"{name} in <#{channel_id}> is now {new} (it was {old})."
+
+
+def server_ruleset_changed(change: Change[Ruleset], keeping: Sequence[int]) -> str:
+    """The server's ruleset changed; the channels with a ruleset of their own keep it."""
+    new, old = RULESET_NAMES[change.new], RULESET_NAMES[change.old]
+    text = (
+        f"The server's ruleset stays {new}: it already was." if change.new == change.old
+        else f"The server's ruleset is now {new} (it was {old})."
     )
+    if keeping:
+        shown = [f"<#{channel_id}>" for channel_id in keeping[:_KEEPING_SHOWN]]
+        if len(keeping) > _KEEPING_SHOWN:
+            shown.append(f"{len(keeping) - _KEEPING_SHOWN} more")
+        keeps = "keeps its" if len(keeping) == 1 else "keep their"
+        text += f" {', '.join(shown)} {keeps} own ruleset."
+    else:
+        text += " Every channel follows it."
+    return text
 
 
-def storyteller_changed(old: GuildSettings, new: GuildSettings, *, text_only: bool = False) -> str:
-    """`/config storyteller`, confirmed with the old and the new values."""
+def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
+    """`/config storyteller`, confirmed in sentences with the old and the new values."""
 
     def role(settings: GuildSettings) -> str:
         role_id = settings.storyteller_role_id
-        return f"<@&{role_id}>" if role_id else "none"
+        return f"<@&{role_id}>" if role_id else "no role"
 
     def channel(settings: GuildSettings) -> str:
         channel_id = settings.storyteller_channel_id
-        return f"<#{channel_id}>" if channel_id else "none"
+        return f"<#{channel_id}>" if channel_id else "no channel"
+
+    def sentence(what: str, before: str, after: str) -> str:
+        if before == after:
+            return f"{what} {after}, as before."
+        return f"{what} {after} (it was {before})."
 
     return (
-        f"Storyteller role: {_from_to(role(old), role(new), text_only=text_only)}\n"
-        f"Secret roll copies: {_from_to(channel(old), channel(new), text_only=text_only)}"
+        sentence("The Storyteller role is now", role(old), role(new))
+        + " Anyone with Manage Channels is a Storyteller too.\n"
+        + sentence("Copies of secret rolls go to", channel(old), channel(new))
     )
 
 

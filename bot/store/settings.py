@@ -64,6 +64,15 @@ class SettingsRepository(Repository):
                 values[option.value] = value
         return ChannelConfig.model_validate(values)
 
+    def channels_with_own_ruleset(self, guild_id: int) -> list[int]:
+        """The channels (and threads) of a server that keep a ruleset of their own."""
+        rows = self._all(
+            "SELECT channel_id FROM channel_settings"
+            " WHERE guild_id = ? AND ruleset IS NOT NULL ORDER BY channel_id",
+            (guild_id,),
+        )
+        return [row["channel_id"] for row in rows]
+
     def set_guild_ruleset(self, guild_id: int, ruleset: Ruleset | None) -> Change[Ruleset]:
         """Set (or, with None, clear) the server's ruleset; the server-wide value in force
         before and after (``cofd`` when unset)."""

@@ -29,7 +29,10 @@ async def test_an_admin_sets_the_channel_ruleset_and_the_change_is_confirmed(
     reply = await ask(table.admin, table.channel, "config ruleset", ruleset="fistful")
 
     assert not reply.ephemeral
-    assert "cofd → fistful" in reply.text
+    assert reply.text == (
+        f"Ruleset in <#{table.channel.id}> is now Fist Full of Dice (table procedure)"
+        " (it was Chronicles of Darkness (2e))."
+    )
     shown = await ask(table.ada, table.channel, "config show")
     assert "Fist Full of Dice" in shown.text
 
@@ -63,7 +66,10 @@ async def test_a_channel_without_its_own_ruleset_uses_the_servers_and_its_own_wi
 
     server = await ask(table.admin, table.channel, "config ruleset", ruleset="v20", scope="server")
 
-    assert "cofd → v20" in server.text
+    assert server.text == (
+        "The server's ruleset is now Classic World of Darkness (V20 / Dark Ages)"
+        f" (it was Chronicles of Darkness (2e)). <#{table.channel.id}> keeps its own ruleset."
+    )
     assert "Classic World of Darkness" in (
         await ask(table.ada, table.other, "config show")
     ).text
@@ -88,7 +94,7 @@ async def test_config_set_text_only_removes_emoji_from_rolls(
     change = await ask(table.admin, table.channel, "config set", option="text_only", value="on")
     reply = await ask(table.ada, table.channel, "roll", pool="2")
 
-    assert "off → on" in change.text
+    assert "is now on (it was off)" in change.text
     assert reply.text.isascii()
     assert "1 success" in reply.text
 
@@ -197,7 +203,7 @@ async def test_will_set_rest_gain_night_and_show(table: Table, start: StartRealB
     assert "Will 2/5 → Will 3/5" in rested.text
     assert refused.ephemeral
     assert "Will 3/5 → Will 5/5" in gained.text, "never above the maximum"
-    assert "1 Will pool" in night.text
+    assert night.text == f"**Night falls.** 1 Will regained by <@{table.ada.id}>."
     assert "Will 2/5" in (await ask(table.bob, table.channel, "will show", member=table.ada)).text
 
 
@@ -265,3 +271,18 @@ async def test_help_explains_rolling_in_this_channels_ruleset(
 
     assert reply.ephemeral
     assert "difficulty" in reply.text
+
+
+async def test_config_set_suggests_the_values_of_the_option_chosen(
+    table: Table, start: StartRealBot
+) -> None:
+    await start()
+
+    found = await table.admin.autocomplete(
+        table.channel, "config set", focused="value", value="", option="will_timing"
+    )
+
+    assert [(choice["name"], choice["value"]) for choice in found] == [
+        ("any: declare Will with a roll or spend it after with the button", "any"),
+        ("before: declare Will with the roll only (no Spend Will button)", "before"),
+    ]

@@ -19,7 +19,10 @@ def admin(table: Table) -> Ctx:
 async def test_a_channel_admin_sets_the_ruleset_confirmed_old_and_new(table: Table) -> None:
     said = await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "fistful"))
     assert not said.answer.ephemeral
-    assert said.answer.message.content == "ruleset for this channel: cofd → fistful"
+    assert said.answer.message.content == (
+        f"Ruleset in <#{CHANNEL}> is now Fist Full of Dice (table procedure)"
+        " (it was Chronicles of Darkness (2e))."
+    )
     shown = await table.run(config.show(table.deps, table.ctx(ALICE)))
     assert "Fist Full of Dice" in shown.answer.text
 
@@ -38,7 +41,10 @@ async def test_the_server_ruleset_needs_manage_server(table: Table) -> None:
     )
     done = await table.run(config.ruleset(table.deps, admin(table), "v20", "server"))
     assert "Manage Guild" in refused.answer.text
-    assert done.answer.message.content == "ruleset for this server: cofd → v20"
+    assert done.answer.message.content == (
+        "The server's ruleset is now Classic World of Darkness (V20 / Dark Ages)"
+        " (it was Chronicles of Darkness (2e)). Every channel follows it."
+    )
 
 
 async def test_a_forged_ruleset_or_scope_is_refused_clearly(table: Table) -> None:
@@ -62,7 +68,9 @@ async def test_set_changes_an_option_and_refuses_a_value_it_does_not_know(table:
     refused = await table.run(
         config.set_option(table.deps, table.ctx(STORYTELLER), "dice_order", "up")
     )
-    assert done.answer.message.content == "dice_order for this channel: rolled → sorted"
+    assert done.answer.message.content == (
+        f"Dice order in <#{CHANNEL}> is now sorted (it was rolled)."
+    )
     assert refused.answer.ephemeral
     assert "rolled | sorted" in refused.answer.text
 
@@ -84,22 +92,29 @@ async def test_no_pressure_forgets_the_channels_successive_attempts(table: Table
     assert failures == 0
 
 
-async def test_text_only_confirmations_have_no_arrows(table: Table) -> None:
+async def test_confirmations_are_sentences_without_symbols(table: Table) -> None:
     on = await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "text_only", "on"))
-    ruleset = await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "v20"))
-    role = await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
-    assert on.answer.message.content == "text_only for this channel: off → on", (
-        "said in the mode it was asked in"
+    again = await table.run(
+        config.set_option(table.deps, table.ctx(STORYTELLER), "text_only", "on")
     )
-    assert ruleset.answer.message.content == "ruleset for this channel: was cofd, now v20"
-    assert "→" not in role.answer.text
-    assert "Storyteller role: was none, now <@&77>" in role.answer.text
+    role = await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
+    assert on.answer.message.content == (
+        f"Text-only display (screen readers) in <#{CHANNEL}> is now on (it was off)."
+    )
+    assert again.answer.message.content == (
+        f"Text-only display (screen readers) in <#{CHANNEL}> stays on: it already was."
+    )
+    assert role.answer.text == (
+        "The Storyteller role is now <@&77> (it was no role)."
+        " Anyone with Manage Channels is a Storyteller too.\n"
+        f"Copies of secret rolls go to <#{COPIES}> (it was no channel)."
+    )
 
 
 async def test_the_storyteller_role_keeps_the_copies_channel_unless_given(table: Table) -> None:
     await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
     said = await table.run(config.storyteller(table.deps, admin(table), 78))
-    assert f"Secret roll copies: <#{COPIES}> → <#{COPIES}>" in said.answer.text
+    assert f"Copies of secret rolls go to <#{COPIES}>, as before." in said.answer.text
     stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
     assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (78, COPIES)
 
@@ -121,3 +136,23 @@ async def test_a_change_costs_one_trip(table: Table) -> None:
     assert table.store.trips - before == 1
     stored = await table.store.read(lambda tx: tx.settings.config(GUILD, CHANNEL))
     assert stored.value(ChannelOption.FISTFUL_STEP) == 2
+
+
+async def test_a_server_wide_ruleset_names_the_channels_that_keep_their_own(table: Table) -> None:
+    await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "fistful"))
+    said = await table.run(config.ruleset(table.deps, admin(table), "v20", "server"))
+    assert said.answer.text.endswith(f" <#{CHANNEL}> keeps its own ruleset.")
+
+
+def test_set_suggests_the_values_of_the_chosen_option_with_their_meaning() -> None:
+    assert config.value_suggestions("dice_order", "") == [
+        ("rolled: dice in the order they were rolled", "rolled"),
+        ("sorted: dice sorted from highest to lowest", "sorted"),
+    ]
+    assert [value for _, value in config.value_suggestions("fistful_step", "")] == [
+        "0", "1", "2", "3", "4", "5",
+    ]
+    assert config.value_suggestions("pressure", "of") == [
+        ("off: no pressure: no successive-attempt penalties", "off"),
+    ]
+    assert config.value_suggestions("not an option", "") == []
