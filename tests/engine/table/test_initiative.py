@@ -46,7 +46,7 @@ def order(tracker: Tracker) -> list[str]:
     return [tracker.combatant(cid).label for cid in tracker.order]
 
 
-def refused(code: RefusalCode) -> pytest.RaisesContext[RuleError]:
+def refused(code: RefusalCode) -> pytest.RaisesExc[RuleError]:
     return pytest.raises(RuleError, match=f"^{code.value}$")
 
 
