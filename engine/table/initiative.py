@@ -125,8 +125,9 @@ class Tracker(Frozen):
     current: int | None = None
     """Who acts now; None while the table gathers."""
     round: int = 0
-    turn: int = 0
-    """Changes of who acts so far (the card's buttons carry it)."""
+    turn: int = 1
+    """A marker that moves with every change of who acts, from 1 (the card's buttons
+    carry it)."""
     next_id: int = 1
     status: Status = Status.OPEN
 
