@@ -189,7 +189,7 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.INIT_MODIFIER_RANGE: "the modifier must be {low} to {high}, not {modifier}",
     _C.INIT_NAME_LENGTH: "a combatant's name is 1 to {max} characters",
     _C.INIT_NAME_MENTION: (
-        "a combatant's name cannot contain a mention (@everyone, @here, a member or a role)"
+        "a combatant's name cannot mention anyone (everyone, here, a member or a role)"
     ),
     _C.INIT_NAME_TAKEN: (
         "a combatant called {name} is already in the fight: pick another name"
