@@ -133,9 +133,13 @@ Decide = Callable[[Tracker, bool, FaceSource], _Moved]
 Raises :class:`RuleError` when the rules refuse it."""
 
 
-async def _move(deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide) -> Reply:
+async def _move(
+    deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide, *,
+    storyteller_only: bool = False,
+) -> Reply:
     """Run one move on the tracker ``tracker_id`` (a button's) or the channel's open one
-    (a command's): one read, one conditional write."""
+    (a command's): one read, one conditional write. A ``storyteller_only`` move by a
+    player is refused as such first, tracker or not."""
     button = tracker_id is not None
 
     async def attempt() -> Reply:
@@ -145,9 +149,11 @@ async def _move(deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide) ->
             return ctx.config(tx), record
 
         config, record = await deps.store.read(read)
+        storyteller = ctx.storyteller(config)
+        if storyteller_only and not storyteller:
+            raise UserError(NOT_STORYTELLER)
         if record is None:
             raise UserError(TRACKER_GONE if button else NO_TRACKER)
-        storyteller = ctx.storyteller(config)
 
         def write(
             tx: Tx, record: TrackerRecord = record
@@ -218,7 +224,7 @@ async def add(
         new = list(after.combatants[len(tracker.combatants):])
         return _Moved(after, added_notice(new, after.ruleset))
 
-    return await _move(deps, ctx, None, decide)
+    return await _move(deps, ctx, None, decide, storyteller_only=True)
 
 
 async def remove(deps: Deps, ctx: Ctx, name: str) -> Reply:
@@ -230,7 +236,7 @@ async def remove(deps: Deps, ctx: Ctx, name: str) -> Reply:
             notice += " " + turn_notice(passed.tracker, new_round=passed.new_round)
         return _Moved(passed.tracker, notice, passed.new_round)
 
-    return await _move(deps, ctx, None, decide)
+    return await _move(deps, ctx, None, decide, storyteller_only=True)
 
 
 async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
@@ -250,7 +256,7 @@ async def end(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None) -> Reply:
         return _Moved(initiative.ended(tracker, ctx.user_id, storyteller=storyteller),
                       ended_notice())
 
-    return await _move(deps, ctx, tracker_id, decide)
+    return await _move(deps, ctx, tracker_id, decide, storyteller_only=True)
 
 
 async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
