@@ -25,7 +25,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.flows import rolls
+from bot.edge.ids import Kind, Press
+from bot.flows import initiative, rolls
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, run
 from bot.render.message import Message
@@ -67,9 +68,9 @@ class Quiet:
         return None
 
 
-def _ctx(member: int) -> Ctx:
+def _ctx(member: int, *, storyteller: bool = False) -> Ctx:
     return Ctx(guild_id=GUILD, channel_id=10_000 + member, user_id=20_000 + member,
-               user_name=f"Member {member}")
+               user_name=f"Member {member}", manages_channel=storyteller)
 
 
 def _ask(value: int) -> rolls.Ask:
@@ -97,6 +98,37 @@ async def _spend_will(deps: Deps, member: int) -> Reply:
     return await rolls.spend_will_pressed(deps, _ctx(member), _roll_id(reply))
 
 
+#: (store, member) → the member's tracker and the turn its card shows now.
+_TRACKERS: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+async def _fight(deps: Deps, member: int) -> None:
+    """A tracker in the member's channel: the member (as Storyteller) and four goblins."""
+    storyteller = _ctx(member, storyteller=True)
+    await run(initiative.start(deps, storyteller), Quiet())
+    await run(initiative.join(deps, storyteller, (Term(value=5),), 0), Quiet())
+    await run(initiative.add(deps, storyteller, "Goblin", (Term(value=4),), modifier=0,
+                             count=4), Quiet())
+    record = await deps.store.read(
+        lambda tx: tx.initiative.open_in(storyteller.guild_id, storyteller.channel_id)
+    )
+    if record is None:
+        msg = "the fight's tracker was not opened"
+        raise RuntimeError(msg)
+    _TRACKERS[id(deps.store), member] = (record.id, 1)
+
+
+async def _init_next(deps: Deps, member: int) -> Reply:
+    """Next on the member's initiative card, as it shows now (a fight set up first)."""
+    key = id(deps.store), member
+    if key not in _TRACKERS:
+        await _fight(deps, member)
+    tracker_id, turn = _TRACKERS[key]
+    _TRACKERS[key] = tracker_id, turn + 1
+    press = Press(Kind.INITIATIVE_CARD, "next", tracker_id, turn)
+    return await initiative.card_pressed(deps, _ctx(member, storyteller=True), press)
+
+
 async def _trips(deps: Deps, workload: Workload, member: int) -> int:
     before = deps.store.trips
     await run(workload(deps, member), Quiet())
@@ -115,6 +147,8 @@ async def measure(name: str, workload: Workload, seconds: float, concurrency: in
                 await run(rolls.spend_will_pressed(deps, _ctx(999_999), _roll_id(reply)), Quiet())
                 trips = deps.store.trips - before
             else:
+                if workload is _init_next:  # the press's own trips, without the set-up
+                    await _fight(deps, 999_999)
                 trips = await _trips(deps, workload, 999_999)
             latencies: list[float] = []
             stop = time.perf_counter() + seconds
@@ -138,7 +172,9 @@ async def measure(name: str, workload: Workload, seconds: float, concurrency: in
     )
 
 
-WORKLOADS: dict[str, Workload] = {"roll": _roll, "spend_will": _spend_will}
+WORKLOADS: dict[str, Workload] = {
+    "roll": _roll, "spend_will": _spend_will, "init_next": _init_next,
+}
 
 
 async def main() -> None:
@@ -150,7 +186,8 @@ async def main() -> None:
         for name, workload in WORKLOADS.items():
             await measure(name, workload, args.seconds, concurrency)
     print("(spend_will: ops/s and latency include the roll it is pressed on;"
-          " its trips are the press's alone)")
+          " its trips are the press's alone; init_next: Next on an initiative card of"
+          " five combatants, each member's first press sets the fight up)")
 
 
 if __name__ == "__main__":

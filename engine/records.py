@@ -260,3 +260,32 @@ class ActionRecord(Record):
         return self.model_copy(
             update={"state_json": state.model_dump_json(), "version": version, "status": status}
         )
+
+
+# --- initiative ---------------------------------------------------------------
+
+
+class TrackerRecord(Record):
+    """A stored initiative tracker. ``state_json`` is :class:`engine.table.initiative.Tracker`
+    as JSON; ``status`` is the row's (open until the fight ends, then never changed again)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: ActionStatus
+    state_json: str
+    version: int
+    """Bumped by every change; an update names the version it read."""
+    message_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+    def state(self, model: type[M]) -> M:
+        """The state parsed as the engine's tracker model."""
+        return model.model_validate_json(self.state_json)
+
+    def saved(self, state: BaseModel, version: int, status: ActionStatus) -> Self:
+        """The record as a write of ``state`` at ``version`` left it (nothing read back)."""
+        return self.model_copy(
+            update={"state_json": state.model_dump_json(), "version": version, "status": status}
+        )

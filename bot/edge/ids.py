@@ -11,7 +11,9 @@ Scheme ``sb1`` (never reuse a prefix; parse old versions here when it changes):
 - a teamwork card: ``sb1:team:<help|roll|cancel>:<action id>:<version>``;
 - a teamwork helper's roll: ``sb1:helproll:<will|beat>:<roll id>``;
 - a contest's Roll to resist: ``sb1:resist:<action id>``;
-- the pool form: ``sb1:form:<help|resist>:<action id>``.
+- the pool form: ``sb1:form:<help|resist>:<action id>``;
+- an initiative card: ``sb1:init:<join|next|delay|act|end>:<tracker id>:<turn>`` (the
+  tracker's turn marker when the card was drawn, in the version's place).
 
 The card's version is the action's version when the card was drawn, so a
 press on a card the action has moved past is recognised. Keys are bounded to
@@ -49,6 +51,7 @@ class Kind(StrEnum):
     HELPER_ROLL = "helproll"
     RESIST = "resist"
     POOL_FORM = "form"
+    INITIATIVE_CARD = "init"
 
 
 class Press(NamedTuple):
@@ -74,6 +77,7 @@ _SHAPES: Final[dict[Kind, tuple[frozenset[str], bool]]] = {
     Kind.HELPER_ROLL: (frozenset({"will", "beat"}), False),
     Kind.RESIST: (frozenset(), False),
     Kind.POOL_FORM: (frozenset({"help", "resist"}), False),
+    Kind.INITIATIVE_CARD: (frozenset({"join", "next", "delay", "act", "end"}), True),
 }
 
 _NUMBER: Final = re.compile(r"[0-9]{1,19}")
@@ -169,3 +173,8 @@ def resist_button(action_id: int) -> str:
 def pool_form(purpose: str, action_id: int) -> str:
     """The pool form (a teamwork helper's, a contest opponent's)."""
     return format_id(Press(Kind.POOL_FORM, purpose, action_id))
+
+
+def initiative_button(action: str, tracker_id: int, turn: int) -> str:
+    """Join, Next, Delay, Act now or End on an initiative card drawn at ``turn``."""
+    return format_id(Press(Kind.INITIATIVE_CARD, action, tracker_id, turn))

@@ -7,11 +7,12 @@ buttons are brought up to date in the background. Trips: 2 (read, write).
 
 from __future__ import annotations
 
-from bot.flows import contest, teamwork
+from bot.flows import contest, initiative, teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, UserError, say
 from bot.flows.retry import until_written
 from bot.flows.rolls import closed_edits
+from bot.render.initiative import scene_initiative_ended
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
 from bot.render.state import (
@@ -36,7 +37,8 @@ async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
 
 async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
     """End the scene: successive attempts and the turn count start over, open rolls close,
-    unfinished teamwork ends and contests still waiting for a resistance close."""
+    unfinished teamwork ends, contests still waiting for a resistance close and the
+    initiative tracker ends."""
     config = await _storyteller_config(deps, ctx)
     guild_id, channel_id = ctx.guild_id, ctx.channel_id
 
@@ -46,12 +48,15 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
         closed = tx.rolls.close(guild_id, channel_id)
         teamworks, teamwork_edits = teamwork.end_for_scene(tx, guild_id, channel_id, config)
         contests, contest_edits = contest.end_for_scene(tx, guild_id, channel_id, config)
+        trackers, tracker_edits = initiative.end_for_scene(tx, guild_id, channel_id, config)
         text = (
             scene_ended(attempts, len(closed))
             + scene_teamwork_ended(teamworks)
             + scene_contests_ended(contests)
+            + scene_initiative_ended(trackers)
         )
-        return text, closed_edits(closed, config) + teamwork_edits + contest_edits
+        edits = closed_edits(closed, config) + teamwork_edits + contest_edits + tracker_edits
+        return text, edits
 
     text, edits = await deps.store.write(write)
     return Reply(message=Message(content=text), edits=edits)

@@ -13,7 +13,9 @@ from engine.models import Ruleset
 
 __all__ = ["HELP_TOPICS", "help_embed"]
 
-HELP_TOPICS: Final = ("roll", "will", "odds", "config", "history", "extended", "teamwork")
+HELP_TOPICS: Final = (
+    "roll", "will", "odds", "config", "history", "extended", "teamwork", "init",
+)
 
 _POOL: Final = (
     "`pool:7` · `pool:4+3` · `pool:Manipulation 4 + Subterfuge 3 + 1 - 2` · "
@@ -318,6 +320,39 @@ def _teamwork(ruleset: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
+_INITIATIVE: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "Initiative = Dexterity + Composure + modifier + one die. Highest first; ties go to "
+        "the higher Dexterity + Composure, then to a roll-off of one die."
+    ),
+    Ruleset.V20: (
+        "Initiative = Dexterity + Wits + modifier + one die. Highest first; ties go to the "
+        "higher Dexterity + Wits, then to a roll-off of one die."
+    ),
+    Ruleset.FISTFUL: (
+        "An initiative roll of the pool + modifier (6 to 10 succeed, 10s roll again). Most "
+        "successes first, a botch last; ties go to the larger pool, then to a roll-off."
+    ),
+}
+
+
+def _init(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Initiative",
+            "`/init start` (Storyteller) posts the channel's tracker card. Players "
+            "`/init join pool:<n> [modifier]`; the Storyteller `/init add name:<name> "
+            "value:<n> [modifier] [count]` for NPCs (a group's are rolled one by one). The "
+            "first **Next** starts round 1; the acting player or the Storyteller presses "
+            "**Next** to pass the turn, and past the last one a new round starts (as "
+            "`/turn next`). **Delay** steps out of the order; **Act now** steps back in "
+            "before whoever is acting. `/init remove name`, `/init end` and **End** are the "
+            "Storyteller's; `/scene end` ends the tracker too.",
+        ),
+        (f"In {ruleset}", _INITIATIVE[ruleset]),
+    ]
+
+
 _TOPICS: Final = {
     "roll": _roll,
     "will": _will,
@@ -326,4 +361,5 @@ _TOPICS: Final = {
     "history": _history,
     "extended": _extended,
     "teamwork": _teamwork,
+    "init": _init,
 }

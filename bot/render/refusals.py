@@ -175,6 +175,38 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.POOL_DICE_WORD: (
         "Write just the number of dice: “{dice}” (or name them, e.g. “Strength 3 + Brawl 2”)."
     ),
+    # initiative
+    _C.INIT_ALREADY_RUNNING: "this channel already has an initiative tracker",
+    _C.INIT_ENDED: "this initiative tracker is over",
+    _C.INIT_STORYTELLER_ONLY: (
+        "only the Storyteller can do that ({move}) on the initiative tracker"
+    ),
+    _C.INIT_EMPTY: "nobody is in the initiative order yet: join or add combatants first",
+    _C.INIT_NOT_YOUR_TURN: (
+        "it is {name}'s turn: only their player or the Storyteller can pass or delay it"
+    ),
+    _C.INIT_NOBODY_ACTING: "nobody is acting yet: the Storyteller presses Next to start round 1",
+    _C.INIT_DELAY_ALONE: "the only combatant in the order cannot delay: nobody else would act",
+    _C.INIT_NOT_DELAYED: "you have no delayed combatant to bring back",
+    _C.INIT_TURN_MOVED: "the turn already moved on (another press came first)",
+    _C.INIT_ALREADY_JOINED: "you are already in the fight as {name}: one combatant per member",
+    _C.INIT_FULL: (
+        "a tracker holds at most {max} combatants, and this would make {count}"
+    ),
+    _C.INIT_GROUP_RANGE: "a group is 1 to {max} combatants, not {count}",
+    _C.INIT_MODIFIER_RANGE: "the modifier must be {low} to {high}, not {modifier}",
+    _C.INIT_NAME_LENGTH: "a combatant's name is 1 to {max} characters",
+    _C.INIT_NAME_MENTION: (
+        "a combatant's name cannot mention anyone (everyone, here, a member or a role)"
+    ),
+    _C.INIT_NAME_TAKEN: (
+        "a combatant called {name} is already in the fight: pick another name"
+    ),
+    _C.INIT_NO_SUCH_COMBATANT: (
+        "nobody called {name} is in the fight (use a name as the card shows it, "
+        "or a group's name for all of it)"
+    ),
+    _C.INIT_ROLL_REFUSED: "the initiative roll cannot be made: {cause}",
 }
 
 

@@ -27,6 +27,7 @@ import aiosqlite
 
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
+from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
 from bot.store.settings import SettingsRepository
@@ -56,6 +57,7 @@ class Tx:
     will: WillRepository
     attempts: AttemptRepository
     actions: ActionRepository
+    initiative: InitiativeRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -84,6 +86,7 @@ class Store:
             will=will,
             attempts=AttemptRepository(raw),
             actions=ActionRepository(raw),
+            initiative=InitiativeRepository(raw),
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0

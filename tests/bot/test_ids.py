@@ -31,6 +31,7 @@ VERSIONS = st.integers(min_value=1, max_value=ids.MAX_VERSION)
         ("sb1:team:help:4:2", Press(Kind.TEAMWORK_CARD, "help", 4, 2)),
         ("sb1:resist:9", Press(Kind.RESIST, "", 9)),
         ("sb1:form:resist:9", Press(Kind.POOL_FORM, "resist", 9)),
+        ("sb1:init:next:6:4", Press(Kind.INITIATIVE_CARD, "next", 6, 4)),
     ],
 )
 def test_ids_drawn_before_this_change_keep_working(custom_id: str, press: Press) -> None:

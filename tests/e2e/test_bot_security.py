@@ -95,6 +95,10 @@ def restricted_commands(table: Table, role: Role) -> list[Restricted]:
         Restricted("config ruleset", {"ruleset": "v20", "scope": "server"}, "Manage Guild"),
         Restricted("config set", {"option": "pressure", "value": "off"}, "Manage Channels"),
         Restricted("config storyteller", {"role": role}, "Manage Guild"),
+        Restricted("init start", {}, storyteller),
+        Restricted("init add", {"name": "Orc", "value": "3"}, storyteller),
+        Restricted("init remove", {"name": "Orc"}, storyteller),
+        Restricted("init end", {}, storyteller),
     ]
 
 
@@ -106,6 +110,7 @@ OPEN_TO_PLAYERS = frozenset(
         "will show", "will set", "will rest", "config show",
         "extended start", "extended roll", "extended list", "extended abandon",
         "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
+        "init join", "init next",
     }
 )
 
@@ -128,8 +133,9 @@ def synced_paths(fake: FakeDiscord) -> set[str]:
 
 async def prepared_table(fake: FakeDiscord, table: Table, start_bot: StartBot) -> BotProcess:
     """A table where every restricted command would change something if it were allowed:
-    open labelled failures (successive attempts), a Will pool below its maximum."""
-    bot = await start_bot(BOT, env_extra=faces([3, 4, 2, 5]))
+    open labelled failures (successive attempts), a Will pool below its maximum (and a die
+    for the NPC an admin adds to the initiative tracker)."""
+    bot = await start_bot(BOT, env_extra=faces([3, 4, 2, 5, 6]))
     await ask(table.bob, table.channel, "will set", max=5, current=1)
     await ask(table.ada, table.channel, "roll", pool="2", label="pick the lock")
     await ask(table.bob, table.channel, "roll", pool="2", label="climb")

@@ -24,6 +24,7 @@ TABLES = {
     "attempts",
     "turn_actions",
     "actions",
+    "initiative",
 }
 
 

@@ -1,0 +1,96 @@
+"""`/init start|join|add|remove|next|end`: parse the options, run the flow."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import StorytellerBot
+from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.respond import DiscordResponder
+from bot.edge.transformers import Pool
+from bot.flows import initiative
+from bot.flows.reply import run
+from engine.table.initiative import MAX_GROUP, MAX_NAME
+
+_POOL = "Your initiative: Dexterity + Composure (v20: Dexterity + Wits; fistful: the pool)"
+_MODIFIER = "Added to the initiative, -10 to +10 (a weapon's penalty, say)"
+
+
+class Initiative(commands.GroupCog, group_name="init"):
+    """Initiative: one tracker per channel orders the fight's turns."""
+
+    def __init__(self, bot: StorytellerBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="start")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Open the channel's initiative tracker (Storyteller)."""
+        flow = initiative.start(deps_of(interaction), ctx_of(interaction))
+        await run(flow, DiscordResponder(interaction))
+
+    @app_commands.command(name="join")
+    @app_commands.guild_only()
+    @app_commands.describe(pool=_POOL, modifier=_MODIFIER)
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        pool: Pool | None = None,
+        modifier: app_commands.Range[int, -10, 10] = 0,
+    ) -> None:
+        """Join the fight: your initiative is rolled and placed in the order."""
+        flow = initiative.join(deps_of(interaction), ctx_of(interaction), pool, modifier)
+        await run(flow, DiscordResponder(interaction))
+
+    @app_commands.command(name="add")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        name="The NPC's name (a group's members are numbered: Guards 1, Guards 2...)",
+        value="Its initiative: Dexterity + Composure (v20: Dexterity + Wits; fistful: the pool)",
+        modifier=_MODIFIER,
+        count="How many, each rolled separately (1-20)",
+    )
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, MAX_NAME],
+        value: Pool,
+        modifier: app_commands.Range[int, -10, 10] = 0,
+        count: app_commands.Range[int, 1, MAX_GROUP] | None = None,
+    ) -> None:
+        """Add NPCs to the fight (Storyteller)."""
+        flow = initiative.add(
+            deps_of(interaction), ctx_of(interaction), name, value, modifier=modifier, count=count
+        )
+        await run(flow, DiscordResponder(interaction))
+
+    @app_commands.command(name="remove")
+    @app_commands.guild_only()
+    @app_commands.describe(name="A name as the card shows it, or a group's name for all of it")
+    async def remove(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Remove a combatant from the fight (Storyteller)."""
+        flow = initiative.remove(deps_of(interaction), ctx_of(interaction), name)
+        await run(flow, DiscordResponder(interaction))
+
+    @app_commands.command(name="next")
+    @app_commands.guild_only()
+    async def next_(self, interaction: discord.Interaction) -> None:
+        """Pass the turn (your own combatant's, or anyone's for the Storyteller)."""
+        flow = initiative.next_turn(deps_of(interaction), ctx_of(interaction))
+        await run(flow, DiscordResponder(interaction))
+
+    @app_commands.command(name="end")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the fight and close the tracker (Storyteller)."""
+        flow = initiative.end(deps_of(interaction), ctx_of(interaction))
+        await run(flow, DiscordResponder(interaction))
+
+
+async def setup(bot: StorytellerBot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Initiative(bot))

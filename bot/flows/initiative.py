@@ -1,0 +1,302 @@
+"""`/init start|join|add|remove|next|end` and the initiative card's buttons (RULES.md §7).
+
+Every move runs the same way: one read gathers the settings (who the
+Storyteller is) and the tracker; one write checks the tracker is still at the
+version read, asks the engine (:mod:`engine.table.initiative`: the state
+machine and its refusals; dice for a join or an add are drawn here, once the
+write holds the table) and saves it with an update conditional on that
+version. When a move starts a new round, the same write applies `/turn next`'s
+effects: the `fistful` Successive Action Penalty starts over and open rolls
+close. A write that finds the tracker moved reads again
+(:func:`bot.flows.retry.until_written`), so of two presses of Next on one card
+the second finds the turn moved and changes nothing. A press of Next costs 2
+trips (read, write).
+
+A button updates the card in place; a command answers with one public line and
+brings the card up to date in the background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.edge.ids import Press
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Edit, Reply, Sent, UserError
+from bot.flows.retry import until_written
+from bot.flows.rolls import closed_edits
+from bot.render.initiative import (
+    NO_TRACKER,
+    TRACKER_GONE,
+    TYPE_YOUR_INITIATIVE,
+    added_notice,
+    already_running,
+    card_message,
+    ended_notice,
+    init_refused,
+    joined_notice,
+    removed_notice,
+    turn_notice,
+)
+from bot.render.message import Message
+from bot.render.messages import NOT_STORYTELLER
+from bot.store import Conflict, Tx
+from engine.faces import FaceSource
+from engine.models import Term
+from engine.records import ActionStatus, ChannelConfig, RollRecord, TrackerRecord
+from engine.refusals import RefusalCode
+from engine.roll import RuleError
+from engine.table import initiative
+from engine.table.initiative import Entrant, Move, Passed, Status, Tracker
+
+#: Refusals that mean the pressed card is out of date: it is redrawn as it stands.
+_STALE: frozenset[RefusalCode] = frozenset({RefusalCode.INIT_ENDED, RefusalCode.INIT_TURN_MOVED})
+
+
+def _state(record: TrackerRecord) -> Tracker:
+    """The one place a tracker's saved state is parsed."""
+    return record.state(Tracker)
+
+
+def _card_edit(saved: TrackerRecord, tracker: Tracker, config: ChannelConfig) -> tuple[Edit, ...]:
+    if saved.message_id is None:
+        return ()
+    return (Edit(saved.channel_id, saved.message_id, card_message(saved, tracker, config)),)
+
+
+# --- where a member's initiative comes from -----------------------------------------------------
+
+
+def initiative_of(ctx: Ctx, pool: tuple[Term, ...] | None, modifier: int) -> Entrant:
+    """The numbers a member joins with: the typed pool (Dexterity + Composure, or the
+    `fistful` initiative pool) and modifier. With no pool typed it is refused for now;
+    this is where the active character's sheet will answer instead."""
+    if pool is None:
+        raise UserError(TYPE_YOUR_INITIATIVE)
+    return Entrant(
+        name=ctx.user_name, owner_id=ctx.user_id, pool=sum(term.value for term in pool),
+        modifier=modifier,
+    )
+
+
+# --- starting -----------------------------------------------------------------------------------
+
+
+async def start(deps: Deps, ctx: Ctx) -> Reply:
+    """`/init start`: the Storyteller opens the channel's tracker and its card."""
+    def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None]:
+        return ctx.config(tx), tx.initiative.open_in(ctx.guild_id, ctx.channel_id)
+
+    config, existing = await deps.store.read(read)
+    if not ctx.storyteller(config):
+        raise UserError(NOT_STORYTELLER)
+    if existing is not None:
+        raise UserError(already_running(ctx.guild_id, existing))
+    tracker = initiative.opened(config.ruleset)
+
+    def write(tx: Tx) -> TrackerRecord:
+        record = tx.initiative.create(ctx.guild_id, ctx.channel_id, tracker)
+        if record is None:
+            raise Conflict(tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
+        return record
+
+    try:
+        record = await deps.store.write(write)
+    except Conflict as conflict:
+        first = conflict.reason if isinstance(conflict.reason, TrackerRecord) else None
+        raise UserError(already_running(ctx.guild_id, first)) from None
+
+    async def remember(sent: Sent) -> None:
+        if sent.message_id is not None:
+            message_id = sent.message_id
+            await deps.store.write(lambda tx: tx.initiative.attach_message(record.id, message_id))
+
+    return Reply(message=card_message(record, tracker, config), sent=remember)
+
+
+# --- every other move ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Moved:
+    """What the engine decided: the tracker after the move, whether a round began, and the
+    public line a command answers with."""
+
+    tracker: Tracker
+    notice: str
+    new_round: bool = False
+
+
+Decide = Callable[[Tracker, bool, FaceSource], _Moved]
+"""The move: (tracker, whether the member is the Storyteller, the dice) → what changed.
+Raises :class:`RuleError` when the rules refuse it."""
+
+
+async def _move(
+    deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide, *,
+    storyteller_only: bool = False,
+) -> Reply:
+    """Run one move on the tracker ``tracker_id`` (a button's) or the channel's open one
+    (a command's): one read, one conditional write. A ``storyteller_only`` move by a
+    player is refused as such first, tracker or not."""
+    button = tracker_id is not None
+
+    async def attempt() -> Reply:
+        def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None]:
+            record = (tx.initiative.get(tracker_id) if tracker_id is not None
+                      else tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
+            return ctx.config(tx), record
+
+        config, record = await deps.store.read(read)
+        storyteller = ctx.storyteller(config)
+        if storyteller_only and not storyteller:
+            raise UserError(NOT_STORYTELLER)
+        if record is None:
+            raise UserError(TRACKER_GONE if button else NO_TRACKER)
+
+        def write(
+            tx: Tx, record: TrackerRecord = record
+        ) -> tuple[TrackerRecord, _Moved, list[RollRecord]]:
+            moved = decide(_state(record), storyteller, deps.faces)
+            status = (ActionStatus.OPEN if moved.tracker.status is Status.OPEN
+                      else ActionStatus.CLOSED)
+            version = tx.initiative.update(record.id, record.version, moved.tracker, status)
+            if version is None:
+                raise Conflict(None)  # it moved since the read: read again
+            closed: list[RollRecord] = []
+            if moved.new_round:  # the effects of /turn next
+                tx.attempts.reset_turn(ctx.guild_id, ctx.channel_id)
+                closed = tx.rolls.close(ctx.guild_id, ctx.channel_id)
+            return record.saved(moved.tracker, version, status), moved, closed
+
+        try:
+            saved, moved, closed = await deps.store.write(write)
+        except RuleError as error:
+            why = init_refused(error.refusal)
+            if button and error.refusal.code in _STALE:
+                card = card_message(record, _state(record), config)
+                return Reply(message=card, update=True, followups=((Message(content=why), True),))
+            raise UserError(why) from None
+        edits = closed_edits(closed, config)
+        if button:
+            return Reply(message=card_message(saved, moved.tracker, config), update=True,
+                         edits=edits)
+        return Reply(message=Message(content=moved.notice),
+                     edits=(*edits, *_card_edit(saved, moved.tracker, config)))
+
+    return await until_written(attempt)
+
+
+def _passed(passed: Passed) -> _Moved:
+    return _Moved(passed.tracker, turn_notice(passed.tracker, new_round=passed.new_round),
+                  passed.new_round)
+
+
+def _check(tracker: Tracker, move: Move, ctx: Ctx, storyteller: bool) -> None:
+    refusal = initiative.blocked(tracker, move, ctx.user_id, storyteller=storyteller)
+    if refusal is not None:
+        raise RuleError(refusal)
+
+
+async def join(
+    deps: Deps, ctx: Ctx, pool: tuple[Term, ...] | None, modifier: int,
+    tracker_id: int | None = None,
+) -> Reply:
+    """`/init join` (and the Join button): the member's combatant rolls and joins."""
+    def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
+        _check(tracker, Move.JOIN, ctx, storyteller)  # an ended tracker says so first
+        after = initiative.joined(tracker, initiative_of(ctx, pool, modifier), faces)
+        return _Moved(after, joined_notice(after.combatants[-1], after.ruleset))
+
+    return await _move(deps, ctx, tracker_id, decide)
+
+
+async def add(
+    deps: Deps, ctx: Ctx, name: str, pool: tuple[Term, ...], *, modifier: int, count: int | None
+) -> Reply:
+    """`/init add`: the Storyteller adds an NPC, or a group rolled one by one."""
+    entrant = Entrant(name=name, owner_id=ctx.user_id, pool=sum(t.value for t in pool),
+                      modifier=modifier)
+
+    def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
+        after = initiative.added(tracker, entrant, count, faces, storyteller=storyteller)
+        new = list(after.combatants[len(tracker.combatants):])
+        return _Moved(after, added_notice(new, after.ruleset))
+
+    return await _move(deps, ctx, None, decide, storyteller_only=True)
+
+
+async def remove(deps: Deps, ctx: Ctx, name: str) -> Reply:
+    """`/init remove`: the Storyteller removes a combatant (or a whole group by its name)."""
+    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        passed, labels = initiative.removed(tracker, name, storyteller=storyteller)
+        notice = removed_notice(labels)
+        if passed.tracker.current != tracker.current and passed.tracker.current is not None:
+            notice += " " + turn_notice(passed.tracker, new_round=passed.new_round)
+        return _Moved(passed.tracker, notice, passed.new_round)
+
+    return await _move(deps, ctx, None, decide, storyteller_only=True)
+
+
+async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
+                    seen_turn: int | None = None) -> Reply:
+    """`/init next` and Next: the acting combatant's player or the Storyteller passes the
+    turn (the first Next starts round 1)."""
+    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        return _passed(initiative.next_turn(tracker, ctx.user_id, storyteller=storyteller,
+                                            seen_turn=seen_turn))
+
+    return await _move(deps, ctx, tracker_id, decide)
+
+
+async def end(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None) -> Reply:
+    """`/init end` and End: the Storyteller ends the fight."""
+    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        return _Moved(initiative.ended(tracker, ctx.user_id, storyteller=storyteller),
+                      ended_notice())
+
+    return await _move(deps, ctx, tracker_id, decide, storyteller_only=True)
+
+
+async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """Join, Next, Delay, Act now or End on a card (``sb1:init:<move>:<tracker>:<turn>``)."""
+    key, turn = press.key, press.version
+    if press.action == "join":
+        return await join(deps, ctx, None, 0, tracker_id=key)
+    if press.action == "next":
+        return await next_turn(deps, ctx, tracker_id=key, seen_turn=turn)
+    if press.action == "end":
+        return await end(deps, ctx, tracker_id=key)
+    if press.action == "delay":
+        def delay(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+            return _passed(initiative.delayed(tracker, ctx.user_id, storyteller=storyteller,
+                                              seen_turn=turn))
+
+        return await _move(deps, ctx, key, delay)
+
+    def act_now(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        after = initiative.acted_now(tracker, ctx.user_id, storyteller=storyteller)
+        return _Moved(after, turn_notice(after, new_round=False))
+
+    return await _move(deps, ctx, key, act_now)
+
+
+# --- the end of the scene -----------------------------------------------------------------------
+
+
+def end_for_scene(
+    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+) -> tuple[int, tuple[Edit, ...]]:
+    """`/scene end`, inside its write: close the channel's tracker. Answers how many closed
+    (0 or 1) and the edit of its card."""
+    record = tx.initiative.open_in(guild_id, channel_id)
+    if record is None:
+        return 0, ()
+    after = initiative.scene_ended(_state(record))
+    if after is None:
+        return 0, ()
+    version = tx.initiative.update(record.id, record.version, after, ActionStatus.CLOSED)
+    if version is None:
+        return 0, ()
+    return 1, _card_edit(record.saved(after, version, ActionStatus.CLOSED), after, config)

@@ -1,0 +1,80 @@
+"""Initiative trackers: one open per channel, its state the engine's, every change guarded
+by the version read (two presses of Next at once cannot both advance the turn)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from pydantic import BaseModel
+
+from bot.store.repository import Repository
+from engine.records import ActionStatus, TrackerRecord
+
+
+def _tracker(row: sqlite3.Row) -> TrackerRecord:
+    return TrackerRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=row["status"],
+        state_json=row["state_json"],
+        version=row["version"],
+        message_id=row["message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+class InitiativeRepository(Repository):
+    """The channels' initiative trackers."""
+
+    def create(self, guild_id: int, channel_id: int, state: BaseModel) -> TrackerRecord | None:
+        """Store a new open tracker at version 1; None (nothing stored) when the channel
+        already has an open one."""
+        try:
+            row = self._returning(
+                "INSERT INTO initiative (guild_id, channel_id, state_json) VALUES (?, ?, ?)"
+                " RETURNING *",
+                (guild_id, channel_id, state.model_dump_json()),
+            )
+        except sqlite3.IntegrityError:
+            return None
+        return _tracker(row)
+
+    def get(self, tracker_id: int) -> TrackerRecord | None:
+        """A tracker by id, open or closed."""
+        row = self._one("SELECT * FROM initiative WHERE id = ?", (tracker_id,))
+        return None if row is None else _tracker(row)
+
+    def open_in(self, guild_id: int, channel_id: int) -> TrackerRecord | None:
+        """The channel's open tracker, if any."""
+        row = self._one(
+            "SELECT * FROM initiative WHERE guild_id = ? AND channel_id = ? AND status = 'open'",
+            (guild_id, channel_id),
+        )
+        return None if row is None else _tracker(row)
+
+    def update(
+        self,
+        tracker_id: int,
+        version: int,
+        state: BaseModel,
+        status: ActionStatus = ActionStatus.OPEN,
+    ) -> int | None:
+        """Replace the state of an open tracker if it is still at ``version``: its new
+        version, or None (nothing changed) when it moved since it was read, or is closed."""
+        row = self._one(
+            "UPDATE initiative SET state_json = ?, status = ?, version = version + 1,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND version = ? AND status = 'open' RETURNING version",
+            (state.model_dump_json(), status.value, tracker_id, version),
+        )
+        return None if row is None else int(row["version"])
+
+    def attach_message(self, tracker_id: int, message_id: int) -> None:
+        """Remember the card that shows the tracker, so later changes can edit it."""
+        self._run(
+            "UPDATE initiative SET message_id = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+            (message_id, tracker_id),
+        )

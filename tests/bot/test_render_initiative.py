@@ -1,0 +1,50 @@
+"""The initiative card: text-only mode, Discord's embed limits, names that never ping."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render.initiative import init_refused, initiative_embed
+from engine.faces import seeded_faces
+from engine.models import Ruleset
+from engine.refusals import Refusal, RefusalCode
+from engine.table import initiative
+from engine.table.initiative import Entrant, Tracker
+
+
+def fight(ruleset: Ruleset, name: str, groups: int = 1, count: int = 2) -> Tracker:
+    dice = seeded_faces(9)
+    tracker = initiative.opened(ruleset)
+    for group in range(groups):
+        tracker = initiative.added(
+            tracker, Entrant(name=f"{name[:60]}{group:02d}", owner_id=1, pool=30), count, dice,
+            storyteller=True,
+        )
+    return initiative.next_turn(tracker, 1, storyteller=True).tracker
+
+
+def test_text_only_card_has_no_emoji_and_says_who_acts() -> None:
+    embed = initiative_embed(fight(Ruleset.COFD, "Guard"), 3, text_only=True)
+    shown = f"{embed.title}{embed.description}{embed.footer.text}"
+    assert shown.isascii()
+    assert "Acting now: 1." in (embed.description or "")
+
+
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+def test_a_card_of_fifty_long_names_stays_inside_discords_limits(ruleset: Ruleset) -> None:
+    tracker = fight(ruleset, "*_~`|<@" * 10, groups=5, count=10)
+    tracker = initiative.delayed(tracker, 1, storyteller=True).tracker
+    for text_only in (False, True):
+        embed = initiative_embed(tracker, 12, text_only=text_only)
+        assert len(embed) <= 6000
+        assert len(embed.description or "") <= 4096
+        assert len(embed.fields) <= 25
+        assert all(len(field.value or "") <= 1024 for field in embed.fields)
+        assert (embed.description or "").count("\n") == 2 + 49 - 1, "every combatant listed"
+        assert "<@" not in (embed.description or "").replace("\\<@", "")
+
+
+def test_names_in_refusals_are_escaped() -> None:
+    text = init_refused(Refusal.of(RefusalCode.INIT_NAME_TAKEN, name="@everyone"))
+    assert "@everyone" not in text and text.startswith("A combatant called")
+    assert text.endswith("nothing was changed.")
