@@ -22,7 +22,7 @@ class Scene(commands.GroupCog, group_name="scene"):
     @app_commands.command(name="end")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
-        """Storyteller: end the scene (resets attempts, closes Will buttons, ends teamwork)."""
+        """Storyteller: end the scene (resets attempts, closes buttons, ends teamwork and init)."""
         await run(clock.scene_end(deps_of(interaction), ctx_of(interaction)),
                   DiscordResponder(interaction))
 

@@ -27,7 +27,7 @@ class Initiative(commands.GroupCog, group_name="init"):
     @app_commands.command(name="start")
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
-        """Open the channel's initiative tracker (Storyteller)."""
+        """Storyteller: open the channel's initiative tracker."""
         flow = initiative.start(deps_of(interaction), ctx_of(interaction))
         await run(flow, DiscordResponder(interaction))
 
@@ -60,7 +60,7 @@ class Initiative(commands.GroupCog, group_name="init"):
         modifier: app_commands.Range[int, -10, 10] = 0,
         count: app_commands.Range[int, 1, MAX_GROUP] | None = None,
     ) -> None:
-        """Add NPCs to the fight (Storyteller)."""
+        """Storyteller: add NPCs to the fight."""
         flow = initiative.add(
             deps_of(interaction), ctx_of(interaction), name, value, modifier=modifier, count=count
         )
@@ -72,7 +72,7 @@ class Initiative(commands.GroupCog, group_name="init"):
     async def remove(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
     ) -> None:
-        """Remove a combatant from the fight (Storyteller)."""
+        """Storyteller: remove a combatant from the fight."""
         flow = initiative.remove(deps_of(interaction), ctx_of(interaction), name)
         await run(flow, DiscordResponder(interaction))
 
@@ -86,7 +86,7 @@ class Initiative(commands.GroupCog, group_name="init"):
     @app_commands.command(name="end")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
-        """End the fight and close the tracker (Storyteller)."""
+        """Storyteller: end the fight and close the tracker."""
         flow = initiative.end(deps_of(interaction), ctx_of(interaction))
         await run(flow, DiscordResponder(interaction))
 
