@@ -68,6 +68,8 @@ class ChannelOption(StrEnum):
     FISTFUL_STEP = "fistful_step"
     TEXT_ONLY = "text_only"
     DICE_ORDER = "dice_order"
+    COMPACT = "compact"
+    PLAIN = "plain"
 
 
 OptionValue = Ruleset | WillTiming | DiceOrder | bool | int
@@ -95,6 +97,8 @@ class ChannelSettings(Record):
     fistful_step: int | None = Field(default=None, ge=0)
     text_only: bool | None = None
     dice_order: DiceOrder | None = None
+    compact: bool | None = None
+    plain: bool | None = None
 
 
 class ChannelConfig(Record):
@@ -115,6 +119,10 @@ class ChannelConfig(Record):
     text_only: bool = False
     """No emoji: for screen readers."""
     dice_order: DiceOrder = DiceOrder.ROLLED
+    compact: bool = False
+    """Short roll cards: no fields, the pool on one line."""
+    plain: bool = False
+    """Messages as plain text, no embeds: for members whose client hides embeds."""
     storyteller_role_id: int | None = None
     storyteller_channel_id: int | None = None
 

@@ -92,7 +92,8 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
             return WillTiming(value)
         if option is ChannelOption.DICE_ORDER:
             return DiceOrder(value)
-        if option in (ChannelOption.PRESSURE, ChannelOption.TEXT_ONLY):
+        if option in (ChannelOption.PRESSURE, ChannelOption.TEXT_ONLY, ChannelOption.COMPACT,
+                      ChannelOption.PLAIN):
             if value in ON | OFF:
                 return value in ON
             raise ValueError(value)

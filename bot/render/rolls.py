@@ -139,11 +139,8 @@ def roll_embed(
     )
     if result.breakdown is not None:
         embed.add_field(name="Pool", value=_pool_text(result, result.breakdown), inline=False)
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
     embed.add_field(name="Rolled by", value=safe(roller, limit=NAME_LIMIT) or "?", inline=True)
-    footer = _footer(roll_id, status=status, text_only=text_only)
-    if footer:
-        embed.set_footer(text=footer)
+    embed.set_footer(text=_footer(roll_id, ruleset, status=status, text_only=text_only))
     return embed
 
 
@@ -263,9 +260,31 @@ def _dice_lines(result: RollResult, *, text_only: bool, sorted_dice: bool) -> li
     return chosen
 
 
+def _again_name(result: RollResult) -> str:
+    """What draws extra dice, as players call it: ``10-again`` (fistful's 10s roll again)."""
+    again = result.request.again
+    if result.request.ruleset is Ruleset.COFD and again is not None:
+        return f"{again.value}-again"
+    return "10-again"  # cofd's default, and fistful's 10s that roll again
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _round_name(name: str, first: int, last: int | None = None) -> str:
+    """A line of extra dice named for what drew them: ``10-again``, ``10-again, 2nd``,
+    ``10-again, 1st to 5th`` (rounds merged)."""
+    if last is not None and last != first:
+        return f"{name}, {_ordinal(first)} to {_ordinal(last)}"
+    return name if first == 1 else f"{name}, {_ordinal(first)}"
+
+
 def _groups(result: RollResult, *, text_only: bool) -> list[_Group]:
     """The dice by group, in draw order; a rote replacement is shown with the die it replaced."""
     groups: dict[str, _Group] = {}
+    again = _again_name(result)
     for die in result.dice:
         if die.fate is Fate.VOID:
             label = "Void, no longer counted" if text_only else "Void"
@@ -276,7 +295,7 @@ def _groups(result: RollResult, *, text_only: bool) -> list[_Group]:
         elif die.kind is DieKind.CHANCE:
             label = "Chance die"
         elif die.round:
-            label = f"Round {die.round}"
+            label = _round_name(again, die.round)
         else:
             label = "Dice"
         void = die.fate is Fate.VOID
@@ -300,9 +319,9 @@ def _shown(die: Die, *, text_only: bool) -> str:
     """One face: successes bold, cancelled dice and cancelling 1s struck (or named)."""
     face = str(die.face)
     if die.fate is Fate.SUCCESS:
-        if die.successes == 2:
-            return f"**{face}** (counts twice)" if text_only else f"**{face}**×2"
-        return f"**{face}**"
+        if text_only:  # said in words: a screen reader does not read bold
+            return f"{face} (2 successes)" if die.successes == 2 else f"{face} (success)"
+        return f"**{face}**×2" if die.successes == 2 else f"**{face}**"
     if die.fate is Fate.CANCELLED:
         return f"{face} (cancelled)" if text_only else f"~~{face}~~"
     if die.fate is Fate.CANCELS:
@@ -353,8 +372,10 @@ def _merge_rounds(groups: list[_Group]) -> list[_Group]:
     rounds = [group for group in groups if group.round is not None]
     if len(rounds) < 2:
         return groups
+    assert rounds[0].round is not None and rounds[-1].round is not None
+    name = rounds[0].label.split(",")[0]
     merged = _Group(
-        f"Rounds {rounds[0].round} to {rounds[-1].round}",
+        _round_name(name, rounds[0].round, rounds[-1].round),
         [shown for group in rounds for shown in group.dice],
         round=rounds[0].round,
     )
@@ -384,10 +405,12 @@ def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
     return text[:_FIELD_LIMIT]
 
 
-def _footer(roll_id: int | None, *, status: RollStatus, text_only: bool) -> str:
+def _footer(roll_id: int | None, ruleset: Ruleset, *, status: RollStatus, text_only: bool) -> str:
+    """The small print: the roll's number, the ruleset it was read by, whether it closed."""
     parts: list[str] = []
     if roll_id is not None:
         parts.append(f"Roll {roll_id}" if text_only else f"Roll #{roll_id}")
+    parts.append(RULESET_NAMES[ruleset])
     if status is RollStatus.CLOSED:
         parts.append("Buttons closed")
     return (", " if text_only else " · ").join(parts)

@@ -41,6 +41,8 @@ SETTING_VALUES: dict[ChannelOption, str] = {
     ChannelOption.FISTFUL_STEP: "0-5 dice per earlier action this turn",
     ChannelOption.TEXT_ONLY: "on | off (no emoji, for screen readers)",
     ChannelOption.DICE_ORDER: "rolled | sorted",
+    ChannelOption.COMPACT: "on | off (short roll cards)",
+    ChannelOption.PLAIN: "on | off (plain messages, no embeds)",
 }
 
 #: Channels named in a server-wide ruleset change (the rest are counted).
@@ -54,6 +56,8 @@ SETTING_NAMES: dict[ChannelOption, str] = {
     ChannelOption.FISTFUL_STEP: "Fist Full of Dice penalty step",
     ChannelOption.TEXT_ONLY: "Text-only display (screen readers)",
     ChannelOption.DICE_ORDER: "Dice order",
+    ChannelOption.COMPACT: "Compact roll cards",
+    ChannelOption.PLAIN: "Plain messages (no embeds)",
 }
 
 #: (value to type, what it means) of each setting: /config set's value suggestions.
@@ -77,6 +81,14 @@ SETTING_CHOICES: dict[ChannelOption, tuple[tuple[str, str], ...]] = {
     ChannelOption.DICE_ORDER: (
         ("rolled", "dice in the order they were rolled"),
         ("sorted", "dice sorted from highest to lowest"),
+    ),
+    ChannelOption.COMPACT: (
+        ("on", "short roll cards: the outcome, the dice and the pool on one line each"),
+        ("off", "full roll cards with every adjustment listed"),
+    ),
+    ChannelOption.PLAIN: (
+        ("on", "plain text messages, for members whose Discord hides embeds"),
+        ("off", "embeds (cards with colours and fields)"),
     ),
 }
 
@@ -189,6 +201,8 @@ def config_shown(config: ChannelConfig) -> str:
         f"**Fistful step:** {config.fistful_step} per earlier action this turn",
         f"**Text only:** {_value(config.text_only)}",
         f"**Dice order:** {_value(config.dice_order)}",
+        f"**Compact roll cards:** {_value(config.compact)}",
+        f"**Plain messages (no embeds):** {_value(config.plain)}",
         "**Storyteller role:** "
         + (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id else "not set")
         + " (and anyone with Manage Channels)",

@@ -102,10 +102,10 @@ def test_rote_replacement_is_shown_next_to_the_die_it_replaced() -> None:
     embed = embed_for(result, label="pick the lock")
     assert embed.title == "🎲 pick the lock: Success"
     assert dice_line(embed, "Dice") == "Dice: 2→**10** **8** 5→1 6→**9**"
-    assert dice_line(embed, "Round 1") == "Round 1: **8**"
+    assert dice_line(embed, "10-again") == "10-again: **8**"
     assert "**4 successes**" in (embed.description or "")
     assert "rote action" in field(embed, "Pool")
-    assert field(embed, "Ruleset") == "Chronicles of Darkness (2e)"
+    assert "Chronicles of Darkness (2e)" in (embed.footer.text or "")
     assert field(embed, "Rolled by") == "Ada"
     assert embed.colour == discord.Colour.green()
 
@@ -217,11 +217,14 @@ def test_text_only_uses_words_and_no_emoji_or_symbols() -> None:
     for text in texts:
         assert text.isascii(), [char for char in text if not char.isascii()]
         assert "~~" not in text
-    assert "Dice: 2 rerolled to **10**, **8**, 5 rerolled to 1, 6 rerolled to **9**" in texts[0]
-    assert "Dice: 6 (cancelled), **7**, 1 (cancels), 3, **10** (counts twice)" in texts[3]
+    assert "Dice: 2 rerolled to 10 (success), 8 (success), 5 rerolled to 1," \
+        " 6 rerolled to 9 (success)" in texts[0]
+    assert "Dice: 6 (cancelled), 7 (success), 1 (cancels), 3, 10 (2 successes)" in texts[3]
     assert "Void, no longer counted: 9" in texts[6]
-    assert "Will: 1 (cancels), **8**, 3" in texts[6]
-    assert "100 dice showing **10**" in texts[9]
+    assert "Will: 1 (cancels), 8 (success), 3" in texts[6]
+    assert "100 dice showing 10 (success)" in texts[9]
+    assert all("**" not in line for text in texts for line in text.splitlines()
+               if line.startswith(("Dice", "Will", "10-again"))), "successes said in words"
 
 
 def test_sorted_dice_go_high_to_low_within_each_group() -> None:
@@ -230,7 +233,7 @@ def test_sorted_dice_go_high_to_low_within_each_group() -> None:
     assert dice_line(in_order, "Dice") == "Dice: 3 **8** **10** 1 **9**"
     ordered = embed_for(result, sorted_dice=True)
     assert dice_line(ordered, "Dice") == "Dice: **10** **9** **8** 3 1"
-    assert dice_line(ordered, "Round 1") == "Round 1: **10**"
+    assert dice_line(ordered, "10-again") == "10-again: **10**"
     rote = embed_for(rolled("cofd", 4, [2, 8, 5, 6, 10, 1, 9, 8], rote=True), sorted_dice=True)
     assert dice_line(rote, "Dice") == "Dice: 2→**10** 6→**9** **8** 5→1"
 
@@ -268,8 +271,8 @@ def test_void_and_closed_statuses_say_so() -> None:
     assert (void.description or "").startswith("**Voided by the Storyteller**")
     assert void.colour == VOID_COLOUR
     closed = embed_for(result, status=RollStatus.CLOSED)
-    assert closed.footer.text == "Roll #7 · Buttons closed"
-    assert embed_for(result, roll_id=None).footer.text is None
+    assert closed.footer.text == "Roll #7 · Chronicles of Darkness (2e) · Buttons closed"
+    assert embed_for(result, roll_id=None).footer.text == "Chronicles of Darkness (2e)"
 
 
 def test_very_long_user_text_is_shortened_not_overflowing() -> None:
@@ -338,11 +341,11 @@ def test_capped_hundred_die_roll_summarises_extra_rounds_by_face() -> None:
     assert result.capped
     embed = embed_for(result, label="storm the gate")
     description = embed.description or ""
-    assert "Round 10 (100 dice): 100× **10**" in description
+    assert "10-again, 10th (100 dice): 100× **10**" in description
     assert embed.title == "🎲 storm the gate: Exceptional success"
     assert "**1100 successes**" in description
     single = embed_for(_every_ten("cofd", 1))
-    assert "Rounds 1 to 1000 (1000 dice): 1000× **10**" in (single.description or "")
+    assert "10-again, 1st to 1000th (1000 dice): 1000× **10**" in (single.description or "")
 
 
 def test_void_dice_of_a_huge_will_spend_are_counted() -> None:

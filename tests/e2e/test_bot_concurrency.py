@@ -68,11 +68,22 @@ async def test_a_hundred_simultaneous_presses_of_one_spend_will_button_spend_exa
     assert query(bot.db_path, "SELECT will_state FROM rolls") == [("spent",)]
 
 
+RULESETS = {
+    "Chronicles of Darkness (2e)": "cofd",
+    "Classic World of Darkness (V20 / Dark Ages)": "v20",
+    "Fist Full of Dice (table procedure)": "fistful",
+}
+_NAMES = "|".join(re.escape(name) for name in RULESETS)
+
+
 def ruleset_change(text: str) -> tuple[str, str]:
-    """``("cofd", "v20")`` from a confirmation such as "ruleset for this channel: cofd → v20"."""
-    found = re.search(r"ruleset for this channel: (\w+) → (\w+)", text)
-    assert found is not None, text
-    return found[1], found[2]
+    """``("cofd", "v20")`` from a confirmation such as "Ruleset in <#1> is now Classic World
+    of Darkness (V20 / Dark Ages) (it was Chronicles of Darkness (2e))." (or "stays …")."""
+    if (changed := re.search(rf"is now ({_NAMES}) \(it was ({_NAMES})\)", text)) is not None:
+        return RULESETS[changed[2]], RULESETS[changed[1]]
+    kept = re.search(rf"stays ({_NAMES}): it already was", text)
+    assert kept is not None, text
+    return RULESETS[kept[1]], RULESETS[kept[1]]
 
 
 def one_after_another(changes: list[tuple[str, str]], first: str, last: str) -> bool:
@@ -145,8 +156,7 @@ async def test_admins_changing_different_settings_at_once_lose_none_of_them(
     )
 
     for confirmation, value in zip(confirmations, settings.values(), strict=True):
-        # Worded plainly once text-only is on (which of the changes came first varies).
-        assert f"→ {value}" in confirmation.text or f"now {value}" in confirmation.text
+        assert f"is now {value} (it was " in confirmation.text
     assert stored == [(1, "sorted", 0, "before", 3)], "each change kept the others"
 
 

@@ -25,7 +25,7 @@ def start(start_bot: StartBot) -> StartRealBot:
 
 async def use_ruleset(table: Table, ruleset: str) -> None:
     reply = await ask(table.admin, table.channel, "config ruleset", ruleset=ruleset)
-    assert ruleset in reply.text
+    assert reply.text.startswith("Ruleset in ")
 
 
 async def test_cofd_roll_shows_every_die_the_outcome_and_the_breakdown(
@@ -38,8 +38,8 @@ async def test_cofd_roll_shows_every_die_the_outcome_and_the_breakdown(
     assert not reply.ephemeral
     assert "Success" in reply.text
     assert "4 successes" in reply.text
-    assert "Round 1: **10**" in reply.text
-    assert "Round 2: 4" in reply.text
+    assert "10-again: **10**" in reply.text
+    assert "10-again, 2nd: 4" in reply.text
     assert "Strength 3 + Brawl 2" in reply.text
     assert "Chronicles of Darkness" in reply.text
     assert "Ada" in reply.text
