@@ -269,7 +269,8 @@ def _again_name(result: RollResult) -> str:
 
 
 def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    teens = 10 <= number % 100 <= 20
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
 
 
@@ -372,10 +373,10 @@ def _merge_rounds(groups: list[_Group]) -> list[_Group]:
     rounds = [group for group in groups if group.round is not None]
     if len(rounds) < 2:
         return groups
-    assert rounds[0].round is not None and rounds[-1].round is not None
+    numbers = [group.round for group in rounds if group.round is not None]
     name = rounds[0].label.split(",")[0]
     merged = _Group(
-        _round_name(name, rounds[0].round, rounds[-1].round),
+        _round_name(name, numbers[0], numbers[-1]),
         [shown for group in rounds for shown in group.dice],
         round=rounds[0].round,
     )
