@@ -27,6 +27,7 @@ import aiosqlite
 
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
+from bot.store.characters import CharacterRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
 from bot.store.settings import SettingsRepository
@@ -56,6 +57,7 @@ class Tx:
     will: WillRepository
     attempts: AttemptRepository
     actions: ActionRepository
+    characters: CharacterRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -76,7 +78,8 @@ class Store:
         # aiosqlite made this connection in its worker thread; every transaction body
         # runs there too (see _in_thread), so it is only ever used from that thread.
         raw = conn._conn
-        will = WillRepository(raw)
+        characters = CharacterRepository(raw)
+        will = WillRepository(raw, characters)
         self._raw = raw
         self._tx = Tx(
             settings=SettingsRepository(raw),
@@ -84,6 +87,7 @@ class Store:
             will=will,
             attempts=AttemptRepository(raw),
             actions=ActionRepository(raw),
+            characters=characters,
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0
