@@ -16,7 +16,6 @@ from engine.records import CharacterName, CharacterRecord
 #: The server-wide active character (a pin names its channel instead).
 SERVER_WIDE = 0
 
-_COLUMNS = "c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
 
 
 def _record(row: sqlite3.Row) -> CharacterRecord:
@@ -40,7 +39,8 @@ class CharacterRepository(Repository):
         """The member's character here: pinned to this channel, else to the thread's parent
         channel, else the one for the whole server; None when the member has none."""
         row = self._one(
-            f"SELECT {_COLUMNS} FROM active_characters a JOIN characters c"
+            "SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM active_characters a JOIN characters c"
             " ON c.id = a.character_id WHERE a.guild_id = ? AND a.user_id = ?"
             " AND a.channel_id IN (?, ?, 0) AND c.guild_id = a.guild_id"
             " ORDER BY a.channel_id = ? DESC, a.channel_id = 0 LIMIT 1",
@@ -50,17 +50,20 @@ class CharacterRepository(Repository):
 
     def get(self, character_id: int) -> CharacterRecord | None:
         """A sheet by its id."""
-        row = self._one(f"SELECT {_COLUMNS} FROM characters c WHERE c.id = ?", (character_id,))
+        row = self._one("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.id = ?", (character_id,))
         return None if row is None else _record(row)
 
     def named(self, guild_id: int, name: str, owner_id: int | None = None) -> list[CharacterRecord]:
         """Sheets of the server with this name (case, spaces, accents aside): the owner's,
         or every owner's when ``owner_id`` is None."""
         if owner_id is None:
-            rows = self._all(f"SELECT {_COLUMNS} FROM characters c WHERE c.guild_id = ?"
+            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
                              " AND c.name_key = ? ORDER BY c.id", (guild_id, fold(name)))
         else:
-            rows = self._all(f"SELECT {_COLUMNS} FROM characters c WHERE c.guild_id = ?"
+            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
                              " AND c.owner_id = ? AND c.name_key = ?",
                              (guild_id, owner_id, fold(name)))
         return [_record(row) for row in rows]
@@ -129,6 +132,7 @@ class CharacterRepository(Repository):
 
     def every(self, guild_id: int) -> list[CharacterRecord]:
         """Every sheet of the server (the night restores their Will)."""
-        rows = self._all(f"SELECT {_COLUMNS} FROM characters c WHERE c.guild_id = ?"
+        rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
                          " ORDER BY c.id", (guild_id,))
         return [_record(row) for row in rows]
