@@ -11,7 +11,8 @@ Scheme ``sb1`` (never reuse a prefix; parse old versions here when it changes):
 - a teamwork card: ``sb1:team:<help|roll|cancel>:<action id>:<version>``;
 - a teamwork helper's roll: ``sb1:helproll:<will|beat>:<roll id>``;
 - a contest's Roll to resist: ``sb1:resist:<action id>``;
-- the pool form: ``sb1:form:<help|resist>:<action id>``.
+- the pool form: ``sb1:form:<help|resist>:<action id>``;
+- a character's confirmation: ``sb1:char:delete:<character id>:<version>``.
 
 The card's version is the action's version when the card was drawn, so a
 press on a card the action has moved past is recognised. Keys are bounded to
@@ -49,6 +50,7 @@ class Kind(StrEnum):
     HELPER_ROLL = "helproll"
     RESIST = "resist"
     POOL_FORM = "form"
+    CHARACTER = "char"
 
 
 class Press(NamedTuple):
@@ -74,6 +76,7 @@ _SHAPES: Final[dict[Kind, tuple[frozenset[str], bool]]] = {
     Kind.HELPER_ROLL: (frozenset({"will", "beat"}), False),
     Kind.RESIST: (frozenset(), False),
     Kind.POOL_FORM: (frozenset({"help", "resist"}), False),
+    Kind.CHARACTER: (frozenset({"delete"}), True),
 }
 
 _NUMBER: Final = re.compile(r"[0-9]{1,19}")
@@ -169,3 +172,8 @@ def resist_button(action_id: int) -> str:
 def pool_form(purpose: str, action_id: int) -> str:
     """The pool form (a teamwork helper's, a contest opponent's)."""
     return format_id(Press(Kind.POOL_FORM, purpose, action_id))
+
+
+def character_button(action: str, character_id: int, version: int) -> str:
+    """A confirmation about a character, drawn when the sheet was at ``version``."""
+    return format_id(Press(Kind.CHARACTER, action, character_id, version))
