@@ -11,8 +11,7 @@ from bot.edge.completion import character_names
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
 from bot.flows import characters
-from bot.flows.reply import Reply, UserError, run
-from bot.render import characters as words
+from bot.flows.reply import Reply, run
 from engine.characters import MAX_BIG, MAX_IMPORT_BYTES, MAX_NAME, MAX_TEXT, MAX_TRAIT_NAME
 from engine.models import Ruleset
 
@@ -189,8 +188,8 @@ class Characters(commands.GroupCog, group_name="character"):
             if file.size <= MAX_IMPORT_BYTES:  # a larger file is refused unread
                 try:
                     data = await file.read()
-                except discord.HTTPException as error:
-                    raise UserError(words.IMPORT_NOT_A_FILE) from error
+                except discord.HTTPException:
+                    data = b""  # not downloadable: refused as a file that is no sheet
             return await characters.import_(deps_of(interaction), ctx, data, replace=replace,
                                             size=file.size)
 

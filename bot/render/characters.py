@@ -43,7 +43,6 @@ NOTHING_TO_SET = (
 )
 SPECIALTY_WHAT = "Say which specialty: add:<text> or remove:<text> (one of them)."
 CONDITION_WHAT = "Say which Condition: add:<text> or remove:<text> (one of them)."
-IMPORT_NOT_A_FILE = "Attach the sheet's JSON file (from /character export) as file."
 WILL_FROM_SHEET = (
     "Your active character's Will maximum is its Willpower trait: change it with "
     "/character set trait:Willpower value:<n>; /will set current:<n> sets Will now."
