@@ -30,6 +30,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.contest",
     "bot.cogs.multi",
     "bot.cogs.initiative",
+    "bot.cogs.characters",
 )
 
 

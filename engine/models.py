@@ -90,11 +90,41 @@ class AdjustmentKind(StrEnum):
     MULTIPLE_ACTION = "multiple_action"
 
 
+class TermSource(StrEnum):
+    """Where a named term's number came from (RULES.md §6)."""
+
+    SHEET = "sheet"
+    TYPED = "typed"
+    """Typed with the name in the pool (``Strength 5``): a typed number wins over the sheet."""
+    DERIVED = "derived"
+    """A derived trait of the sheet (Defense, Initiative...)."""
+
+
 class Term(Frozen):
-    """One term of a pool expression: an optional label and a signed number."""
+    """One term of a pool expression: an optional label and a signed number.
+
+    ``source`` is set when the pool was resolved against a character sheet (and left out
+    of the JSON otherwise, so rolls without a sheet keep their stored shape).
+    """
 
     label: str | None = None
     value: int
+    source: TermSource | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class SheetNotes(Frozen):
+    """What a character's sheet decided about a roll, for the breakdown's reasons."""
+
+    character: str | None = None
+    """The character rolled with."""
+    specialty: str | None = None
+    """``Skill: specialty`` applied because the roll named it."""
+    untrained: str | None = None
+    """The 0-dot Skill that made the roll untrained."""
+    resist: str | None = None
+    """The target trait subtracted (``Composure``) ..."""
+    resist_of: str | None = None
+    """... and whose sheet it came from."""
 
 
 class Adjustment(Frozen):
@@ -136,6 +166,8 @@ class RollRequest(Frozen):
     initiative: bool = False
     no_botch: bool = False
     need: int | None = None
+    # a character sheet (RULES.md §6): absent from the JSON of rolls without one
+    sheet: SheetNotes | None = Field(default=None, exclude_if=lambda v: v is None)
 
     @property
     def base(self) -> int:

@@ -33,9 +33,11 @@ __all__ = [
     "MAX_LABEL",
     "MAX_TERMS",
     "MAX_TEXT",
+    "NamedPart",
     "PoolSyntaxError",
     "format_pool",
     "parse_pool",
+    "parse_pool_names",
 ]
 
 #: Longest pool text accepted, in characters.
@@ -68,6 +70,16 @@ class PoolSyntaxError(ValueError):
 
     def __str__(self) -> str:
         return self.refusal.code.value
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPart:
+    """One term of a pool that may name traits: ``value`` is None for a bare name
+    (``Wits``), to be looked up on a character sheet; ``negative`` for ``- Wits``."""
+
+    label: str | None
+    value: int | None
+    negative: bool = False
 
 
 class _Kind(Enum):
@@ -155,11 +167,14 @@ def _tokenize(text: str) -> list[_Token]:
 class _Parser:
     """Recursive descent over the tokens, flattening brackets as it goes."""
 
-    def __init__(self, text: str, *, capped: bool = True) -> None:
+    def __init__(self, text: str, *, capped: bool = True, names: bool = False) -> None:
         self._tokens = _tokenize(text)
         self._index = 0
         self._terms: list[tuple[Term, int]] = []
         self._capped = capped
+        self._names = names
+        #: With ``names``: every part in order, bare names included.
+        self.parts: list[NamedPart] = []
 
     def parse(self) -> list[tuple[Term, int]]:
         """Each term with the position where it starts."""
@@ -220,10 +235,15 @@ class _Parser:
         while self._peek().kind is _Kind.WORD:
             words.append(self._take().text)
         label = " ".join(words)
-        if self._peek().kind is not _Kind.NUMBER:
+        if self._peek().kind is not _Kind.NUMBER and not self._names:
             raise PoolSyntaxError(_C.POOL_LABEL_WITHOUT_NUMBER, first.start, label=label)
         if len(label) > MAX_LABEL:
             raise PoolSyntaxError(_C.POOL_LABEL_TOO_LONG, first.start, label=label, max=MAX_LABEL)
+        if self._peek().kind is not _Kind.NUMBER:
+            if len(self.parts) == MAX_TERMS:
+                raise PoolSyntaxError(_C.POOL_TOO_MANY_TERMS, first.start, max=MAX_TERMS)
+            self.parts.append(NamedPart(label, None, negative=sign < 0))
+            return
         self._add(label, self._take(), sign, first.start)
 
     def _group(self, sign: int, depth: int) -> None:
@@ -245,9 +265,11 @@ class _Parser:
             raise PoolSyntaxError(
                 _C.POOL_NUMBER_TOO_LARGE, number.start, number=number.text, max=MAX_POOL
             )
-        if len(self._terms) == MAX_TERMS:
+        if len(self._terms) == MAX_TERMS or len(self.parts) == MAX_TERMS:
             raise PoolSyntaxError(_C.POOL_TOO_MANY_TERMS, start, max=MAX_TERMS)
         self._terms.append((Term(label=label, value=sign * value), start))
+        if self._names:
+            self.parts.append(NamedPart(label, value, negative=sign < 0))
 
     def _missing_operator(self, token: _Token) -> NoReturn:
         previous = self._tokens[self._index - 1]
@@ -303,6 +325,19 @@ def parse_pool(text: str, *, capped: bool = True) -> tuple[Term, ...]:
             total = sum(max(other.value, 0) for other, _ in placed)
             raise PoolSyntaxError(_C.POOL_OVER_MAX_DICE, start, total=total, max=MAX_POOL)
     return tuple(term for term, _ in placed)
+
+
+def parse_pool_names(text: str) -> tuple[NamedPart, ...]:
+    """Parse a pool that may name traits without numbers (``Wits + Composure + 1``), or
+    raise :class:`PoolSyntaxError`. Numbers are capped as in :func:`parse_pool`; the cap
+    on the whole pool waits until the names have values (:func:`engine.prepare.prepare`).
+    """
+    if len(text) > MAX_TEXT:
+        raise PoolSyntaxError(_C.POOL_TEXT_TOO_LONG, MAX_TEXT, length=len(text), max=MAX_TEXT)
+    _refuse_other_notations(text)
+    parser = _Parser(text, names=True)
+    parser.parse()
+    return tuple(parser.parts)
 
 
 def format_pool(terms: Iterable[Term]) -> str:

@@ -12,6 +12,7 @@ from typing import Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.characters import Character
 from engine.models import RollRequest, RollResult, Ruleset
 
 T = TypeVar("T")
@@ -207,15 +208,21 @@ class RollRecord(Record):
     copy_message_id: int | None
     created_at: datetime
     updated_at: datetime
+    character_id: int | None = None
+    """The character the roll was made with (its Will and Beats), if any."""
+    character_name: str | None = None
+    """That character's name when it rolled (kept after a rename or a delete)."""
 
 
 class WillPool(Record):
-    """A tracked Will pool."""
+    """A tracked Will pool: a member's, or a character's (``character_id``; ``user_id``
+    is then the sheet's owner)."""
 
     guild_id: int
     user_id: int
     current: int = Field(ge=0)
     maximum: int = Field(ge=0)
+    character_id: int | None = None
 
     @model_validator(mode="after")
     def _current_within_maximum(self) -> Self:
@@ -297,3 +304,35 @@ class TrackerRecord(Record):
         return self.model_copy(
             update={"state_json": state.model_dump_json(), "version": version, "status": status}
         )
+
+
+# --- characters -------------------------------------------------------------------
+
+
+class CharacterRecord(Record):
+    """A stored sheet: whose, in which server, and the version every change names."""
+
+    id: int
+    guild_id: int
+    owner_id: int
+    version: int
+    sheet: Character
+
+    @property
+    def name(self) -> str:
+        """The character's name."""
+        return self.sheet.name
+
+    def will_pool(self) -> WillPool:
+        """The sheet's Will as a pool (what Spend Will, /will and the night act on)."""
+        return WillPool(guild_id=self.guild_id, user_id=self.owner_id, current=self.sheet.will,
+                        maximum=self.sheet.will_max, character_id=self.id)
+
+
+class CharacterName(Record):
+    """A sheet's name and owner, without the sheet (autocomplete, lists)."""
+
+    id: int
+    owner_id: int
+    name: str
+    npc: bool

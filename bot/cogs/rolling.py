@@ -9,10 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import EVERY_OPTION, roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Pool
+from bot.edge.transformers import SheetPool
 from bot.flows import rolls
 from bot.flows.reply import run
 
@@ -26,23 +27,26 @@ class Rolling(commands.Cog):
     @app_commands.command(name="roll")
     @app_commands.guild_only()
     @app_commands.describe(
-        pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1",
+        pool="Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Wits + Composure",
         label="What the roll is for (labelled rolls count successive attempts)",
         private="A secret roll: you see the dice, the channel sees that you rolled",
+        spec="A specialty of a Skill in the pool, from your character's sheet",
     )
+    @app_commands.autocomplete(pool=pool_traits)
     @roll_options(*EVERY_OPTION)
     async def roll(
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         options: dict[str, Any],
+        *,
         label: app_commands.Range[str, 1, 100] | None = None,
         private: bool = False,
+        spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """Roll a pool of d10s by this channel's ruleset."""
         flow = rolls.roll(
-            deps_of(interaction), ctx_of(interaction),
-            lambda config: rolls.build_request(config.ruleset, pool, **options),
+            deps_of(interaction), ctx_of(interaction), rolls.ByName(pool, options, spec),
             label=label, private=private,
         )
         await run(flow, DiscordResponder(interaction))
@@ -51,20 +55,22 @@ class Rolling(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1",
+        spec="A specialty of a Skill in the pool, from your character's sheet",
         public="Show the odds to the whole channel (default: only to you)",
     )
+    @app_commands.autocomplete(pool=pool_traits)
     @roll_options(*EVERY_OPTION)
     async def odds(
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         options: dict[str, Any],
+        spec: app_commands.Range[str, 1, 64] | None = None,
         public: bool = False,
     ) -> None:
         """The exact chances of a roll in this channel's ruleset, with a chart."""
         flow = rolls.odds(
-            deps_of(interaction), ctx_of(interaction),
-            lambda config: rolls.build_request(config.ruleset, pool, **options),
+            deps_of(interaction), ctx_of(interaction), rolls.ByName(pool, options, spec),
             public=public,
         )
         await run(flow, DiscordResponder(interaction))

@@ -20,7 +20,7 @@ from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.errors import answering_errors, reply_ephemeral
 from bot.edge.ids import TEMPLATE, Kind, Press, parse
 from bot.edge.respond import DiscordResponder
-from bot.flows import contest, extended, initiative, rolls, teamwork
+from bot.flows import characters, contest, extended, initiative, rolls, teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
@@ -36,6 +36,7 @@ ROUTES: Final[dict[Kind, ButtonFlow]] = {
     Kind.EXTENDED_CARD: extended.card_pressed,
     Kind.EXTENDED_ROLL: extended.roll_pressed,
     Kind.INITIATIVE_CARD: initiative.card_pressed,
+    Kind.CHARACTER: characters.pressed,
 }
 
 _TEMPLATE: Final = re.compile(TEMPLATE)

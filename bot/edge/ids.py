@@ -14,6 +14,7 @@ Scheme ``sb1`` (never reuse a prefix; parse old versions here when it changes):
 - the pool form: ``sb1:form:<help|resist>:<action id>``;
 - an initiative card: ``sb1:init:<join|next|delay|act|end>:<tracker id>:<turn>`` (the
   tracker's turn marker when the card was drawn, in the version's place).
+- a character's confirmation: ``sb1:char:delete:<character id>:<version>``.
 
 The card's version is the action's version when the card was drawn, so a
 press on a card the action has moved past is recognised. Keys are bounded to
@@ -52,6 +53,7 @@ class Kind(StrEnum):
     RESIST = "resist"
     POOL_FORM = "form"
     INITIATIVE_CARD = "init"
+    CHARACTER = "char"
 
 
 class Press(NamedTuple):
@@ -78,6 +80,7 @@ _SHAPES: Final[dict[Kind, tuple[frozenset[str], bool]]] = {
     Kind.RESIST: (frozenset(), False),
     Kind.POOL_FORM: (frozenset({"help", "resist"}), False),
     Kind.INITIATIVE_CARD: (frozenset({"join", "next", "delay", "act", "end"}), True),
+    Kind.CHARACTER: (frozenset({"delete"}), True),
 }
 
 _NUMBER: Final = re.compile(r"[0-9]{1,19}")
@@ -178,3 +181,6 @@ def pool_form(purpose: str, action_id: int) -> str:
 def initiative_button(action: str, tracker_id: int, turn: int) -> str:
     """Join, Next, Delay, Act now or End on an initiative card drawn at ``turn``."""
     return format_id(Press(Kind.INITIATIVE_CARD, action, tracker_id, turn))
+def character_button(action: str, character_id: int, version: int) -> str:
+    """A confirmation about a character, drawn when the sheet was at ``version``."""
+    return format_id(Press(Kind.CHARACTER, action, character_id, version))

@@ -9,7 +9,7 @@ from bot.flows.reply import UserError
 from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
 from engine.models import Term
-from engine.parser import PoolSyntaxError, parse_pool
+from engine.parser import NamedPart, PoolSyntaxError, parse_pool, parse_pool_names
 
 
 class PoolTransformer(app_commands.Transformer):
@@ -24,3 +24,19 @@ class PoolTransformer(app_commands.Transformer):
 
 Pool = app_commands.Transform[tuple[Term, ...], PoolTransformer]
 """An option annotated ``Pool`` reaches the command as parsed terms."""
+
+
+class SheetPoolTransformer(app_commands.Transformer):
+    """`pool:` text that may name traits of the active character (``Wits + Composure``)."""
+
+    async def transform(
+        self, interaction: discord.Interaction, value: str
+    ) -> tuple[NamedPart, ...]:
+        try:
+            return parse_pool_names(value)
+        except PoolSyntaxError as error:
+            raise UserError(unreadable_pool(refusal_text(error.refusal))) from error
+
+
+SheetPool = app_commands.Transform[tuple[NamedPart, ...], SheetPoolTransformer]
+"""An option annotated ``SheetPool`` reaches the command as parts, bare names included."""

@@ -13,8 +13,8 @@ Take a Beat and Try again 2 (plus the retry's roll).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,6 +32,7 @@ from bot.render.buttons import (
     no_will,
     will_spent,
 )
+from bot.render.characters import NO_CHARACTER, NPC_ONLY_STORYTELLER
 from bot.render.message import Attachment, Message
 from bot.render.messages import bad_option, no_odds
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
@@ -39,12 +40,20 @@ from bot.render.refusals import refusal_text
 from bot.render.rolls import roll_message, secret_notice
 from bot.render.text import options_text
 from bot.store import Conflict, Tx
-from engine import will
+from engine import characters, will
 from engine.models import RollRequest, RollResult, Ruleset, Term
 from engine.odds import odds as exact_odds
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
-from engine.parser import format_pool
-from engine.records import ActionRecord, ChannelConfig, PressRefusal, RollRecord, WillPool
+from engine.parser import NamedPart, format_pool
+from engine.records import (
+    ActionRecord,
+    ChannelConfig,
+    CharacterRecord,
+    PressRefusal,
+    RollRecord,
+    WillPool,
+)
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, attempts
@@ -62,8 +71,11 @@ class Table:
     pool: WillPool | None
 
 
-def read_table(tx: Tx, ctx: Ctx, config: ChannelConfig, label: str | None) -> Table:
-    """Inside a transaction: the member's counters and Will in this channel."""
+def read_table(
+    tx: Tx, ctx: Ctx, config: ChannelConfig, label: str | None, character_id: int | None = None
+) -> Table:
+    """Inside a transaction: the member's counters and Will in this channel (the Will of
+    ``character_id`` when the member rolls with a character)."""
     counted = bool(label) and config.pressure
     return Table(
         config=config,
@@ -71,7 +83,7 @@ def read_table(tx: Tx, ctx: Ctx, config: ChannelConfig, label: str | None) -> Ta
         if counted
         else 0,
         turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, ctx.user_id),
-        pool=tx.will.get(ctx.guild_id, ctx.user_id),
+        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id),
     )
 
 
@@ -125,10 +137,62 @@ Ask = Callable[[ChannelConfig], RollRequest]
 """The request a member asks for, given the channel's settings (its ruleset)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What a roll reads before it rolls, in one trip: the channel's settings and the
+    member's active character here."""
+
+    config: ChannelConfig
+    character: CharacterRecord | None
+
+
+def gather(tx: Tx, ctx: Ctx) -> Gathered:
+    """Inside a read: the settings and the active character (one more SELECT in the same
+    transaction, so a roll by trait name costs no extra trip)."""
+    return Gathered(
+        config=ctx.config(tx),
+        character=tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id,
+                                        ctx.parent_id),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ByName:
+    """A request whose pool may name traits (``Wits + Composure``), resolved against the
+    roller's active sheet with the roll's options; ``spec`` names a specialty."""
+
+    parts: tuple[NamedPart, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    spec: str | None = None
+
+    def request(self, ctx: Ctx, gathered: Gathered) -> RollRequest:
+        """The engine request: names from the sheet, each term with its source, and the
+        sheet's specialty and untrained adjustments (RULES.md §6); or a refusal."""
+        config, record = gathered.config, gathered.character
+        named = any(part.value is None for part in self.parts)
+        sheet = None if record is None else record.sheet
+        if (named or self.spec) and sheet is None:
+            raise UserError(NO_CHARACTER)
+        if named and sheet is not None and sheet.npc and not ctx.storyteller(config):
+            raise UserError(NPC_ONLY_STORYTELLER)
+        found = characters.resolve(self.parts, sheet, spec=self.spec)
+        if isinstance(found, Refusal):
+            if found.code is RefusalCode.CHARACTER_NONE:
+                raise UserError(NO_CHARACTER)
+            raise UserError(cannot_roll(refusal_text(found)))
+        request = build_request(config.ruleset, found.terms, **self.options)
+        return characters.with_sheet(request, found, None if record is None else record.name)
+
+
+def asked_request(ask: Ask | ByName, ctx: Ctx, gathered: Gathered) -> RollRequest:
+    """The request of a command: by name against the sheet, or as the command built it."""
+    return ask.request(ctx, gathered) if isinstance(ask, ByName) else ask(gathered.config)
+
+
 async def roll(
     deps: Deps,
     ctx: Ctx,
-    ask: Ask,
+    ask: Ask | ByName,
     *,
     label: str | None,
     private: bool,
@@ -142,11 +206,13 @@ async def roll(
     transaction holds the table, so a refused or failed write draws nothing, and two
     rolls of one member never count from the same state.
     """
-    config = await deps.store.read(ctx.config)
-    asked = ask(config)
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    config, character = gathered.config, gathered.character
+    asked = asked_request(ask, ctx, gathered)
+    character_id = None if character is None else character.id
 
     def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
-        table = read_table(tx, ctx, config, label)
+        table = read_table(tx, ctx, config, label, character_id)
         request = with_table_state(asked, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
@@ -158,7 +224,7 @@ async def roll(
             raise UserError(cannot_roll(refusal_text(result.refusal)))
         left = None
         if request.will and table.pool is not None:
-            left = tx.will.debit(ctx.guild_id, ctx.user_id)
+            left = tx.will.debit(ctx.guild_id, ctx.user_id, character_id)
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
         record = tx.rolls.insert(
             guild_id=ctx.guild_id,
@@ -169,6 +235,8 @@ async def roll(
             will_state=will_state_for(result, config),
             label=label,
             private=private,
+            character_id=character_id,
+            character_name=None if character is None else character.name,
         )
         count_roll(tx, ctx, table, label, result)
         return record, closed, left
@@ -223,11 +291,12 @@ def _answer(
     )
 
 
-async def odds(deps: Deps, ctx: Ctx, ask: Ask, *, public: bool = False) -> Reply:
+async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False) -> Reply:
     """The exact chances of a request in this channel's ruleset, with a chart: for the
     asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds)."""
-    config = await deps.store.read(ctx.config)
-    request = ask(config)
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    config = gathered.config
+    request = asked_request(ask, ctx, gathered)
     chances = await asyncio.to_thread(exact_odds, request)
     if chances.refusal is not None:
         raise UserError(no_odds(refusal_text(chances.refusal)))
@@ -283,7 +352,8 @@ def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
         config=ctx.config(tx),
         roll=roll,
         record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
-        pool=None if roll is None else tx.will.get(roll.guild_id, roll.roller_id),
+        pool=None if roll is None
+        else tx.will.get(roll.guild_id, roll.roller_id, roll.character_id),
     )
 
 
@@ -316,7 +386,8 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
     def spend(tx: Tx) -> tuple[ChannelConfig, RollRecord, WillPool | None]:
         record = tx.rolls.get(roll_id)
-        pool = None if record is None else tx.will.get(record.guild_id, record.roller_id)
+        pool = None if record is None else tx.will.get(record.guild_id, record.roller_id,
+                                                         record.character_id)
         refused = will_spend_refusal(record, ctx.user_id, pool)
         if refused is not None or record is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
@@ -326,7 +397,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
             msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refused it"
             raise RuntimeError(msg)
         if pool is not None:
-            pool = tx.will.debit(record.guild_id, record.roller_id)
+            pool = tx.will.debit(record.guild_id, record.roller_id, record.character_id)
         if record.label and result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
             tx.attempts.reset(record.guild_id, record.channel_id, record.roller_id, record.label)
@@ -359,7 +430,8 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
-        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id)
+        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id,
+                                         changed.character_id)
 
     try:
         changed, beats = await deps.store.write(write)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.retry import until_written
+from bot.render.characters import WILL_FROM_SHEET
 from bot.render.messages import (
     NOT_STORYTELLER,
     WILL_NOT_TRACKED,
@@ -23,7 +24,7 @@ from bot.render.messages import (
 from bot.render.state import will_changed, will_shown
 from bot.store import Conflict, Tx
 from engine import will
-from engine.records import ChannelConfig, WillPool
+from engine.records import ChannelConfig, CharacterRecord, WillPool
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,9 @@ async def show(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
     whose = member or Member(ctx.user_id, ctx.user_name)
 
     def read(tx: Tx) -> tuple[ChannelConfig, WillPool | None, int]:
+        active = _active(tx, ctx, whose.user_id)
+        if active is not None:  # RULES.md §6: the character's own pool and Beats
+            return ctx.config(tx), active.will_pool(), active.sheet.beats
         return (
             ctx.config(tx),
             tx.will.get(ctx.guild_id, whose.user_id),
@@ -54,6 +58,17 @@ async def show(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
 
     config, pool, beats = await deps.store.read(read)
     return say(will_shown(whose.name, pool, beats, text_only=config.text_only))
+
+
+def _active(tx: Tx, ctx: Ctx, user_id: int) -> CharacterRecord | None:
+    """The member's active character here (its Will is theirs while they play it)."""
+    return tx.characters.active(ctx.guild_id, user_id, ctx.channel_id, ctx.parent_id)
+
+
+def _pool(tx: Tx, ctx: Ctx, user_id: int) -> WillPool | None:
+    """The pool a change acts on: the active character's, else the member's own."""
+    active = _active(tx, ctx, user_id)
+    return active.will_pool() if active is not None else tx.will.get(ctx.guild_id, user_id)
 
 
 Decide = Callable[[ChannelConfig, WillPool | None], WillPool]
@@ -68,7 +83,7 @@ async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
 
     async def attempt() -> tuple[ChannelConfig, WillPool | None, WillPool]:
         config, old = await deps.store.read(
-            lambda tx: (ctx.config(tx), tx.will.get(ctx.guild_id, user_id))
+            lambda tx: (ctx.config(tx), _pool(tx, ctx, user_id))
         )
         new = decide(config, old)
 
@@ -90,6 +105,10 @@ async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = Non
         raise UserError(will_above_maximum(current, maximum))
 
     def decide(_: ChannelConfig, old: WillPool | None) -> WillPool:
+        if old is not None and old.character_id is not None:
+            if maximum != old.maximum:
+                raise UserError(WILL_FROM_SHEET)
+            return old.model_copy(update={"current": old.current if current is None else current})
         return will.set_pool(old, ctx.guild_id, ctx.user_id, maximum, current)
 
     config, old, new = await _change(deps, ctx, ctx.user_id, decide)

@@ -24,7 +24,8 @@ __all__ = ["refusal_text"]
 #: Shown where a refusal lacks a parameter its sentence names.
 _MISSING: Final = "?"
 #: Parameters that are lists of names, comma-separated by the engine.
-_LISTS: Final = frozenset({"options", "choices", "rulesets"})
+_LISTS: Final = frozenset({"options", "choices", "rulesets", "closest", "matches", "skills",
+                           "specialties", "conditions"})
 #: Characters Discord reads as markdown or mentions: named, never echoed.
 _MARKUP: Final = frozenset("*_`~|\\<>@")
 
@@ -207,6 +208,56 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "or a group's name for all of it)"
     ),
     _C.INIT_ROLL_REFUSED: "the initiative roll cannot be made: {cause}",
+    # characters
+    _C.CHARACTER_NONE: (
+        "“{name}” is a trait name, and you have no active character: make one with "
+        "/character create, pick one with /character use, or type the number (“{name} 3”)"
+    ),
+    _C.TRAIT_UNKNOWN: "the sheet has no trait “{name}” (closest: {closest})",
+    _C.TRAIT_AMBIGUOUS: "“{name}” could be {matches}: type more of the name",
+    _C.TRAIT_NAME_INVALID: (
+        "“{name}” cannot be a trait name: up to {max} letters, digits, spaces, ' or -, "
+        "starting with a letter"
+    ),
+    _C.TRAIT_VALUE_RANGE: "{trait} {value} is out of range: it must be 0 to {high}",
+    _C.TRAIT_DUPLICATE: "the trait “{name}” is listed twice",
+    _C.TOO_MANY_TRAITS: "a sheet holds at most {max} traits",
+    _C.TRAITS_UNREADABLE: (
+        "I could not read “{part}”: write each trait as a name and a number, "
+        "separated by commas (Wits 3, Composure 2)"
+    ),
+    _C.SPECIALTY_NOT_SKILL: "{trait} is not a Skill: specialties go on Skills (Abilities in v20)",
+    _C.SPECIALTY_EXISTS: "{skill} already has the specialty “{specialty}”",
+    _C.SPECIALTY_MISSING: "{skill} has no specialty “{specialty}” (it has: {specialties})",
+    _C.SPECIALTY_NO_SKILL: (
+        "the specialty “{specialty}” needs a Skill of the sheet in the pool (Dexterity + Brawl)"
+    ),
+    _C.SPECIALTY_UNKNOWN: (
+        "{skills} has no specialty “{specialty}” (specialties: {specialties}); add one with "
+        "/character specialty"
+    ),
+    _C.TOO_MANY_SPECIALTIES: "a sheet holds at most {max} specialties",
+    _C.SHEET_TEXT_INVALID: "write 1 to {max} characters on one line",
+    _C.CONDITION_EXISTS: "the sheet already has the Condition “{condition}”",
+    _C.CONDITION_MISSING: "the sheet has no Condition “{condition}” (it has: {conditions})",
+    _C.TOO_MANY_CONDITIONS: "a sheet holds at most {max} Conditions",
+    _C.CHARACTER_NAME_LENGTH: "a character's name has 1 to {max} characters",
+    _C.CHARACTER_NAME_CONTROL: "a character's name is one line of visible characters",
+    _C.WILL_ABOVE_MAXIMUM: "current Will {will} is above the Will maximum {maximum}",
+    _C.IMPORT_TOO_LARGE: "the file has {size} bytes: a sheet file is at most {max} bytes",
+    _C.IMPORT_NOT_JSON: (
+        "the file is not a sheet in JSON: export one with /character export to see the shape"
+    ),
+    _C.IMPORT_SCHEMA_VERSION: (
+        "the file's schema_version is {version}: this bot reads version {known}"
+    ),
+    _C.IMPORT_FIELD: "{field}: {detail}",
+    _C.RESIST_TRAIT: (
+        "resistance by name is Resolve, Stamina, Composure or Defense, not “{trait}”"
+    ),
+    _C.RESIST_NO_TARGET: (
+        "resisting with {trait} needs target: the member or the character whose {trait} it is"
+    ),
 }
 
 
@@ -223,10 +274,25 @@ def _shown(char: str) -> str:
     return f"the character {points}" + (f" ({name})" if name else "")
 
 
+#: Parameters that are a member's text (names, specialties, Conditions): shown escaped.
+_USER_TEXT: Final = frozenset({"name", "trait", "skill", "specialty", "condition", "part",
+                               "closest", "matches", "skills", "specialties", "conditions",
+                               "field", "detail", "version"})
+
+
+def _plain(text: str) -> str:
+    """Member's text with Discord's markup and mention characters backslash-escaped."""
+    return "".join(f"\\{c}" if c in _MARKUP else c for c in text)
+
+
 def _word(key: str, value: int | str) -> str:
-    """One parameter as words: lists spaced out, a stray ``char`` quoted or named."""
+    """One parameter as words: lists spaced out, a stray ``char`` quoted or named, a
+    member's text escaped."""
+    if key in _USER_TEXT:
+        value = _plain(str(value))
     if key in _LISTS:
-        return ", ".join(str(value).split(","))
+        listed = ", ".join(str(value).split(","))
+        return listed or "none"
     if key == "char":
         return _shown(str(value))
     return str(value)

@@ -33,7 +33,18 @@ from bot.render.text import (
     safe,
 )
 from engine.constants import MAX_EXTRA
-from engine.models import Breakdown, Die, DieKind, Fate, RollResult, Ruleset, Term, WillUse
+from engine.models import (
+    Breakdown,
+    Die,
+    DieKind,
+    Fate,
+    RollRequest,
+    RollResult,
+    Ruleset,
+    Term,
+    TermSource,
+    WillUse,
+)
 from engine.offers import offers
 from engine.records import ChannelConfig, DiceOrder, RollRecord
 
@@ -156,7 +167,7 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
     offered = offers(record)
     embed = roll_embed(
         record.result,
-        roller=record.roller_name,
+        roller=roller_of(record),
         label=record.label,
         roll_id=record.id,
         text_only=config.text_only,
@@ -166,6 +177,13 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
     )
     view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry)
     return Message(embed=embed, view=view)
+
+
+def roller_of(record: RollRecord) -> str:
+    """Who rolled: the member, or the character and its member (unescaped: shown safe)."""
+    if record.character_name:
+        return f"{record.character_name} ({record.roller_name})"
+    return record.roller_name
 
 
 def secret_notice(*, roller: str, label: str | None) -> str:
@@ -397,6 +415,7 @@ def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
     ruleset = result.request.ruleset
     options = options_text(result.request)
     tail = f"\nOptions: {options}" if options else ""
+    tail += sheet_lines(result.request, breakdown)
     text = breakdown_text(breakdown, ruleset, result.will) + tail
     if len(text) > _FIELD_LIMIT:
         # Many long trait names: show the sum of the terms instead of each term.
@@ -404,6 +423,34 @@ def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
         compact = breakdown.model_copy(update={"terms": terms})
         text = breakdown_text(compact, ruleset, result.will) + tail
     return text[:_FIELD_LIMIT]
+
+
+def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
+    """Where each named term's number came from and what the sheet decided, one line each
+    (empty for a roll made without a sheet)."""
+    by_source: dict[TermSource, list[str]] = {}
+    for term in breakdown.terms:
+        if term.source is not None and term.label is not None:
+            by_source.setdefault(term.source, []).append(term.label)
+    notes = request.sheet
+    if not by_source and notes is None:
+        return ""
+    whose = f"{safe(notes.character, limit=NAME_LIMIT)}'s sheet" if notes and notes.character \
+        else "the sheet"
+    lines = []
+    words = {TermSource.SHEET: f"from {whose}", TermSource.DERIVED: "derived on the sheet",
+             TermSource.TYPED: "typed (a typed number wins over the sheet)"}
+    for source in (TermSource.SHEET, TermSource.DERIVED, TermSource.TYPED):
+        if source in by_source:
+            lines.append(f"{', '.join(safe(n) for n in by_source[source])}: {words[source]}")
+    if notes is not None and notes.specialty:
+        lines.append(f"Specialty {safe(notes.specialty)}: on the sheet")
+    if notes is not None and notes.untrained:
+        lines.append(f"Untrained: {safe(notes.untrained)} has no dots on the sheet")
+    if notes is not None and notes.resist:
+        of = f" of {safe(notes.resist_of, limit=NAME_LIMIT)}" if notes.resist_of else ""
+        lines.append(f"Resistance: {safe(notes.resist)}{of}, from the sheet")
+    return "".join(f"\n{line}" for line in lines)
 
 
 def _footer(roll_id: int | None, ruleset: Ruleset, *, status: RollStatus, text_only: bool) -> str:

@@ -47,6 +47,8 @@ def _roll(row: sqlite3.Row) -> RollRecord:
         copy_message_id=row["copy_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        character_id=row["character_id"],
+        character_name=row["character_name"],
     )
 
 
@@ -69,6 +71,8 @@ class RollRepository(Repository):
         label: str | None = None,
         private: bool = False,
         action_id: int | None = None,
+        character_id: int | None = None,
+        character_name: str | None = None,
     ) -> RollRecord:
         """Store a new roll; the stored roll (its id is the key its buttons carry).
 
@@ -78,8 +82,8 @@ class RollRepository(Repository):
         """
         row = self._returning(
             "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
-            " request_json, result_json, will_state, action_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
+            " request_json, result_json, will_state, action_id, character_id, character_name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
             (
                 guild_id,
                 channel_id,
@@ -91,6 +95,8 @@ class RollRepository(Repository):
                 result.model_dump_json(),
                 will_state.value,
                 action_id,
+                character_id,
+                character_name,
             ),
         )
         # Built from what the caller gave, not parsed back from the JSON just written.
@@ -101,6 +107,7 @@ class RollRepository(Repository):
             void=False, voided_by=None, action_id=action_id, message_id=None,
             copy_channel_id=None, copy_message_id=None,
             created_at=row["created_at"], updated_at=row["updated_at"],
+            character_id=character_id, character_name=character_name,
         )
 
     def attach_messages(

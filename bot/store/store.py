@@ -27,6 +27,7 @@ import aiosqlite
 
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
+from bot.store.characters import CharacterRepository
 from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
@@ -58,6 +59,7 @@ class Tx:
     attempts: AttemptRepository
     actions: ActionRepository
     initiative: InitiativeRepository
+    characters: CharacterRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -78,7 +80,8 @@ class Store:
         # aiosqlite made this connection in its worker thread; every transaction body
         # runs there too (see _in_thread), so it is only ever used from that thread.
         raw = conn._conn
-        will = WillRepository(raw)
+        characters = CharacterRepository(raw)
+        will = WillRepository(raw, characters)
         self._raw = raw
         self._tx = Tx(
             settings=SettingsRepository(raw),
@@ -87,6 +90,7 @@ class Store:
             attempts=AttemptRepository(raw),
             actions=ActionRepository(raw),
             initiative=InitiativeRepository(raw),
+            characters=characters,
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.store.characters import CharacterRepository
 from bot.store.repository import Repository
 from engine import will
+from engine.characters import beat_added, with_will
 from engine.records import WillPool
 
 
@@ -19,10 +21,21 @@ class WillRepository(Repository):
     The store only keeps pools: what a set, a rest, a gain or the night does is the
     engine's (:mod:`engine.will`), and each change is written only if the pool is still
     the one the engine was given.
+
+    With ``character_id`` a call acts on that character's sheet instead (RULES.md §6: a
+    roll made with a character spends its Will and earns it Beats); a member without a
+    character keeps the member-level pool.
     """
 
-    def get(self, guild_id: int, user_id: int) -> WillPool | None:
-        """The member's pool, or None when it is not tracked."""
+    def __init__(self, conn: sqlite3.Connection, characters: CharacterRepository) -> None:
+        super().__init__(conn)
+        self._characters = characters
+
+    def get(self, guild_id: int, user_id: int, character_id: int | None = None) -> WillPool | None:
+        """The member's pool (or the character's), or None when it is not tracked."""
+        if character_id is not None:
+            record = self._characters.get(character_id)
+            return None if record is None else record.will_pool()
         row = self._one(
             "SELECT guild_id, user_id, current, maximum FROM will_pools"
             " WHERE guild_id = ? AND user_id = ?",
@@ -31,17 +44,20 @@ class WillRepository(Repository):
         return None if row is None else _pool(row)
 
     def pools(self, guild_id: int) -> list[WillPool]:
-        """Every tracked pool of the server (for the night)."""
+        """Every tracked pool of the server (for the night): members', then characters'."""
         rows = self._all(
             "SELECT guild_id, user_id, current, maximum FROM will_pools WHERE guild_id = ?"
             " ORDER BY user_id",
             (guild_id,),
         )
-        return [_pool(row) for row in rows]
+        characters = [record.will_pool() for record in self._characters.every(guild_id)]
+        return [*(_pool(row) for row in rows), *characters]
 
     def save(self, old: WillPool | None, new: WillPool) -> bool:
         """Store the pool the engine decided, if the stored one is still ``old`` (None: not
         tracked yet); False when another write changed it first (nothing is written)."""
+        if new.character_id is not None:
+            return self._save_character(old, new)
         if old is None:
             return self._run(
                 "INSERT INTO will_pools (guild_id, user_id, current, maximum)"
@@ -55,29 +71,53 @@ class WillRepository(Repository):
             (new.current, new.maximum, old.guild_id, old.user_id, old.current, old.maximum),
         ) == 1
 
-    def debit(self, guild_id: int, user_id: int) -> WillPool | None:
+    def _save_character(self, old: WillPool | None, new: WillPool) -> bool:
+        """A character's Will, over the sheet as it is (only its current Will changes)."""
+        record = None if new.character_id is None else self._characters.get(new.character_id)
+        if record is None or old is None or record.will_pool() != old:
+            return False
+        if new.maximum != record.sheet.will_max:
+            # The maximum is the sheet's Willpower trait: /character set changes it.
+            msg = "a character's Will maximum changes with its Willpower trait"
+            raise ValueError(msg)
+        return self._characters.save(record, with_will(record.sheet, new.current)) is not None
+
+    def debit(
+        self, guild_id: int, user_id: int, character_id: int | None = None
+    ) -> WillPool | None:
         """Spend 1 Will from a tracked pool that has some, as the engine reads a spend
         (:func:`engine.will.spent`); None when untracked or empty.
 
         Called inside the write transaction that spends the Will (after a roll, or
         declared with it), so the pool read here is the one saved.
         """
-        pool = self.get(guild_id, user_id)
+        pool = self.get(guild_id, user_id, character_id)
         if pool is None or not will.can_spend(pool):
             return None
         after = will.spent(pool)
         self.save(pool, after)
         return after
 
-    def beats(self, guild_id: int, user_id: int) -> int:
-        """The member's Beats (0 when none was ever taken)."""
+    def beats(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:
+        """The member's Beats (0 when none was ever taken), or the character's."""
+        if character_id is not None:
+            record = self._characters.get(character_id)
+            return 0 if record is None else record.sheet.beats
         row = self._one(
             "SELECT beats FROM beats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return 0 if row is None else int(row["beats"])
 
-    def add_beat(self, guild_id: int, user_id: int) -> int:
-        """One more Beat; the member's Beats now."""
+    def add_beat(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:
+        """One more Beat; the member's Beats now. A character's Beats turn into Experience
+        at 5 (:func:`engine.characters.beat_added`): its Beats left are answered."""
+        record = None if character_id is None else self._characters.get(character_id)
+        if record is not None:
+            sheet = beat_added(record.sheet)
+            if self._characters.save(record, sheet) is None:  # inside this write: cannot move
+                msg = f"character {record.id} changed inside its own transaction"
+                raise RuntimeError(msg)
+            return sheet.beats
         row = self._returning(
             "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats + 1,"

@@ -58,6 +58,7 @@ from tests.e2e.harness import (
     Member,
     Message,
     Role,
+    Upload,
 )
 from tests.e2e.harness.process import Zygote
 
@@ -239,7 +240,8 @@ def test_the_roll_options_here_are_the_ones_the_command_takes() -> None:
     """Keeps ROLL_OPTIONS honest: a new /roll option must get a strategy here."""
     parameters = {parameter.name for parameter in Rolling.roll.parameters}
 
-    assert parameters - {"pool", "label", "private"} == set(ROLL_OPTIONS)
+    # spec names a specialty on the sheet: tests/flows/test_character_roll_flows.py
+    assert parameters - {"pool", "label", "private", "spec"} == set(ROLL_OPTIONS)
 
 
 # --- through the fake Discord ---------------------------------------------------------------
@@ -330,6 +332,9 @@ def may_change(path: str, options: dict[str, Any], reply: Message) -> bool:
         return "void" in options and "void." in reply.text
     if path in {"will set", "will rest"}:
         return "→" in reply.text
+    if path.startswith("character "):
+        # Every confirmation names the sheet in bold; no refusal does.
+        return "**" in reply.text or not is_refusal(reply)
     return not is_refusal(reply)
 
 
@@ -382,6 +387,9 @@ def option_values(
         allowed = definition.get("channel_types")
         usable = [c for c in live.channels if not allowed or c.type in allowed]
         return st.sampled_from(usable or [channel])
+    if kind == 11:
+        return st.sampled_from([Upload("sheet.json", b'{"schema_version": 1}'),
+                                Upload("notes.txt", b"not json \xff")])
     raise AssertionError(f"no strategy for option type {kind}: {definition}")
 
 

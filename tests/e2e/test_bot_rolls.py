@@ -165,7 +165,8 @@ async def test_odds_reply_has_exact_figures_and_a_png_chart(
 @pytest.mark.parametrize(
     ("pool", "options", "expected"),
     [
-        ("Strength 3 + Brawl", {}, "has no number"),
+        # a bare name is a trait of the active character: none yet, so how to make one
+        ("Strength 3 + Brawl", {}, "/character create"),
         ("3 +", {}, "pool"),
         ("150", {}, "100"),
         ("60 + 50", {}, "100"),

@@ -111,6 +111,10 @@ OPEN_TO_PLAYERS = frozenset(
         "extended start", "extended roll", "extended list", "extended abandon",
         "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
         "init join", "init next",
+        # a member's own sheets; npc and others' sheets are checked inside (flow tests)
+        "character create", "character set", "character specialty", "character condition",
+        "character show", "character use", "character list", "character rename",
+        "character delete", "character export", "character import",
     }
 )
 

@@ -18,6 +18,7 @@ from engine.parser import (
     PoolSyntaxError,
     format_pool,
     parse_pool,
+    parse_pool_names,
 )
 from engine.refusals import Refusal, RefusalCode
 
@@ -509,3 +510,10 @@ def test_trait_names_that_look_like_dice_words_still_read_as_traits(
         assert refusal(text).refusal.code is C.POOL_MISSING_OPERATOR
     else:
         assert parse_pool(text) == terms
+
+
+@pytest.mark.parametrize("text", ["3d10", "d10", "7 dice"])
+def test_pools_with_trait_names_refuse_other_notations_too(text: str) -> None:
+    with pytest.raises(PoolSyntaxError) as caught:
+        parse_pool_names(text)
+    assert caught.value.refusal.code in {C.POOL_DICE_NOTATION, C.POOL_DICE_WORD}

@@ -1,0 +1,346 @@
+"""`/character`: create, set, specialty, condition, show, use, list, rename, delete (with
+its confirm button), export and import (RULES.md §6, COMMANDS.md "Characters").
+
+A change is one write transaction: the channel's settings and the sheet as they are,
+the engine's decision, the sheet saved over the version read (so two edits at once
+never lose one). A member edits only their own sheets, a Storyteller any in the server;
+a sheet is never reached from another server. Trips: 1 per command (2 for the button).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.edge.ids import Press
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Reply, UserError, say
+from bot.render import characters as words
+from bot.render.message import Attachment, Message
+from bot.store import Tx
+from bot.store.characters import SERVER_WIDE
+from engine import characters as sheets
+from engine.characters import MAX_CHARACTERS, Character, fold
+from engine.models import Ruleset
+from engine.records import ChannelConfig, CharacterName, CharacterRecord
+from engine.refusals import Refusal, RefusalCode
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member named in a command."""
+
+    user_id: int
+    name: str
+
+
+def _refuse(answer: object) -> None:
+    """Raise the words of an engine refusal, if ``answer`` is one."""
+    if isinstance(answer, Refusal):
+        raise UserError(words.refused(answer))
+
+
+def find(
+    tx: Tx, ctx: Ctx, config: ChannelConfig, text: str | None, *, owner_id: int | None = None,
+    edit: bool = False,
+) -> CharacterRecord:
+    """Inside a transaction: the sheet a command names, or the member's active one.
+
+    By name: the member's own (or ``owner_id``'s) sheet of that name; a Storyteller also
+    reaches any sheet of the server. ``edit``: only the owner or a Storyteller.
+    """
+    storyteller = ctx.storyteller(config)
+    if text is None and owner_id is None:
+        record = tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
+        if record is None:
+            raise UserError(words.NO_CHARACTER)
+        return record
+    if text is None:
+        record = tx.characters.active(ctx.guild_id, owner_id or ctx.user_id, ctx.channel_id,
+                                      ctx.parent_id)
+        if record is None:
+            raise UserError(words.not_found(""))
+    else:
+        mine = tx.characters.named(ctx.guild_id, text, owner_id or ctx.user_id)
+        found = mine or (tx.characters.named(ctx.guild_id, text) if storyteller or
+                         not edit else [])
+        if not found:
+            raise UserError(words.not_found(text))
+        if len(found) > 1:
+            raise UserError(words.several(text, len(found)))
+        record = found[0]
+    if edit and record.owner_id != ctx.user_id and not storyteller:
+        raise UserError(words.NOT_YOURS)
+    return record
+
+
+def _save(tx: Tx, record: CharacterRecord, sheet: Character) -> CharacterRecord:
+    saved = tx.characters.save(record, sheet)
+    if saved is None:  # only a rename can meet the owner's other sheet of that name
+        raise UserError(words.name_taken(sheet.name))
+    return saved
+
+
+async def create(
+    deps: Deps, ctx: Ctx, name: str, template: Ruleset | None = None, *, npc: bool = False
+) -> Reply:
+    """A new sheet from the channel's ruleset template (or ``template``), made active."""
+    _refuse(sheets.name_refusal(name))
+
+    def write(tx: Tx) -> Character:
+        config = ctx.config(tx)
+        if npc and not ctx.storyteller(config):
+            raise UserError(words.NPC_ONLY_STORYTELLER)
+        if tx.characters.count(ctx.guild_id, ctx.user_id) >= MAX_CHARACTERS:
+            raise UserError(words.too_many())
+        sheet = sheets.new_sheet(name, template or config.ruleset, npc=npc)
+        record = tx.characters.insert(ctx.guild_id, ctx.user_id, sheet)
+        if record is None:
+            raise UserError(words.name_taken(name))
+        tx.characters.use(ctx.guild_id, ctx.user_id, record.id)
+        return sheet
+
+    return say(words.created(await deps.store.write(write)))
+
+
+async def set_traits(
+    deps: Deps, ctx: Ctx, *, character: str | None = None, trait: str | None = None,
+    value: int | None = None, traits: str | None = None,
+) -> Reply:
+    """One trait (``trait`` and ``value``) or several (``traits``: "Wits 3, Composure 2")."""
+    pairs: list[tuple[str, int]] = []
+    if trait is not None and value is not None:
+        pairs.append((trait, value))
+    elif trait is not None or value is not None:
+        raise UserError(words.NOTHING_TO_SET)
+    if traits:
+        parsed = sheets.parse_assignments(traits)
+        if isinstance(parsed, Refusal):
+            raise UserError(words.refused(parsed))
+        pairs.extend(parsed)
+    if not pairs:
+        raise UserError(words.NOTHING_TO_SET)
+
+    def write(tx: Tx) -> str:
+        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        answer = sheets.set_traits(record.sheet, pairs)
+        if isinstance(answer, Refusal):
+            raise UserError(words.refused(answer))
+        sheet, changes = answer
+        _save(tx, record, sheet)
+        return words.traits_changed(sheet, changes)
+
+    return say(await deps.store.write(write))
+
+
+async def specialty(
+    deps: Deps, ctx: Ctx, skill: str, *, add: str | None = None, remove: str | None = None,
+    character: str | None = None,
+) -> Reply:
+    """Add or remove a specialty of a Skill."""
+    if (add is None) == (remove is None):
+        raise UserError(words.SPECIALTY_WHAT)
+
+    def write(tx: Tx) -> str:
+        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        if add is not None:
+            answer = sheets.add_specialty(record.sheet, skill, add)
+        else:
+            answer = sheets.remove_specialty(record.sheet, skill, remove or "")
+        if isinstance(answer, Refusal):
+            raise UserError(words.refused(answer))
+        _save(tx, record, answer)
+        shown = answer.trait(skill) or record.sheet.trait(skill)
+        return words.specialty_changed(answer, shown.name if shown else skill,
+                                       add or remove or "", added=add is not None)
+
+    return say(await deps.store.write(write))
+
+
+async def condition(
+    deps: Deps, ctx: Ctx, *, add: str | None = None, remove: str | None = None,
+    character: str | None = None,
+) -> Reply:
+    """Add or resolve a Condition."""
+    if (add is None) == (remove is None):
+        raise UserError(words.CONDITION_WHAT)
+
+    def write(tx: Tx) -> str:
+        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        answer = (sheets.add_condition(record.sheet, add) if add is not None
+                  else sheets.remove_condition(record.sheet, remove or ""))
+        if isinstance(answer, Refusal):
+            raise UserError(words.refused(answer))
+        _save(tx, record, answer)
+        return words.condition_changed(answer, add or remove or "", added=add is not None)
+
+    return say(await deps.store.write(write))
+
+
+async def show(
+    deps: Deps, ctx: Ctx, character: str | None = None, member: Member | None = None, *,
+    public: bool = False,
+) -> Reply:
+    """The sheet as one embed; ephemeral unless ``public``. Someone else's sheet is the
+    owner's and the Storyteller's, unless its owner showed it publicly once (which marks
+    it public: **Decision**)."""
+
+    def write(tx: Tx) -> tuple[ChannelConfig, CharacterRecord]:
+        config = ctx.config(tx)
+        owner = None if member is None else member.user_id
+        record = find(tx, ctx, config, character, owner_id=owner)
+        mine = record.owner_id == ctx.user_id
+        if not (mine or ctx.storyteller(config) or record.sheet.public):
+            raise UserError(words.NOT_VISIBLE)
+        if public and mine and not record.sheet.public:
+            record = _save(tx, record, record.sheet.model_copy(update={"public": True}))
+        return config, record
+
+    config, record = await deps.store.write(write)
+    return Reply(message=Message(embed=words.sheet_embed(record, text_only=config.text_only)),
+                 ephemeral=not public)
+
+
+async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Reply:
+    """Switch the member's active character (in the server, or pinned to this channel)."""
+
+    def write(tx: Tx) -> Character:
+        config = ctx.config(tx)
+        record = find(tx, ctx, config, name, edit=True)
+        if record.owner_id != ctx.user_id:
+            raise UserError(words.NOT_YOURS)
+        tx.characters.use(ctx.guild_id, ctx.user_id, record.id,
+                          ctx.channel_id if channel else SERVER_WIDE)
+        return record.sheet
+
+    return say(words.now_active(await deps.store.write(write), pinned=channel))
+
+
+async def list_(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
+    """A member's characters in this server (default: the one asking)."""
+    whose = member or Member(ctx.user_id, ctx.user_name)
+
+    def read(tx: Tx) -> tuple[list[CharacterName], CharacterRecord | None]:
+        active = tx.characters.active(ctx.guild_id, whose.user_id, ctx.channel_id, ctx.parent_id)
+        return tx.characters.names(ctx.guild_id, whose.user_id), active
+
+    names, active = await deps.store.read(read)
+    return say(words.listing(whose.name, names, None if active is None else active.id))
+
+
+async def rename(deps: Deps, ctx: Ctx, new_name: str, character: str | None = None) -> Reply:
+    """Rename a sheet (its past rolls keep the old name in the log)."""
+
+    def write(tx: Tx) -> str:
+        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        answer = sheets.renamed(record.sheet, new_name)
+        if isinstance(answer, Refusal):
+            raise UserError(words.refused(answer))
+        _save(tx, record, answer)
+        return words.renamed(record.name, answer.name)
+
+    return say(await deps.store.write(write))
+
+
+async def delete(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
+    """Ask to confirm with a button; nothing is deleted yet."""
+
+    def read(tx: Tx) -> CharacterRecord:
+        return find(tx, ctx, ctx.config(tx), character, edit=True)
+
+    record = await deps.store.read(read)
+    return Reply(message=words.confirm_delete(record), ephemeral=True)
+
+
+async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
+    """The Delete button: deletes the sheet only if it is still as confirmed."""
+
+    def write(tx: Tx) -> str:
+        record = tx.characters.get(press.key)
+        if record is None or record.guild_id != ctx.guild_id or record.version != press.version:
+            raise UserError(words.CHARACTER_GONE)
+        if record.owner_id != ctx.user_id and not ctx.storyteller(ctx.config(tx)):
+            raise UserError(words.NOT_YOURS)
+        tx.characters.delete(record.id, record.version)
+        return record.name
+
+    gone = await deps.store.write(write)
+    return Reply(message=Message(content=words.deleted(gone)), update=True)
+
+
+async def export(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
+    """The sheet as a JSON file (to the member alone)."""
+
+    def read(tx: Tx) -> CharacterRecord:
+        return find(tx, ctx, ctx.config(tx), character, edit=True)
+
+    record = await deps.store.read(read)
+    data = sheets.exported(record.sheet).encode()
+    filename = f"{fold(record.name)[:40] or 'character'}.json"
+    return Reply(message=Message(content=words.name(record.name), file=Attachment(filename, data)),
+                 ephemeral=True)
+
+
+async def import_(
+    deps: Deps, ctx: Ctx, data: bytes, *, replace: bool = False, size: int | None = None
+) -> Reply:
+    """A sheet file read back as the importer's own sheet: every problem listed, nothing
+    changed on error; a name the member already uses only with ``replace``. ``size``: the
+    attachment's size as Discord gives it (a file too large is not downloaded)."""
+    if size is not None and size > sheets.MAX_IMPORT_BYTES:
+        raise UserError(words.refused(Refusal.of(
+            RefusalCode.IMPORT_TOO_LARGE, size=size, max=sheets.MAX_IMPORT_BYTES)))
+    answer = sheets.imported(data)
+    if isinstance(answer, tuple):
+        raise UserError(words.problems(answer))
+    sheet = answer
+
+    def write(tx: Tx) -> bool:
+        config = ctx.config(tx)
+        if sheet.npc and not ctx.storyteller(config):
+            raise UserError(words.NPC_ONLY_STORYTELLER)
+        same = tx.characters.named(ctx.guild_id, sheet.name, ctx.user_id)
+        if same and not replace:
+            raise UserError(words.name_taken(sheet.name))
+        if same:
+            _save(tx, same[0], sheet)
+            return True
+        if tx.characters.count(ctx.guild_id, ctx.user_id) >= MAX_CHARACTERS:
+            raise UserError(words.too_many())
+        record = tx.characters.insert(ctx.guild_id, ctx.user_id, sheet)
+        if record is None:  # the name check above ran in this transaction
+            raise UserError(words.name_taken(sheet.name))
+        return False
+
+    replaced = await deps.store.write(write)
+    return say(words.imported_sheet(sheet, replaced=replaced))
+
+
+# --- autocomplete ---------------------------------------------------------------------
+
+
+async def pool_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[str, str]]:
+    """Autocomplete of a ``pool`` option: the active character's trait names with their
+    values (``Wi`` → ``Wits 3``), the pool typed so far kept; none without a character."""
+    record = await deps.store.read(lambda tx: tx.characters.active(
+        ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id))
+    if record is None:
+        return []
+    return list(sheets.suggestions(record.sheet, typed))
+
+
+async def character_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[str, str]]:
+    """Autocomplete of a ``character`` option: the member's sheets (a Storyteller's: every
+    sheet of the server, with NPCs marked), names containing ``typed`` first by prefix."""
+
+    def read(tx: Tx) -> list[CharacterName]:
+        storyteller = ctx.storyteller(ctx.config(tx))
+        return tx.characters.names(ctx.guild_id, None if storyteller else ctx.user_id)
+
+    found = await deps.store.read(read)
+    key = fold(typed)
+    first = [n for n in found if fold(n.name).startswith(key)]
+    more = [n for n in found if key in fold(n.name) and not fold(n.name).startswith(key)]
+    return [
+        (f"{n.name}{' (NPC)' if n.npc else ''}"[:100], n.name[:100])
+        for n in (first + more)[:sheets.MAX_SUGGESTIONS]
+    ]

@@ -1,0 +1,138 @@
+"""Character sheets per server and owner, and each member's active character.
+
+The sheet is the engine's model as JSON (:class:`engine.characters.Character`); the
+store keeps it and guards it: every change names the version it read, and changes
+nothing when the sheet moved meanwhile.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.store.repository import Repository
+from engine.characters import Character, fold
+from engine.records import CharacterName, CharacterRecord
+
+#: The server-wide active character (a pin names its channel instead).
+SERVER_WIDE = 0
+
+
+
+def _record(row: sqlite3.Row) -> CharacterRecord:
+    return CharacterRecord(
+        id=row["id"], guild_id=row["guild_id"], owner_id=row["owner_id"],
+        version=row["version"], sheet=Character.model_validate_json(row["sheet_json"]),
+    )
+
+
+def _name(row: sqlite3.Row) -> CharacterName:
+    return CharacterName(id=row["id"], owner_id=row["owner_id"], name=row["name"],
+                         npc=bool(row["npc"]))
+
+
+class CharacterRepository(Repository):
+    """Sheets, names, and the active character per member (per server, or pinned)."""
+
+    def active(
+        self, guild_id: int, user_id: int, channel_id: int, parent_id: int | None = None
+    ) -> CharacterRecord | None:
+        """The member's character here: pinned to this channel, else to the thread's parent
+        channel, else the one for the whole server; None when the member has none."""
+        row = self._one(
+            "SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM active_characters a JOIN characters c"
+            " ON c.id = a.character_id WHERE a.guild_id = ? AND a.user_id = ?"
+            " AND a.channel_id IN (?, ?, 0) AND c.guild_id = a.guild_id"
+            " ORDER BY a.channel_id = ? DESC, a.channel_id = 0 LIMIT 1",
+            (guild_id, user_id, channel_id, parent_id or channel_id, channel_id),
+        )
+        return None if row is None else _record(row)
+
+    def get(self, character_id: int) -> CharacterRecord | None:
+        """A sheet by its id."""
+        row = self._one("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.id = ?", (character_id,))
+        return None if row is None else _record(row)
+
+    def named(self, guild_id: int, name: str, owner_id: int | None = None) -> list[CharacterRecord]:
+        """Sheets of the server with this name (case, spaces, accents aside): the owner's,
+        or every owner's when ``owner_id`` is None."""
+        if owner_id is None:
+            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
+                             " AND c.name_key = ? ORDER BY c.id", (guild_id, fold(name)))
+        else:
+            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
+                             " AND c.owner_id = ? AND c.name_key = ?",
+                             (guild_id, owner_id, fold(name)))
+        return [_record(row) for row in rows]
+
+    def names(self, guild_id: int, owner_id: int | None = None) -> list[CharacterName]:
+        """Names of the owner's sheets in the server (every sheet when ``owner_id`` is None),
+        by name, without reading the sheets."""
+        if owner_id is None:
+            rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
+                             " ORDER BY name_key, id", (guild_id,))
+        else:
+            rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
+                             " AND owner_id = ? ORDER BY name_key, id", (guild_id, owner_id))
+        return [_name(row) for row in rows]
+
+    def count(self, guild_id: int, owner_id: int) -> int:
+        """How many sheets the owner has in the server."""
+        row = self._one("SELECT count(*) AS n FROM characters WHERE guild_id = ? AND owner_id = ?",
+                        (guild_id, owner_id))
+        return 0 if row is None else int(row["n"])
+
+    def insert(self, guild_id: int, owner_id: int, sheet: Character) -> CharacterRecord | None:
+        """Store a new sheet; None when the owner already has one by that name."""
+        row = self._one(
+            "INSERT INTO characters (guild_id, owner_id, name, name_key, npc, sheet_json)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+            (guild_id, owner_id, sheet.name, fold(sheet.name), sheet.npc,
+             sheet.model_dump_json()),
+        )
+        if row is None:
+            return None
+        return CharacterRecord(id=row["id"], guild_id=guild_id, owner_id=owner_id, version=1,
+                               sheet=sheet)
+
+    def save(self, record: CharacterRecord, sheet: Character) -> CharacterRecord | None:
+        """Store the sheet the engine decided over ``record`` if it is still that version;
+        None when it moved meanwhile, or when the owner has another sheet of the new name."""
+        try:
+            changed = self._run(
+                "UPDATE characters SET name = ?, name_key = ?, npc = ?, sheet_json = ?,"
+                " version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND version = ?",
+                (sheet.name, fold(sheet.name), sheet.npc, sheet.model_dump_json(),
+                 record.id, record.version),
+            )
+        except sqlite3.IntegrityError:  # the UNIQUE name of another of the owner's sheets
+            return None
+        if changed != 1:
+            return None
+        return record.model_copy(update={"sheet": sheet, "version": record.version + 1})
+
+    def delete(self, character_id: int, version: int) -> bool:
+        """Delete a sheet (its active marks go with it) if it is still that version."""
+        return self._run("DELETE FROM characters WHERE id = ? AND version = ?",
+                         (character_id, version)) == 1
+
+    def use(self, guild_id: int, user_id: int, character_id: int,
+            channel_id: int = SERVER_WIDE) -> None:
+        """Make the sheet the member's active character in the server (or pinned here)."""
+        self._run(
+            "INSERT INTO active_characters (guild_id, user_id, channel_id, character_id)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id, channel_id)"
+            " DO UPDATE SET character_id = excluded.character_id",
+            (guild_id, user_id, channel_id, character_id),
+        )
+
+    def every(self, guild_id: int) -> list[CharacterRecord]:
+        """Every sheet of the server (the night restores their Will)."""
+        rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?"
+                         " ORDER BY c.id", (guild_id,))
+        return [_record(row) for row in rows]

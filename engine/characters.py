@@ -1,0 +1,684 @@
+"""Character sheets (RULES.md §6): templates, derived traits, edits, and pools by trait name.
+
+A :class:`Character` is a sheet as the table keeps it and exports it (JSON with a
+``schema_version``). The bot resolves a pool's names against the active sheet with
+:func:`resolve`: the engine then rolls plain numbers, each term keeping its name and
+its source (``sheet``, ``typed``, ``derived``), and the request carries what the sheet
+decided (:class:`~engine.models.SheetNotes`) so the breakdown can give the reasons.
+Every edit answers the new sheet or a :class:`~engine.refusals.Refusal`; nothing here
+has words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final, Literal
+
+from pydantic import Field, PrivateAttr, ValidationError
+
+from engine.frozen import Frozen
+from engine.models import RollRequest, Ruleset, SheetNotes, SkillCategory, Term, TermSource
+from engine.parser import NamedPart
+from engine.refusals import Refusal, RefusalCode, names
+
+__all__ = [
+    "BEATS_PER_EXPERIENCE",
+    "MAX_CHARACTERS",
+    "MAX_CONDITIONS",
+    "MAX_IMPORT_BYTES",
+    "MAX_NAME",
+    "MAX_SPECIALTIES",
+    "MAX_TEXT",
+    "MAX_TRAITS",
+    "MAX_TRAIT_NAME",
+    "SCHEMA_VERSION",
+    "Character",
+    "Resolved",
+    "Trait",
+    "TraitGroup",
+    "fold",
+]
+
+SCHEMA_VERSION: Final = 1
+#: Sheets per member per server.
+MAX_CHARACTERS: Final = 25
+MAX_TRAITS: Final = 200
+MAX_SPECIALTIES: Final = 30
+MAX_CONDITIONS: Final = 30
+#: A character's name, in characters.
+MAX_NAME: Final = 64
+#: A trait's name, in characters.
+MAX_TRAIT_NAME: Final = 32
+#: A specialty or a Condition, in characters.
+MAX_TEXT: Final = 64
+MAX_IMPORT_BYTES: Final = 64 * 1024
+#: A trait's usual top value; Will maximum and Health (and the other derived traits
+#: set by hand: **Decision**) go up to MAX_BIG.
+MAX_VALUE: Final = 10
+MAX_BIG: Final = 30
+BEATS_PER_EXPERIENCE: Final = 5
+
+
+class TraitGroup(StrEnum):
+    """Where a trait sits on the sheet (the template's grouping)."""
+
+    ATTRIBUTE = "attribute"
+    SKILL = "skill"
+    """`cofd`/`fistful` Skills and `v20` Abilities: the traits that take specialties."""
+    VIRTUE = "virtue"
+    ADVANTAGE = "advantage"
+    """Willpower (`v20`) and derived traits set by hand."""
+    OTHER = "other"
+
+
+class Trait(Frozen):
+    """One trait: its value, group, Skill category (`cofd` Skills) and specialties."""
+
+    name: str = Field(min_length=1, max_length=MAX_TRAIT_NAME)
+    value: int = Field(ge=0, le=MAX_BIG)
+    group: TraitGroup = TraitGroup.OTHER
+    category: SkillCategory | None = None
+    specialties: tuple[str, ...] = ()
+
+
+class Character(Frozen):
+    """A sheet: what ``/character export`` writes and ``/character import`` reads."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    template: Ruleset
+    npc: bool = False
+    public: bool = False
+    traits: tuple[Trait, ...] = Field(max_length=MAX_TRAITS)
+    conditions: tuple[str, ...] = Field(default=(), max_length=MAX_CONDITIONS)
+    will: int = Field(ge=0, le=MAX_BIG)
+    """Current Will (the maximum is the Willpower trait, derived or set)."""
+    beats: int = Field(default=0, ge=0, lt=BEATS_PER_EXPERIENCE)
+    experience: int = Field(default=0, ge=0, le=100_000)
+
+    _index: _Index = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Index the traits once per sheet: resolving a pool then costs a few lookups."""
+        self._index = _Index.of(self)
+
+    def trait(self, name: str) -> Trait | None:
+        """The stored trait whose name matches ``name`` exactly (case, spaces, accents aside)."""
+        return self._index.stored.get(fold(name))
+
+    def value(self, name: str) -> int | None:
+        """A trait's value, derived traits included (exact name); None when the sheet has none."""
+        entry = self._index.entries.get(fold(name))
+        return None if entry is None else entry.value
+
+    def derived(self) -> dict[str, int]:
+        """The derived traits as the sheet shows them (set by hand where they were)."""
+        return {name: entry.value for name, entry in self._index.derived_shown}
+
+    @property
+    def will_max(self) -> int:
+        """Willpower maximum: the Willpower trait (derived in `cofd`/`fistful` unless set)."""
+        return self.value("Willpower") or 0
+
+    def entries(self) -> tuple[tuple[str, int], ...]:
+        """Every trait the pool may name, derived ones included, as (name, value), in sheet
+        order: what autocomplete offers."""
+        return self._index.listing
+
+
+def fold(name: str) -> str:
+    """How names match: case, spaces, accents, hyphens and apostrophes do not matter."""
+    if name.isascii():
+        return _IGNORED.sub("", name.lower())
+    decomposed = unicodedata.normalize("NFKD", name)
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _IGNORED.sub("", kept.casefold())
+
+
+_IGNORED: Final = re.compile(r"[\s'\u2019\-]+")
+
+
+# --- templates ---------------------------------------------------------------------
+
+
+_M, _P, _S = SkillCategory.MENTAL, SkillCategory.PHYSICAL, SkillCategory.SOCIAL
+_COFD_ATTRIBUTES: Final = (
+    "Intelligence", "Wits", "Resolve", "Strength", "Dexterity", "Stamina",
+    "Presence", "Manipulation", "Composure",
+)
+_COFD_SKILLS: Final = (
+    *((name, _M) for name in ("Academics", "Computer", "Crafts", "Investigation",
+                              "Medicine", "Occult", "Politics", "Science")),
+    *((name, _P) for name in ("Athletics", "Brawl", "Drive", "Firearms", "Larceny",
+                              "Stealth", "Survival", "Weaponry")),
+    *((name, _S) for name in ("Animal Ken", "Empathy", "Expression", "Intimidation",
+                              "Persuasion", "Socialize", "Streetwise", "Subterfuge")),
+)
+_V20_ATTRIBUTES: Final = (
+    "Strength", "Dexterity", "Stamina", "Charisma", "Manipulation", "Appearance",
+    "Perception", "Intelligence", "Wits",
+)
+_V20_ABILITIES: Final = (
+    "Alertness", "Athletics", "Awareness", "Brawl", "Empathy", "Expression", "Intimidation",
+    "Leadership", "Legerdemain", "Subterfuge", "Animal Ken", "Archery", "Commerce", "Crafts",
+    "Etiquette", "Melee", "Performance", "Ride", "Stealth", "Survival", "Academics",
+    "Enigmas", "Hearth Wisdom", "Investigation", "Law", "Medicine", "Occult", "Politics",
+    "Seneschal", "Theology",
+)
+_V20_VIRTUES: Final = ("Conscience", "Self-Control", "Courage")
+
+
+def template(ruleset: Ruleset) -> tuple[Trait, ...]:
+    """The traits a new sheet of this template starts with, at their defaults."""
+    if ruleset is Ruleset.V20:
+        return (
+            *(Trait(name=n, value=1, group=TraitGroup.ATTRIBUTE) for n in _V20_ATTRIBUTES),
+            *(Trait(name=n, value=0, group=TraitGroup.SKILL) for n in _V20_ABILITIES),
+            *(Trait(name=n, value=1, group=TraitGroup.VIRTUE) for n in _V20_VIRTUES),
+            Trait(name="Willpower", value=1, group=TraitGroup.ADVANTAGE),
+        )
+    return (
+        *(Trait(name=n, value=1, group=TraitGroup.ATTRIBUTE) for n in _COFD_ATTRIBUTES),
+        *(Trait(name=n, value=0, group=TraitGroup.SKILL, category=c) for n, c in _COFD_SKILLS),
+    )
+
+
+#: Derived traits (`cofd`, `fistful`): name -> the parts it adds up, plus a constant.
+#: Defense is special: the lower of Wits and Dexterity, plus Athletics.
+_DERIVED: Final[dict[Ruleset, tuple[str, ...]]] = {
+    Ruleset.COFD: ("Willpower", "Defense", "Initiative", "Speed", "Health"),
+    Ruleset.FISTFUL: ("Willpower", "Defense", "Initiative", "Speed", "Health"),
+    Ruleset.V20: ("Initiative",),
+}
+
+
+def _derive(ruleset: Ruleset, stored: Mapping[str, Trait]) -> dict[str, int]:
+    def v(name: str) -> int:
+        trait = stored.get(fold(name))
+        return 0 if trait is None else trait.value
+
+    if ruleset is Ruleset.V20:
+        return {"Initiative": v("Dexterity") + v("Wits")}
+    return {
+        "Willpower": v("Resolve") + v("Composure"),
+        "Defense": min(v("Wits"), v("Dexterity")) + v("Athletics"),
+        "Initiative": v("Dexterity") + v("Composure"),
+        "Speed": v("Strength") + v("Dexterity") + 5,
+        "Health": v("Stamina") + 5,
+    }
+
+
+def is_derived(ruleset: Ruleset, name: str) -> bool:
+    """Whether ``name`` is a derived trait of this template (settable by hand)."""
+    return fold(name) in {fold(n) for n in _DERIVED[ruleset]}
+
+
+def value_limit(ruleset: Ruleset, name: str) -> int:
+    """The highest value a trait may have: 30 for Willpower, Health and the derived traits,
+    10 for the rest."""
+    key = fold(name)
+    return MAX_BIG if key in {"willpower", "health"} or is_derived(ruleset, name) else MAX_VALUE
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    name: str
+    value: int
+    source: TermSource
+    trait: Trait | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    stored: dict[str, Trait]
+    entries: dict[str, _Entry]
+    keys: list[str]
+    """Sorted keys of ``entries``, for prefix search."""
+    listing: tuple[tuple[str, int], ...]
+    keyed: tuple[tuple[str, str, int], ...]
+    """(key, name, value) in sheet order, for autocomplete."""
+    derived_shown: tuple[tuple[str, _Entry], ...]
+
+    @classmethod
+    def of(cls, sheet: Character) -> _Index:
+        stored = {fold(trait.name): trait for trait in sheet.traits}
+        entries = {
+            key: _Entry(trait.name, trait.value, TermSource.SHEET, trait)
+            for key, trait in stored.items()
+        }
+        shown: list[tuple[str, _Entry]] = []
+        for name, value in _derive(sheet.template, stored).items():
+            key = fold(name)
+            entry = entries.setdefault(key, _Entry(name, value, TermSource.DERIVED, None))
+            shown.append((name, entry))
+        listing = tuple((entry.name, entry.value) for entry in entries.values())
+        keyed = tuple((key, entry.name, entry.value) for key, entry in entries.items())
+        return cls(stored, entries, sorted(entries), listing, keyed, tuple(shown))
+
+
+# --- making and editing sheets --------------------------------------------------
+
+
+_TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
+"""A letter first (a pool word starts with one), then letters, digits, spaces, ' or -."""
+
+
+def name_refusal(name: str) -> Refusal | None:
+    """Why a character's name cannot be used: 1-64 characters, no control characters."""
+    if not 1 <= len(name.strip()) <= MAX_NAME or len(name) > MAX_NAME:
+        return Refusal.of(RefusalCode.CHARACTER_NAME_LENGTH, max=MAX_NAME)
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        return Refusal.of(RefusalCode.CHARACTER_NAME_CONTROL)
+    return None
+
+
+def _text_refusal(text: str) -> Refusal | None:
+    if not 1 <= len(text.strip()) <= MAX_TEXT or any(
+        unicodedata.category(c).startswith("C") for c in text
+    ):
+        return Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT)
+    return None
+
+
+def new_sheet(name: str, ruleset: Ruleset, *, npc: bool = False) -> Character:
+    """A new sheet of the template, Will full. The name is checked by :func:`name_refusal`."""
+    traits = template(ruleset)
+    stored = {fold(trait.name): trait for trait in traits}
+    derived = _derive(ruleset, stored)
+    will_max = stored["willpower"].value if ruleset is Ruleset.V20 else derived["Willpower"]
+    return Character(name=" ".join(name.split()), template=ruleset, npc=npc,
+                     traits=traits, will=will_max)
+
+
+def _with_will_capped(sheet: Character) -> Character:
+    """Current Will stays, lowered to the maximum if it is above it (RULES.md §6)."""
+    if sheet.will <= sheet.will_max:
+        return sheet
+    return sheet.model_copy(update={"will": sheet.will_max})
+
+
+def _rebuilt(sheet: Character, **update: Any) -> Character:
+    """A sheet with changes, validated and re-indexed."""
+    data = {**dict(sheet), **update}
+    return _with_will_capped(Character.model_validate(data))
+
+
+class TraitChange(Frozen):
+    """One trait's value before (None: new) and after an edit."""
+
+    name: str
+    old: int | None
+    new: int
+
+
+_ASSIGNMENT: Final = re.compile(r"^\s*(?P<name>.*?)\s*[:=]?\s*(?P<value>-?\d+)\s*$")
+
+
+def parse_assignments(text: str) -> list[tuple[str, int]] | Refusal:
+    """``"Wits 3, Composure 2; Brawl: 2"`` as (name, value) pairs, or why not."""
+    pairs: list[tuple[str, int]] = []
+    for part in re.split(r"[,;\n]", text):
+        if not part.strip():
+            continue
+        match = _ASSIGNMENT.match(part)
+        if match is None or not match["name"]:
+            return Refusal.of(RefusalCode.TRAITS_UNREADABLE, part=part.strip()[:MAX_TEXT])
+        pairs.append((match["name"], int(match["value"])))
+    if not pairs:
+        return Refusal.of(RefusalCode.TRAITS_UNREADABLE, part=text.strip()[:MAX_TEXT])
+    return pairs
+
+
+def set_traits(
+    sheet: Character, values: Iterable[tuple[str, int]]
+) -> tuple[Character, tuple[TraitChange, ...]] | Refusal:
+    """Set traits by name: an existing trait (same name, case, spaces and accents aside) or
+    a derived one (then set by hand) changes, any other name adds a trait. Each value is
+    checked against its trait's range; one bad pair refuses them all."""
+    traits = list(sheet.traits)
+    positions = {fold(trait.name): index for index, trait in enumerate(traits)}
+    changes: list[TraitChange] = []
+    for raw, value in values:
+        name = " ".join(raw.split())
+        if len(name) > MAX_TRAIT_NAME or not _TRAIT_NAME.fullmatch(name):
+            return Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=name[:80], max=MAX_TRAIT_NAME)
+        key = fold(name)
+        at = positions.get(key)
+        shown = traits[at].name if at is not None else name
+        high = value_limit(sheet.template, shown)
+        if not 0 <= value <= high:
+            return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=shown, value=value, high=high)
+        if at is not None:
+            changes.append(TraitChange(name=shown, old=traits[at].value, new=value))
+            traits[at] = traits[at].model_copy(update={"value": value})
+            continue
+        if len(traits) == MAX_TRAITS:
+            return Refusal.of(RefusalCode.TOO_MANY_TRAITS, max=MAX_TRAITS)
+        group = TraitGroup.ADVANTAGE if is_derived(sheet.template, name) else TraitGroup.OTHER
+        changes.append(TraitChange(name=name, old=sheet.value(name), new=value))
+        positions[key] = len(traits)
+        traits.append(Trait(name=name, value=value, group=group))
+    return _rebuilt(sheet, traits=tuple(traits)), tuple(changes)
+
+
+def _skill(sheet: Character, name: str) -> Trait | Refusal:
+    found = _lookup(sheet, name)
+    if isinstance(found, Refusal):
+        return found
+    if found.trait is None or found.trait.group is not TraitGroup.SKILL:
+        return Refusal.of(RefusalCode.SPECIALTY_NOT_SKILL, trait=found.name)
+    return found.trait
+
+
+def add_specialty(sheet: Character, skill: str, text: str) -> Character | Refusal:
+    """A specialty on a Skill (or `v20` Ability), at most 30 on a sheet."""
+    trait = _skill(sheet, skill)
+    if isinstance(trait, Refusal):
+        return trait
+    text = " ".join(text.split())
+    refused = _text_refusal(text)
+    if refused is not None:
+        return refused
+    if any(fold(s) == fold(text) for s in trait.specialties):
+        return Refusal.of(RefusalCode.SPECIALTY_EXISTS, skill=trait.name, specialty=text)
+    if sum(len(t.specialties) for t in sheet.traits) >= MAX_SPECIALTIES:
+        return Refusal.of(RefusalCode.TOO_MANY_SPECIALTIES, max=MAX_SPECIALTIES)
+    return _replace_trait(sheet, trait.model_copy(
+        update={"specialties": (*trait.specialties, text)}))
+
+
+def remove_specialty(sheet: Character, skill: str, text: str) -> Character | Refusal:
+    """Remove a specialty (its name matched as trait names are)."""
+    trait = _skill(sheet, skill)
+    if isinstance(trait, Refusal):
+        return trait
+    kept = tuple(s for s in trait.specialties if fold(s) != fold(text))
+    if len(kept) == len(trait.specialties):
+        return Refusal.of(RefusalCode.SPECIALTY_MISSING, skill=trait.name, specialty=text[:80],
+                          specialties=names(trait.specialties))
+    return _replace_trait(sheet, trait.model_copy(update={"specialties": kept}))
+
+
+def _replace_trait(sheet: Character, trait: Trait) -> Character:
+    key = fold(trait.name)
+    traits = tuple(trait if fold(t.name) == key else t for t in sheet.traits)
+    return _rebuilt(sheet, traits=traits)
+
+
+def add_condition(sheet: Character, text: str) -> Character | Refusal:
+    """A Condition on the sheet (at most 30)."""
+    text = " ".join(text.split())
+    refused = _text_refusal(text)
+    if refused is not None:
+        return refused
+    if any(fold(c) == fold(text) for c in sheet.conditions):
+        return Refusal.of(RefusalCode.CONDITION_EXISTS, condition=text)
+    if len(sheet.conditions) >= MAX_CONDITIONS:
+        return Refusal.of(RefusalCode.TOO_MANY_CONDITIONS, max=MAX_CONDITIONS)
+    return _rebuilt(sheet, conditions=(*sheet.conditions, text))
+
+
+def remove_condition(sheet: Character, text: str) -> Character | Refusal:
+    """Resolve a Condition (its name matched as trait names are)."""
+    kept = tuple(c for c in sheet.conditions if fold(c) != fold(text))
+    if len(kept) == len(sheet.conditions):
+        return Refusal.of(RefusalCode.CONDITION_MISSING, condition=text[:80],
+                          conditions=names(sheet.conditions))
+    return _rebuilt(sheet, conditions=kept)
+
+
+def renamed(sheet: Character, name: str) -> Character | Refusal:
+    """The sheet under a new name."""
+    return name_refusal(name) or _rebuilt(sheet, name=" ".join(name.split()))
+
+
+def with_will(sheet: Character, current: int) -> Character:
+    """The sheet with current Will set (0 to its maximum: the caller checked)."""
+    if not 0 <= current <= sheet.will_max:
+        msg = f"current Will {current} outside 0-{sheet.will_max}"
+        raise ValueError(msg)
+    return sheet.model_copy(update={"will": current})
+
+
+def beat_added(sheet: Character) -> Character:
+    """One more Beat; every 5 Beats become 1 Experience (RULES.md §6)."""
+    beats = sheet.beats + 1
+    return sheet.model_copy(update={
+        "beats": beats % BEATS_PER_EXPERIENCE,
+        "experience": sheet.experience + beats // BEATS_PER_EXPERIENCE,
+    })
+
+
+# --- export and import -----------------------------------------------------------------
+
+
+def exported(sheet: Character) -> str:
+    """The sheet as the JSON file ``/character export`` gives (stable: keys in model order)."""
+    return sheet.model_dump_json(indent=2)
+
+
+def imported(data: bytes) -> Character | tuple[Refusal, ...]:
+    """A sheet read back from an exported file, or every problem found (nothing kept)."""
+    if len(data) > MAX_IMPORT_BYTES:
+        return (Refusal.of(RefusalCode.IMPORT_TOO_LARGE, size=len(data), max=MAX_IMPORT_BYTES),)
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+    if not isinstance(raw, dict):
+        return (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+    if raw.get("schema_version") != SCHEMA_VERSION:
+        return (Refusal.of(RefusalCode.IMPORT_SCHEMA_VERSION,
+                           version=str(raw.get("schema_version"))[:20], known=SCHEMA_VERSION),)
+    try:
+        sheet = Character.model_validate(raw)
+    except ValidationError as error:
+        return tuple(
+            Refusal.of(RefusalCode.IMPORT_FIELD,
+                       field=".".join(str(part) for part in problem["loc"]) or "(file)",
+                       problem=problem["type"], detail=problem["msg"][:200])
+            for problem in error.errors()[:20]
+        )
+    problems = sheet_problems(sheet)
+    return problems or sheet
+
+
+def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
+    """What a structurally valid sheet breaks of the rules that span fields."""
+    problems: list[Refusal] = []
+    refused = name_refusal(sheet.name)
+    if refused is not None:
+        problems.append(refused)
+    seen: set[str] = set()
+    for trait in sheet.traits:
+        key = fold(trait.name)
+        if key in seen:
+            problems.append(Refusal.of(RefusalCode.TRAIT_DUPLICATE, name=trait.name))
+        seen.add(key)
+        if not _TRAIT_NAME.fullmatch(trait.name):
+            problems.append(Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=trait.name,
+                                       max=MAX_TRAIT_NAME))
+        high = value_limit(sheet.template, trait.name)
+        if trait.value > high:
+            problems.append(Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=trait.name,
+                                       value=trait.value, high=high))
+        if trait.specialties and trait.group is not TraitGroup.SKILL:
+            problems.append(Refusal.of(RefusalCode.SPECIALTY_NOT_SKILL, trait=trait.name))
+        problems.extend(r for s in trait.specialties if (r := _text_refusal(s)) is not None)
+    if sum(len(t.specialties) for t in sheet.traits) > MAX_SPECIALTIES:
+        problems.append(Refusal.of(RefusalCode.TOO_MANY_SPECIALTIES, max=MAX_SPECIALTIES))
+    problems.extend(r for c in sheet.conditions if (r := _text_refusal(c)) is not None)
+    if sheet.will > sheet.will_max:
+        problems.append(Refusal.of(RefusalCode.WILL_ABOVE_MAXIMUM, will=sheet.will,
+                                   maximum=sheet.will_max))
+    return tuple(problems)
+
+
+# --- pools by trait name -------------------------------------------------------------
+
+
+def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
+    """The trait ``name`` names: exactly, else by a unique prefix; or why not, with the
+    closest names."""
+    index = sheet._index
+    key = fold(name)
+    entry = index.entries.get(key)
+    if entry is not None:
+        return entry
+    keys = index.keys
+    start = bisect.bisect_left(keys, key)
+    end = start
+    while end < len(keys) and keys[end].startswith(key):
+        end += 1
+    if end - start == 1 and key:
+        return index.entries[keys[start]]
+    if end - start > 1:
+        matches = [index.entries[k].name for k in keys[start:end]]
+        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name, matches=names(matches[:6]))
+    close = difflib.get_close_matches(key, keys, n=3, cutoff=0.5)
+    return Refusal.of(RefusalCode.TRAIT_UNKNOWN, name=name,
+                      closest=names(index.entries[k].name for k in close))
+
+
+class Resolved(Frozen):
+    """A pool resolved against a sheet: the terms (names, numbers, sources) and what the
+    sheet says about them."""
+
+    terms: tuple[Term, ...]
+    skills: tuple[str, ...] = ()
+    """The Skills the pool named from the sheet, in order (the first is "the Skill")."""
+    attribute_and_skill: int = 0
+    """Sum of the named traits (typed or from the sheet): the `cofd` extended roll limit."""
+    skill_dots: int | None = None
+    """The first named Skill's dots (the `cofd` exceptional choice), if a Skill is named."""
+    untrained: SkillCategory | None = None
+    """The untrained category the sheet implies (the larger penalty), if any."""
+    untrained_skill: str | None = None
+    specialty: str | None = None
+    """``Skill: specialty`` when the roll's ``spec`` named one of the named Skills'."""
+
+
+def resolve(
+    parts: Iterable[NamedPart], sheet: Character | None, *, spec: str | None = None
+) -> Resolved | Refusal:
+    """Numbers for a pool's names from ``sheet``: a typed number wins; a bare name is the
+    sheet's trait (unique prefix enough); ``spec`` must be a specialty of a named Skill."""
+    terms: list[Term] = []
+    skills: list[Trait] = []
+    named = 0
+    for part in parts:
+        if part.value is not None:
+            value = -part.value if part.negative else part.value
+            source = None if part.label is None else TermSource.TYPED
+            terms.append(Term.trusted(label=part.label, value=value, source=source))
+            if part.label is not None and not part.negative:
+                named += part.value
+            continue
+        if sheet is None:
+            return Refusal.of(RefusalCode.CHARACTER_NONE, name=part.label or "")
+        found = _lookup(sheet, part.label or "")
+        if isinstance(found, Refusal):
+            return found
+        terms.append(Term.trusted(label=found.name, source=found.source,
+                                  value=-found.value if part.negative else found.value))
+        if not part.negative:
+            named += found.value
+            if found.trait is not None and found.trait.group is TraitGroup.SKILL:
+                skills.append(found.trait)
+    specialty = None
+    if spec is not None:
+        specialty = _specialty(skills, spec)
+        if isinstance(specialty, Refusal):
+            return specialty
+    untrained = [t for t in skills if t.value == 0]
+    category = None
+    if untrained:
+        category = min((t.category for t in untrained if t.category is not None),
+                       key=lambda c: c is not SkillCategory.MENTAL, default=SkillCategory.PHYSICAL)
+    return Resolved.trusted(
+        terms=tuple(terms),
+        skills=tuple(t.name for t in skills),
+        attribute_and_skill=named + (1 if specialty else 0),
+        skill_dots=skills[0].value if skills else None,
+        untrained=category,
+        untrained_skill=untrained[0].name if untrained else None,
+        specialty=specialty,
+    )
+
+
+def _specialty(skills: list[Trait], spec: str) -> str | Refusal:
+    key = fold(spec)
+    for trait in skills:
+        for specialty in trait.specialties:
+            if fold(specialty) == key or (key and fold(specialty).startswith(key)):
+                return f"{trait.name}: {specialty}"
+    if not skills:
+        return Refusal.of(RefusalCode.SPECIALTY_NO_SKILL, specialty=spec[:80])
+    have = [f"{t.name}: {s}" for t in skills for s in t.specialties]
+    return Refusal.of(RefusalCode.SPECIALTY_UNKNOWN, specialty=spec[:80],
+                      skills=names(t.name for t in skills), specialties=names(have))
+
+
+def with_sheet(request: RollRequest, resolved: Resolved, character: str | None) -> RollRequest:
+    """The request with the sheet's automatic adjustments (RULES.md §6), unless the roll's
+    own option already says otherwise: the specialty named by ``spec``; untrained from a
+    0-dot Skill (`cofd` penalty by category, `fistful` unskilled; `v20` none)."""
+    update: dict[str, Any] = {}
+    notes: dict[str, Any] = {}
+    if resolved.specialty is not None and request.ruleset is not Ruleset.FISTFUL:
+        update["specialty"] = True
+        notes["specialty"] = resolved.specialty
+    elif resolved.specialty is not None:
+        # fistful: +1 die, as cofd (RULES.md §6); it has no specialty option.
+        update["terms"] = (*request.terms, Term(label=resolved.specialty, value=1,
+                                                source=TermSource.SHEET))
+        notes["specialty"] = resolved.specialty
+    if (resolved.untrained is not None and request.untrained is None
+            and request.ruleset is not Ruleset.V20):
+        update["untrained"] = resolved.untrained
+        notes["untrained"] = resolved.untrained_skill
+    if character is not None:
+        notes["character"] = character
+    if notes:
+        update["sheet"] = SheetNotes(**notes)
+    return request.model_copy(update=update) if update else request
+
+
+def initiative_terms(sheet: Character, ruleset: Ruleset) -> tuple[Term, ...]:
+    """The sheet's initiative pool (RULES.md §7): `cofd`/`fistful` Dexterity + Composure,
+    `v20` Dexterity + Wits; each term named and from the sheet."""
+    second = "Wits" if ruleset is Ruleset.V20 else "Composure"
+    return tuple(
+        Term(label=name, value=sheet.value(name) or 0, source=TermSource.SHEET)
+        for name in ("Dexterity", second)
+    )
+
+
+#: Discord shows at most 25 autocomplete choices.
+MAX_SUGGESTIONS: Final = 25
+
+
+def suggestions(sheet: Character, typed: str) -> tuple[tuple[str, str], ...]:
+    """Autocomplete for a ``pool`` option: the text typed so far with its last word
+    completed to each trait it may name, as (shown ``Wits 3``, value ``Wits``); the
+    pool's earlier terms are kept in both. Prefix matches first, then names containing
+    the word; at most 25."""
+    cut = max(typed.rfind("+"), typed.rfind("-"), typed.rfind("["))
+    head, word = typed[: cut + 1], typed[cut + 1 :].strip()
+    if head and not head.endswith(" "):
+        head += " "
+    key = fold(word)
+    keyed = sheet._index.keyed
+    first = [(n, v) for k, n, v in keyed if k.startswith(key)]
+    more = [(n, v) for k, n, v in keyed if key and key in k and not k.startswith(key)]
+    return tuple(
+        (f"{head}{name} {value}"[:100], f"{head}{name}"[:100])
+        for name, value in (first + more)[:MAX_SUGGESTIONS]
+    )

@@ -1,0 +1,67 @@
+"""Characters through the real bot: a roll by trait name whose Will button spends the
+character's Will after a restart; a sheet imported from an attachment; delete's button."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.characters import exported, new_sheet, set_traits
+from engine.models import Ruleset
+from tests.e2e.bot_fixtures import StartRealBot, Table, starter
+from tests.e2e.harness import FakeDiscord, StartBot, Upload
+
+
+@pytest.fixture
+def table(fake: FakeDiscord) -> Table:
+    return Table(fake)
+
+
+@pytest.fixture
+def start(start_bot: StartBot) -> StartRealBot:
+    return starter(start_bot)
+
+
+async def test_roll_by_trait_name_then_spend_the_characters_will_after_a_restart(
+    table: Table, start: StartRealBot
+) -> None:
+    bot = await start([3, 4, 2, 5])
+    await (await table.ada.slash(table.channel, "character create", name="Mara")).reply()
+    await (await table.ada.slash(table.channel, "character set",
+                                 traits="Wits 2, Composure 2, Resolve 2")).reply()
+    roll = await (await table.ada.slash(table.channel, "roll", pool="Wits + Composure")).reply()
+    assert "Wits 2 + Composure 2" in roll.text and "from Mara's sheet" in roll.text
+
+    await bot.kill()
+    bot.env_extra["DICE_FACES"] = "8 9 2"
+    await bot.start()
+    press = await table.ada.click(roll, label="Spend Will")
+
+    assert (await press.ack()).name == "UPDATE_MESSAGE"
+    await roll.wait_for(lambda m: "2 successes" in m.text)
+    # A new sheet starts full (2/2); raising the maximum keeps current Will: 2/4, then 1/4.
+    assert "Will 1/4" in (await press.followup()).text
+    shown = await (await table.ada.slash(table.channel, "will show")).reply()
+    assert "1/4" in shown.text
+
+
+async def test_import_an_attachment_then_delete_with_the_confirm_button(
+    table: Table, start: StartRealBot
+) -> None:
+    await start([])
+    answer = set_traits(new_sheet("Vale", Ruleset.COFD), [("Brawl", 3)])
+    assert isinstance(answer, tuple)
+    upload = Upload("vale.json", exported(answer[0]).encode())
+    imported = await (await table.ada.slash(table.channel, "character import",
+                                            file=upload)).reply()
+    assert "Imported **Vale**" in imported.text
+    bad = await (await table.ada.slash(table.channel, "character import",
+                                       file=Upload("x.json", b"nope"))).reply()
+    assert bad.ephemeral and "not a sheet in JSON" in bad.text
+
+    asked = await (await table.ada.slash(table.channel, "character delete",
+                                         character="Vale")).reply()
+    press = await table.ada.click(asked, label="Delete for good")
+    assert (await press.ack()).name == "UPDATE_MESSAGE"
+    await asked.wait_for(lambda m: "Deleted" in m.text)
+    listed = await (await table.ada.slash(table.channel, "character list")).reply()
+    assert "no characters" in listed.text

@@ -1,0 +1,404 @@
+"""Character sheets (RULES.md §6): templates, derived traits, edits, import/export, pools."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.characters import (
+    MAX_IMPORT_BYTES,
+    MAX_SPECIALTIES,
+    MAX_TRAITS,
+    Character,
+    Resolved,
+    TraitGroup,
+    add_condition,
+    add_specialty,
+    beat_added,
+    exported,
+    fold,
+    imported,
+    initiative_terms,
+    name_refusal,
+    new_sheet,
+    parse_assignments,
+    remove_condition,
+    remove_specialty,
+    resolve,
+    set_traits,
+    suggestions,
+    with_sheet,
+)
+from engine.models import RollRequest, Ruleset, SkillCategory, Term, TermSource
+from engine.parser import parse_pool_names
+from engine.refusals import Refusal, RefusalCode
+
+
+def sheet_with(*values: tuple[str, int], ruleset: Ruleset = Ruleset.COFD) -> Character:
+    answer = set_traits(new_sheet("Alice", ruleset), values) if values else None
+    if answer is None:
+        return new_sheet("Alice", ruleset)
+    assert not isinstance(answer, Refusal), answer
+    return answer[0]
+
+
+def resolved(text: str, sheet: Character | None, spec: str | None = None) -> Resolved:
+    answer = resolve(parse_pool_names(text), sheet, spec=spec)
+    assert isinstance(answer, Resolved), answer
+    return answer
+
+
+def refused(text: str, sheet: Character | None, spec: str | None = None) -> Refusal:
+    answer = resolve(parse_pool_names(text), sheet, spec=spec)
+    assert isinstance(answer, Refusal), answer
+    return answer
+
+
+# --- templates and derived traits ---------------------------------------------------
+
+
+def test_cofd_template_has_nine_attributes_at_1_and_24_skills_at_0_with_categories() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    attributes = [t for t in sheet.traits if t.group is TraitGroup.ATTRIBUTE]
+    skills = [t for t in sheet.traits if t.group is TraitGroup.SKILL]
+    assert (len(attributes), len(skills)) == (9, 24)
+    assert {t.value for t in attributes} == {1} and {t.value for t in skills} == {0}
+    assert sheet.trait("Academics").category is SkillCategory.MENTAL  # type: ignore[union-attr]
+    assert sheet.trait("Brawl").category is SkillCategory.PHYSICAL  # type: ignore[union-attr]
+    assert sheet.trait("animal ken").category is SkillCategory.SOCIAL  # type: ignore[union-attr]
+
+
+def test_v20_template_has_abilities_virtues_and_willpower() -> None:
+    sheet = new_sheet("A", Ruleset.V20)
+    groups = {g: [t for t in sheet.traits if t.group is g] for g in TraitGroup}
+    assert len(groups[TraitGroup.ATTRIBUTE]) == 9
+    assert len(groups[TraitGroup.SKILL]) == 30
+    assert [t.name for t in groups[TraitGroup.VIRTUE]] == ["Conscience", "Self-Control", "Courage"]
+    assert sheet.will_max == 1 and sheet.will == 1
+    assert sheet.derived() == {"Initiative": 2}
+
+
+def test_fistful_uses_the_cofd_attributes_and_skills() -> None:
+    cofd, fistful = new_sheet("A", Ruleset.COFD), new_sheet("A", Ruleset.FISTFUL)
+    assert [t.name for t in cofd.traits] == [t.name for t in fistful.traits]
+
+
+def test_derived_traits_follow_their_parts() -> None:
+    sheet = sheet_with(("Resolve", 3), ("Composure", 2), ("Wits", 4), ("Dexterity", 2),
+                       ("Athletics", 1), ("Strength", 3), ("Stamina", 3))
+    assert sheet.derived() == {
+        "Willpower": 5, "Defense": 3, "Initiative": 4, "Speed": 10, "Health": 8,
+    }
+
+
+def test_a_derived_trait_set_by_hand_stays_when_its_parts_change() -> None:
+    sheet = sheet_with(("Defense", 4))
+    answer = set_traits(sheet, [("Wits", 3), ("Dexterity", 3)])
+    assert not isinstance(answer, Refusal)
+    assert answer[0].derived()["Defense"] == 4
+    assert answer[0].trait("Defense").group is TraitGroup.ADVANTAGE  # type: ignore[union-attr]
+
+
+def test_a_new_sheet_starts_with_full_will() -> None:
+    assert new_sheet("A", Ruleset.COFD).will == 2
+
+
+def test_will_stays_when_the_maximum_rises_and_drops_to_a_lower_maximum() -> None:
+    sheet = sheet_with(("Resolve", 4), ("Composure", 4))  # max 8, current stays 2
+    assert (sheet.will, sheet.will_max) == (2, 8)
+    full = sheet.model_copy(update={"will": 8})
+    answer = set_traits(full, [("Resolve", 1)])
+    assert not isinstance(answer, Refusal)
+    assert (answer[0].will, answer[0].will_max) == (5, 5)
+
+
+# --- edits ---------------------------------------------------------------------------
+
+
+def test_set_reports_old_and_new_values_and_adds_unknown_names_as_new_traits() -> None:
+    answer = set_traits(new_sheet("A", Ruleset.COFD), [("wits", 3), ("Sword", 2)])
+    assert not isinstance(answer, Refusal)
+    sheet, changes = answer
+    assert [(c.name, c.old, c.new) for c in changes] == [("Wits", 1, 3), ("Sword", None, 2)]
+    assert sheet.value("Sword") == 2
+
+
+@pytest.mark.parametrize(("name", "value", "high"), [
+    ("Wits", 11, 10), ("Wits", -1, 10), ("Health", 31, 30), ("Willpower", 31, 30),
+])
+def test_values_outside_their_range_are_refused(name: str, value: int, high: int) -> None:
+    answer = set_traits(new_sheet("A", Ruleset.COFD), [("Brawl", 2), (name, value)])
+    assert answer == Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=name, value=value, high=high)
+
+
+def test_will_maximum_and_health_go_up_to_30() -> None:
+    sheet = sheet_with(("Willpower", 30), ("Health", 30))
+    assert sheet.will_max == 30 and sheet.value("health") == 30
+
+
+@pytest.mark.parametrize("name", ["<@123>", "a" * 33, "3rd", "Sword*", ""])
+def test_bad_trait_names_are_refused(name: str) -> None:
+    answer = set_traits(new_sheet("A", Ruleset.COFD), [(name, 1)])
+    assert isinstance(answer, Refusal) and answer.code is RefusalCode.TRAIT_NAME_INVALID
+
+
+def test_a_sheet_holds_at_most_200_traits() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    extra = [(f"Merit {chr(97 + i // 26)}{chr(97 + i % 26)}", 1)
+             for i in range(MAX_TRAITS - len(sheet.traits))]
+    full = set_traits(sheet, extra)
+    assert not isinstance(full, Refusal) and len(full[0].traits) == MAX_TRAITS
+    assert set_traits(full[0], [("One More", 1)]) == Refusal.of(
+        RefusalCode.TOO_MANY_TRAITS, max=MAX_TRAITS)
+
+
+def test_assignments_are_read_from_one_option() -> None:
+    assert parse_assignments("Wits 3, Composure: 2; Animal Ken=1") == [
+        ("Wits", 3), ("Composure", 2), ("Animal Ken", 1)]
+    answer = parse_assignments("Wits 3, Composure")
+    assert isinstance(answer, Refusal) and answer.params["part"] == "Composure"
+
+
+def test_specialties_only_on_skills_and_at_most_30() -> None:
+    sheet = add_specialty(new_sheet("A", Ruleset.COFD), "brawl", "Boxing")
+    assert isinstance(sheet, Character)
+    assert sheet.trait("Brawl").specialties == ("Boxing",)  # type: ignore[union-attr]
+    assert add_specialty(sheet, "Wits", "Quick") == Refusal.of(
+        RefusalCode.SPECIALTY_NOT_SKILL, trait="Wits")
+    assert add_specialty(sheet, "Brawl", "boxing") == Refusal.of(
+        RefusalCode.SPECIALTY_EXISTS, skill="Brawl", specialty="boxing")
+    for n in range(MAX_SPECIALTIES - 1):
+        sheet = add_specialty(sheet, "Academics", f"Field {n}")  # type: ignore[assignment]
+        assert isinstance(sheet, Character)
+    assert add_specialty(sheet, "Occult", "Runes") == Refusal.of(
+        RefusalCode.TOO_MANY_SPECIALTIES, max=MAX_SPECIALTIES)
+    removed = remove_specialty(sheet, "Brawl", "BOXING")
+    assert isinstance(removed, Character) and removed.trait("Brawl").specialties == ()  # type: ignore[union-attr]
+    missing = remove_specialty(removed, "Brawl", "Boxing")
+    assert isinstance(missing, Refusal) and missing.code is RefusalCode.SPECIALTY_MISSING
+
+
+def test_conditions_are_added_and_resolved() -> None:
+    sheet = add_condition(new_sheet("A", Ruleset.COFD), "Shaken")
+    assert isinstance(sheet, Character) and sheet.conditions == ("Shaken",)
+    assert isinstance(add_condition(sheet, "shaken"), Refusal)
+    cleared = remove_condition(sheet, "SHAKEN")
+    assert isinstance(cleared, Character) and cleared.conditions == ()
+    assert isinstance(remove_condition(cleared, "Shaken"), Refusal)
+
+
+@pytest.mark.parametrize(("name", "ok"), [
+    ("Alice", True), ("@everyone", True), ("**bold** <@1>", True), ("a" * 64, True),
+    ("a" * 65, False), ("", False), ("   ", False), ("two\nlines", False),
+])
+def test_character_names_are_1_to_64_characters_without_control_characters(
+    name: str, ok: bool
+) -> None:
+    assert (name_refusal(name) is None) is ok
+
+
+def test_every_5_beats_become_1_experience() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    for _ in range(4):
+        sheet = beat_added(sheet)
+    assert (sheet.beats, sheet.experience) == (4, 0)
+    sheet = beat_added(sheet)
+    assert (sheet.beats, sheet.experience) == (0, 1)
+
+
+# --- export and import ---------------------------------------------------------------
+
+
+def test_export_carries_a_schema_version_and_imports_back_identical() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 2), ("Sword", 3)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character)
+    text = exported(sheet)
+    assert json.loads(text)["schema_version"] == 1
+    again = imported(text.encode())
+    assert again == sheet and exported(again) == text  # type: ignore[arg-type]
+
+
+_names = st.text(st.sampled_from("abcdefghij XYZ-'"), min_size=1, max_size=20).filter(
+    lambda s: s.strip() and s.strip()[0].isalpha() and s.strip()[-1].isalpha())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ruleset=st.sampled_from(list(Ruleset)),
+    values=st.lists(st.tuples(_names, st.integers(0, 10)), max_size=15),
+    conditions=st.lists(st.text(min_size=1, max_size=20).filter(str.isprintable).filter(
+        lambda s: s.strip()), max_size=3),
+    beats=st.integers(0, 12),
+)
+def test_export_import_export_is_identical(
+    ruleset: Ruleset, values: list[tuple[str, int]], conditions: list[str], beats: int
+) -> None:
+    sheet = new_sheet("Prop <@1> **x**", ruleset)
+    answer = set_traits(sheet, values)
+    if not isinstance(answer, Refusal):
+        sheet = answer[0]
+    for condition in conditions:
+        changed = add_condition(sheet, condition)
+        sheet = changed if isinstance(changed, Character) else sheet
+    for _ in range(beats):
+        sheet = beat_added(sheet)
+    first = exported(sheet)
+    again = imported(first.encode())
+    assert isinstance(again, Character), again
+    assert exported(again) == first
+
+
+def test_import_refuses_what_is_not_json_too_large_or_another_version() -> None:
+    assert imported(b"not json") == (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+    assert imported(b"[1, 2]") == (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+    big = b" " * (MAX_IMPORT_BYTES + 1)
+    assert imported(big)[0].code is RefusalCode.IMPORT_TOO_LARGE  # type: ignore[index]
+    version = imported(b'{"schema_version": 7}')
+    assert version == (Refusal.of(RefusalCode.IMPORT_SCHEMA_VERSION, version="7", known=1),)
+
+
+def test_import_lists_every_wrong_field() -> None:
+    data = json.loads(exported(new_sheet("A", Ruleset.COFD)))
+    data["traits"][0]["value"] = "three"
+    data["will"] = -1
+    data["colour"] = "red"
+    problems = imported(json.dumps(data).encode())
+    assert isinstance(problems, tuple)
+    assert {p.params["field"] for p in problems} == {"traits.0.value", "will", "colour"}
+
+
+def test_import_checks_the_rules_across_fields() -> None:
+    data = json.loads(exported(new_sheet("A", Ruleset.COFD)))
+    data["traits"].append({"name": "wits", "value": 2})
+    data["traits"].append({"name": "Sword", "value": 12})
+    data["traits"][0]["specialties"] = ["Quick"]
+    data["will"] = 9
+    problems = imported(json.dumps(data).encode())
+    assert isinstance(problems, tuple)
+    assert [p.code for p in problems] == [
+        RefusalCode.SPECIALTY_NOT_SKILL, RefusalCode.TRAIT_DUPLICATE,
+        RefusalCode.TRAIT_VALUE_RANGE, RefusalCode.WILL_ABOVE_MAXIMUM,
+    ]
+
+
+# --- pools by trait name ---------------------------------------------------------------
+
+
+def test_names_resolve_from_the_sheet_and_keep_their_source() -> None:
+    sheet = sheet_with(("Wits", 3), ("Composure", 2))
+    assert resolved("Wits + Composure", sheet).terms == (
+        Term(label="Wits", value=3, source=TermSource.SHEET),
+        Term(label="Composure", value=2, source=TermSource.SHEET),
+    )
+
+
+def test_matching_ignores_case_spaces_and_accents_and_a_unique_prefix_is_enough() -> None:
+    sheet = sheet_with(("Wits", 3), ("Animal Ken", 2), ("Éclat", 4))
+    terms = resolved("WITS + animalken + eclat + Compo", sheet).terms
+    assert [(t.label, t.value) for t in terms] == [
+        ("Wits", 3), ("Animal Ken", 2), ("Éclat", 4), ("Composure", 1)]
+
+
+def test_a_typed_number_wins_over_the_sheet() -> None:
+    sheet = sheet_with(("Strength", 2))
+    assert resolved("Strength 5 + 1", sheet).terms == (
+        Term(label="Strength", value=5, source=TermSource.TYPED), Term(value=1))
+
+
+def test_derived_traits_are_usable_in_pools() -> None:
+    sheet = sheet_with(("Dexterity", 3), ("Composure", 2))
+    assert resolved("Initiative", sheet).terms == (
+        Term(label="Initiative", value=5, source=TermSource.DERIVED),)
+
+
+def test_a_name_subtracted_keeps_its_sign() -> None:
+    sheet = sheet_with(("Wits", 3))
+    assert [t.value for t in resolved("5 - Wits", sheet).terms] == [5, -3]
+
+
+def test_an_ambiguous_prefix_is_refused_with_the_names_it_could_be() -> None:
+    assert refused("Int", new_sheet("A", Ruleset.COFD)) == Refusal.of(
+        RefusalCode.TRAIT_AMBIGUOUS, name="Int", matches="Intelligence,Intimidation")
+
+
+def test_an_unknown_name_is_refused_with_the_closest_names() -> None:
+    answer = refused("Compsure", new_sheet("A", Ruleset.COFD))
+    assert answer.code is RefusalCode.TRAIT_UNKNOWN
+    assert str(answer.params["closest"]).split(",")[0] == "Composure"
+
+
+def test_a_name_without_a_character_is_refused() -> None:
+    assert refused("Wits + 2", None) == Refusal.of(RefusalCode.CHARACTER_NONE, name="Wits")
+
+
+def test_numbers_alone_need_no_character() -> None:
+    assert resolved("3 + 2", None).terms == (Term(value=3), Term(value=2))
+
+
+def test_a_named_specialty_applies_only_when_a_named_skill_has_it() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 2)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character)
+    assert resolved("Dexterity + Brawl", sheet, spec="box").specialty == "Brawl: Boxing"
+    wrong = refused("Dexterity + Brawl", sheet, spec="Kicks")
+    assert wrong == Refusal.of(RefusalCode.SPECIALTY_UNKNOWN, specialty="Kicks",
+                               skills="Brawl", specialties="Brawl: Boxing")
+    assert refused("Dexterity + 2", sheet, spec="Boxing").code is RefusalCode.SPECIALTY_NO_SKILL
+
+
+def test_a_zero_dot_skill_makes_the_roll_untrained_with_the_larger_penalty_once() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    physical = resolved("Dexterity + Brawl", sheet)
+    assert (physical.untrained, physical.untrained_skill) == (SkillCategory.PHYSICAL, "Brawl")
+    both = resolved("Brawl + Academics", sheet)
+    assert both.untrained is SkillCategory.MENTAL
+    trained = resolved("Dexterity + Brawl", sheet_with(("Brawl", 1)))
+    assert trained.untrained is None
+
+
+def test_with_sheet_sets_the_options_and_notes_unless_the_roll_says_otherwise() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 0)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character)
+    found = resolved("Dexterity + Brawl", sheet, spec="Boxing")
+    cofd = with_sheet(RollRequest(ruleset=Ruleset.COFD, terms=found.terms), found, "Alice")
+    assert (cofd.specialty, cofd.untrained) == (True, SkillCategory.PHYSICAL)
+    assert cofd.sheet is not None
+    assert (cofd.sheet.character, cofd.sheet.specialty, cofd.sheet.untrained) == (
+        "Alice", "Brawl: Boxing", "Brawl")
+    told = RollRequest(ruleset=Ruleset.COFD, terms=found.terms, untrained=SkillCategory.MENTAL)
+    assert with_sheet(told, found, None).untrained is SkillCategory.MENTAL
+    v20 = with_sheet(RollRequest(ruleset=Ruleset.V20, terms=found.terms), found, None)
+    assert (v20.specialty, v20.untrained) == (True, None)
+    fistful = with_sheet(RollRequest(ruleset=Ruleset.FISTFUL, terms=found.terms), found, None)
+    assert fistful.untrained is not None and fistful.base == 2  # +1 die for the specialty
+
+
+def test_the_extended_limit_and_skill_dots_come_from_the_named_traits() -> None:
+    sheet = add_specialty(sheet_with(("Intelligence", 3), ("Academics", 2)), "Academics", "Law")
+    assert isinstance(sheet, Character)
+    found = resolved("Intelligence + Academics", sheet, spec="Law")
+    assert (found.attribute_and_skill, found.skill_dots) == (6, 2)
+
+
+def test_a_roll_without_a_sheet_keeps_its_stored_json_shape() -> None:
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(label="Wits", value=3),))
+    assert "source" not in request.model_dump_json() and "sheet" not in request.model_dump_json()
+
+
+def test_autocomplete_completes_the_last_word_and_keeps_the_rest() -> None:
+    sheet = sheet_with(("Wits", 3), ("Composure", 2))
+    assert suggestions(sheet, "Wi")[0] == ("Wits 3", "Wits")
+    assert suggestions(sheet, "Wits + Comp")[0] == ("Wits + Composure 2", "Wits + Composure")
+    assert len(suggestions(sheet, "")) == 25
+
+
+def test_initiative_per_ruleset() -> None:
+    sheet = sheet_with(("Dexterity", 3), ("Composure", 2), ("Wits", 4))
+    assert [t.value for t in initiative_terms(sheet, Ruleset.COFD)] == [3, 2]
+    assert [t.label for t in initiative_terms(sheet, Ruleset.V20)] == ["Dexterity", "Wits"]
+
+
+def test_fold_ignores_case_spaces_accents_hyphens() -> None:
+    assert fold("Self-Control") == fold("self control") == fold("SÉLF CONTROL".replace("É", "E"))

@@ -1,0 +1,306 @@
+"""`/character` and rolls by trait name, in process: real SQLite, scripted dice."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from bot.edge.ids import parse
+from bot.flows import characters, clock, rolls, will
+from bot.flows.characters import Member
+from bot.store import Tx
+from engine.characters import MAX_CHARACTERS, new_sheet
+from engine.models import Ruleset
+from engine.parser import parse_pool_names
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+
+OTHER_CHANNEL = 2_000_000_000_000_000_099
+
+
+async def create(table: Table, name: str = "Mara", user: int = ALICE, **traits: int) -> None:
+    said = await table.run(characters.create(table.deps, table.ctx(user), name))
+    assert "Created" in said.answer.text, said.answer.text
+    if traits:
+        text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in traits.items())
+        said = await table.run(characters.set_traits(table.deps, table.ctx(user), traits=text))
+        assert "→" in said.answer.text, said.answer.text
+
+
+async def roll(table: Table, pool: str, user: int = ALICE, spec: str | None = None,
+               **options: object) -> str:
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(user), rolls.ByName(parse_pool_names(pool), options, spec),
+        label=None, private=False))
+    return said.answer.text
+
+
+async def sheet_will(table: Table, user: int = ALICE) -> tuple[int, int]:
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, user, CHANNEL))
+    assert record is not None
+    return record.sheet.will, record.sheet.will_max
+
+
+# --- sheets -------------------------------------------------------------------------
+
+
+async def test_create_then_set_confirms_old_and_new_values(table: Table) -> None:
+    await create(table)
+    said = await table.run(characters.set_traits(
+        table.deps, table.ctx(), traits="Wits 3, Composure 2, Brawl 2"))
+    assert "Wits 1 → 3" in said.answer.text and "Brawl 0 → 2" in said.answer.text
+    assert said.answer.ephemeral
+
+
+async def test_a_value_out_of_range_is_refused_and_changes_nothing(table: Table) -> None:
+    await create(table)
+    said = await table.run(characters.set_traits(
+        table.deps, table.ctx(), traits="Wits 3, Brawl 11"))
+    assert "Brawl 11 is out of range: it must be 0 to 10" in said.answer.text
+    assert await sheet_will(table) == (2, 2)
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None and record.sheet.value("Wits") == 1, "nothing was changed"
+
+
+async def test_a_25th_character_is_the_last(table: Table) -> None:
+    for n in range(MAX_CHARACTERS):
+        sheet = new_sheet(f"C{n}", Ruleset.COFD)
+        await table.store.write(lambda tx, sheet=sheet: tx.characters.insert(GUILD, ALICE, sheet))
+    said = await table.run(characters.create(table.deps, table.ctx(), "One too many"))
+    assert "25 characters" in said.answer.text
+
+
+async def test_a_name_with_mentions_is_kept_and_shown_escaped(table: Table) -> None:
+    said = await table.run(characters.create(table.deps, table.ctx(), "@everyone <@123>"))
+    assert "\\@everyone" in said.answer.text or "@\u200beveryone" in said.answer.text
+    assert "\\<@123>" in said.answer.text, "a mention is shown as plain text"
+
+
+async def test_members_edit_only_their_own_sheets_and_the_storyteller_any(table: Table) -> None:
+    await create(table, "Mara", ALICE)
+    refused = await table.run(characters.set_traits(
+        table.deps, table.ctx(BOB), character="Mara", trait="Wits", value=3))
+    assert "No character named" in refused.answer.text or "not yours" in refused.answer.text
+    done = await table.run(characters.set_traits(
+        table.deps, table.ctx(STORYTELLER), character="Mara", trait="Wits", value=3))
+    assert "Wits 1 → 3" in done.answer.text
+
+
+async def test_only_a_storyteller_creates_npcs(table: Table) -> None:
+    said = await table.run(characters.create(table.deps, table.ctx(), "Goon", npc=True))
+    assert "Only a Storyteller" in said.answer.text
+    said = await table.run(characters.create(table.deps, table.ctx(STORYTELLER), "Goon",
+                                             npc=True))
+    assert "NPC" in said.answer.text
+
+
+async def test_someone_elses_sheet_is_private_until_its_owner_shows_it_publicly(
+    table: Table
+) -> None:
+    await create(table, "Mara", ALICE)
+    hidden = await table.run(characters.show(table.deps, table.ctx(BOB),
+                                             member=Member(ALICE, "Alice")))
+    assert "private" in hidden.answer.text
+    shown = await table.run(characters.show(table.deps, table.ctx(), public=True))
+    assert not shown.answer.ephemeral and "Mara" in shown.answer.text
+    seen = await table.run(characters.show(table.deps, table.ctx(BOB),
+                                           member=Member(ALICE, "Alice")))
+    assert "Attributes" in seen.answer.text
+
+
+async def test_show_groups_traits_and_lists_derived_will_and_conditions(table: Table) -> None:
+    await create(table, Resolve=3, Composure=2)
+    await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxing"))
+    await table.run(characters.condition(table.deps, table.ctx(), add="Shaken"))
+    text = (await table.run(characters.show(table.deps, table.ctx()))).answer.text
+    assert "Skills:" in text and "Brawl 0 (Boxing)" in text
+    assert "Willpower 5" in text and "Will 2/5" in text and "Shaken" in text
+
+
+async def test_a_specialty_on_an_attribute_is_refused(table: Table) -> None:
+    await create(table)
+    said = await table.run(characters.specialty(table.deps, table.ctx(), "Wits", add="Quick"))
+    assert "Wits is not a Skill" in said.answer.text
+
+
+async def test_use_switches_and_a_channel_pin_wins_in_its_channel(table: Table) -> None:
+    await create(table, "First", Wits=2)
+    await create(table, "Second", Wits=4)
+    await table.run(characters.use(table.deps, table.ctx(), "First"))
+    await table.run(characters.use(table.deps, table.ctx(channel_id=OTHER_CHANNEL), "Second",
+                                   channel=True))
+    table.faces.add(8, 8)
+    assert "Wits 2" in await roll(table, "Wits")
+    table.faces.add(8, 8, 8, 8)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(channel_id=OTHER_CHANNEL),
+        rolls.ByName(parse_pool_names("Wits")), label=None, private=False))
+    assert "Wits 4" in said.answer.text
+
+
+async def test_rename_and_delete_with_the_confirm_button(table: Table) -> None:
+    await create(table, "Mara")
+    asked = await table.run(characters.delete(table.deps, table.ctx()))
+    press = parse(asked.answer.custom_ids[0])
+    assert press is not None
+    await table.run(characters.rename(table.deps, table.ctx(), "Mara Vale"))
+    stale = await table.run(characters.pressed(table.deps, table.ctx(), press))
+    assert "changed since" in stale.answer.text, "a renamed sheet's old button is refused"
+    asked = await table.run(characters.delete(table.deps, table.ctx()))
+    press = parse(asked.answer.custom_ids[0])
+    assert press is not None
+    bob = await table.run(characters.pressed(table.deps, table.ctx(BOB), press))
+    assert "not yours" in bob.answer.text
+    done = await table.run(characters.pressed(table.deps, table.ctx(), press))
+    assert "Deleted **Mara Vale**" in done.answer.text
+    again = await table.run(characters.pressed(table.deps, table.ctx(), press))
+    assert "deleted or changed" in again.answer.text
+
+
+async def test_export_then_import_round_trips_and_a_bad_file_lists_every_problem(
+    table: Table
+) -> None:
+    await create(table, "Mara", Wits=3)
+    exported = await table.run(characters.export(table.deps, table.ctx()))
+    file = exported.answer.message.file
+    assert file is not None and json.loads(file.data)["schema_version"] == 1
+    taken = await table.run(characters.import_(table.deps, table.ctx(), file.data))
+    assert "already have" in taken.answer.text
+    replaced = await table.run(characters.import_(table.deps, table.ctx(), file.data,
+                                                  replace=True))
+    assert "Replaced **Mara**" in replaced.answer.text
+    bob = await table.run(characters.import_(table.deps, table.ctx(BOB), file.data))
+    assert "Imported **Mara**" in bob.answer.text, "the importer's own sheet"
+    data = json.loads(file.data)
+    data["traits"][0]["value"] = 99
+    data["will"] = "lots"
+    before = await table.store.read(lambda tx: tx.characters.count(GUILD, BOB))
+    bad = await table.run(characters.import_(table.deps, table.ctx(BOB),
+                                             json.dumps(data).encode(), replace=True))
+    assert "traits.0.value" in bad.answer.text and "will" in bad.answer.text
+    assert await table.store.read(lambda tx: tx.characters.count(GUILD, BOB)) == before
+    big = await table.run(characters.import_(table.deps, table.ctx(), b"", size=70_000))
+    assert "at most 65536 bytes" in big.answer.text
+
+
+# --- rolling by trait name -------------------------------------------------------------
+
+
+async def test_roll_by_trait_name_shows_each_term_and_its_source(table: Table) -> None:
+    await create(table, Wits=3, Composure=2)
+    table.faces.add(8, 9, 2, 3, 4, 5, 6, 7, 2)
+    text = await roll(table, "Wits + Composure + Strength 4")
+    assert "Wits 3 + Composure 2 + Strength 4" in text
+    assert "Wits, Composure: from Mara's sheet" in text and "Strength: typed" in text
+    assert "Mara (Alice)" in text
+
+
+async def test_a_trait_name_without_a_character_says_how_to_make_one(table: Table) -> None:
+    said = await roll(table, "Wits + Composure")
+    assert "/character create" in said
+
+
+async def test_an_unknown_trait_offers_the_closest_names(table: Table) -> None:
+    await create(table)
+    said = await roll(table, "Compsure")
+    assert "closest: Composure" in said
+
+
+async def test_the_sheet_adds_the_specialty_and_the_untrained_penalty_with_reasons(
+    table: Table
+) -> None:
+    await create(table, Dexterity=3)
+    await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxing"))
+    table.faces.add(8, 8, 8)  # Dexterity 3 + Brawl 0, +1 specialty, -1 untrained = 3 dice
+    text = await roll(table, "Dex + Brawl", spec="Boxing")
+    assert "+1 die: specialty" in text and "Specialty Brawl: Boxing" in text
+    assert "-1 die: untrained" in text and "Untrained: Brawl has no dots" in text
+    assert table.faces.left == 0
+
+
+async def test_a_specialty_the_skill_lacks_is_refused_naming_those_it_has(table: Table) -> None:
+    await create(table, Brawl=2)
+    await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxing"))
+    said = await roll(table, "Strength + Brawl", spec="Kicks")
+    assert "Brawl: Boxing" in said and "Kicks" in said
+
+
+async def test_a_trait_name_roll_makes_as_many_trips_as_a_numeric_one(table: Table) -> None:
+    await create(table, Wits=3, Composure=2)
+    table.faces.add(*([5] * 20))
+    before = table.store.trips
+    await roll(table, "5")
+    numeric = table.store.trips - before
+    before = table.store.trips
+    await roll(table, "Wits + Composure")
+    assert table.store.trips - before == numeric == 3
+
+
+async def test_spend_will_comes_from_the_character_and_the_night_restores_it(
+    table: Table
+) -> None:
+    await create(table, Resolve=2, Composure=2)  # Will 2 of 4
+    table.faces.add(2, 3)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names("Resolve")), label=None,
+        private=False))
+    press = parse(said.answer.custom_ids[0])
+    assert press is not None and press.action == "will"
+    table.faces.add(8, 2, 2)
+    spent = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), press.key))
+    assert "Will 1/4" in spent.of("followup")[0].text
+    assert await sheet_will(table) == (1, 4)
+    shown = await table.run(will.show(table.deps, table.ctx()))
+    assert "1/4" in shown.answer.text
+    await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert await sheet_will(table) == (2, 4)
+    await table.run(will.rest(table.deps, table.ctx()))
+    assert await sheet_will(table) == (3, 4)
+
+
+async def test_a_member_without_a_character_keeps_the_member_pool(table: Table) -> None:
+    await table.run(will.set_pool(table.deps, table.ctx(BOB), 5))
+    table.faces.add(8, 8, 8, 1, 1)
+    await roll(table, "2", user=BOB, will=True)
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, BOB))
+    assert pool is not None and pool.current == 4
+
+
+async def test_a_beat_on_a_character_roll_counts_toward_experience(table: Table) -> None:
+    await create(table)
+
+    def beats(tx: Tx) -> tuple[int, int]:
+        record = tx.characters.active(GUILD, ALICE, CHANNEL)
+        assert record is not None
+        return record.sheet.beats, record.sheet.experience
+
+    for _ in range(5):
+        table.faces.add(2)
+        said = await table.run(rolls.roll(
+            table.deps, table.ctx(), rolls.ByName(parse_pool_names("Wits")), label=None,
+            private=False))
+        ids = [parse(c) for c in said.answer.custom_ids]
+        beat = next(p for p in ids if p is not None and p.action == "beat")
+        await table.run(rolls.take_beat_pressed(table.deps, table.ctx(), beat.key))
+    assert await table.store.read(beats) == (0, 1)
+
+
+async def test_autocomplete_offers_the_active_characters_traits_with_values(
+    table: Table
+) -> None:
+    await create(table, Wits=3)
+    assert (await characters.pool_suggestions(table.deps, table.ctx(), "Wi"))[0] == (
+        "Wits 3", "Wits")
+    assert await characters.pool_suggestions(table.deps, table.ctx(BOB), "Wi") == []
+    await create(table, "Goon", STORYTELLER)
+    mine = await characters.character_suggestions(table.deps, table.ctx(), "")
+    everyone = await characters.character_suggestions(table.deps, table.ctx(STORYTELLER), "")
+    assert [v for _, v in mine] == ["Mara"]
+    assert sorted(v for _, v in everyone) == ["Goon", "Mara"]
+
+
+async def test_a_sheet_is_never_reached_from_another_server(table: Table) -> None:
+    await create(table, Wits=3)
+    other = replace(table.ctx(), guild_id=GUILD + 1)
+    said = await table.run(rolls.roll(table.deps, other, rolls.ByName(parse_pool_names("Wits")),
+                                      label=None, private=False))
+    assert "/character create" in said.answer.text

@@ -1,0 +1,123 @@
+"""Character sheets in the store: per server and owner, the active one, Will and Beats."""
+
+from __future__ import annotations
+
+from bot.store import Store, Tx
+from engine import will
+from engine.characters import new_sheet, set_traits
+from engine.models import Ruleset
+from engine.records import CharacterRecord, WillPool, WillState
+from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, failure
+
+OTHER_GUILD = 1_000_000_000_000_000_009
+
+
+async def _create(store: Store, name: str = "Alice", owner: int = ROLLER,
+                  guild: int = GUILD) -> CharacterRecord:
+    record = await store.write(lambda tx: tx.characters.insert(
+        guild, owner, new_sheet(name, Ruleset.COFD)))
+    assert record is not None
+    return record
+
+
+async def test_a_sheet_is_stored_and_read_back_whole(store: Store) -> None:
+    record = await _create(store)
+    assert await store.read(lambda tx: tx.characters.get(record.id)) == record
+
+
+async def test_an_owner_cannot_have_two_sheets_of_one_name_but_others_can(store: Store) -> None:
+    await _create(store, "Alice")
+    again = await store.write(lambda tx: tx.characters.insert(
+        GUILD, ROLLER, new_sheet("ALICE", Ruleset.COFD)))
+    assert again is None
+    assert await _create(store, "Alice", owner=OTHER)
+    assert await store.read(lambda tx: tx.characters.count(GUILD, ROLLER)) == 1
+    named = await store.read(lambda tx: tx.characters.named(GUILD, "alice"))
+    assert [r.owner_id for r in named] == [ROLLER, OTHER]
+
+
+async def test_the_active_character_is_per_server_and_a_channel_pin_wins_there(
+    store: Store
+) -> None:
+    first, second = await _create(store, "First"), await _create(store, "Second")
+
+    def use(tx: Tx) -> None:
+        tx.characters.use(GUILD, ROLLER, first.id)
+        tx.characters.use(GUILD, ROLLER, second.id, channel_id=OTHER_CHANNEL)
+
+    await store.write(use)
+
+    def active(channel: int, parent: int | None = None, guild: int = GUILD) -> str | None:
+        async def read() -> str | None:
+            record = await store.read(
+                lambda tx: tx.characters.active(guild, ROLLER, channel, parent))
+            return None if record is None else record.name
+        return read()  # type: ignore[return-value]
+
+    assert await active(CHANNEL) == "First"
+    assert await active(OTHER_CHANNEL) == "Second"
+    assert await active(99, parent=OTHER_CHANNEL) == "Second", "a thread follows its channel"
+    assert await active(CHANNEL, guild=OTHER_GUILD) is None, "never from another server"
+
+
+async def test_a_change_is_stored_only_over_the_version_it_was_decided_from(
+    store: Store
+) -> None:
+    record = await _create(store)
+    changed = set_traits(record.sheet, [("Wits", 3)])
+    assert isinstance(changed, tuple)
+    saved = await store.write(lambda tx: tx.characters.save(record, changed[0]))
+    stale = await store.write(lambda tx: tx.characters.save(record, changed[0]))
+    assert saved is not None and saved.version == 2
+    assert stale is None
+    assert await store.read(lambda tx: tx.characters.get(record.id)) == saved
+
+
+async def test_deleting_a_sheet_removes_its_active_marks(store: Store) -> None:
+    record = await _create(store)
+    await store.write(lambda tx: tx.characters.use(GUILD, ROLLER, record.id))
+    assert await store.write(lambda tx: tx.characters.delete(record.id, record.version))
+    assert await store.read(lambda tx: tx.characters.active(GUILD, ROLLER, CHANNEL)) is None
+
+
+async def test_will_is_spent_from_the_character_and_the_member_pool_is_untouched(
+    store: Store
+) -> None:
+    record = await _create(store)  # Will 2 of 2
+    member = WillPool(guild_id=GUILD, user_id=ROLLER, current=5, maximum=5)
+    await store.write(lambda tx: tx.will.save(None, member))
+
+    after = await store.write(lambda tx: tx.will.debit(GUILD, ROLLER, record.id))
+
+    assert after == WillPool(guild_id=GUILD, user_id=ROLLER, current=1, maximum=2,
+                             character_id=record.id)
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == member
+
+
+async def test_the_night_sees_member_and_character_pools(store: Store) -> None:
+    record = await _create(store)
+    await store.write(lambda tx: tx.will.debit(GUILD, ROLLER, record.id))
+    pools = await store.read(lambda tx: tx.will.pools(GUILD))
+    assert [(p.character_id, p.current) for p in pools] == [(record.id, 1)]
+    change = will.night(pools)[0]
+    assert await store.write(lambda tx: tx.will.save(change.old, change.new))
+    assert (await store.read(lambda tx: tx.characters.get(record.id))).sheet.will == 2  # type: ignore[union-attr]
+
+
+async def test_five_beats_on_a_character_become_one_experience(store: Store) -> None:
+    record = await _create(store)
+    for _ in range(5):
+        await store.write(lambda tx: tx.will.add_beat(GUILD, ROLLER, record.id))
+    sheet = (await store.read(lambda tx: tx.characters.get(record.id))).sheet  # type: ignore[union-attr]
+    assert (sheet.beats, sheet.experience) == (0, 1)
+    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0, "member Beats apart"
+
+
+async def test_a_roll_remembers_its_character(store: Store) -> None:
+    record = await _create(store)
+    roll = await store.write(lambda tx: tx.rolls.insert(
+        guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, result=failure(),
+        will_state=WillState.OFFERED, character_id=record.id, character_name="Alice"))
+    again = await store.read(lambda tx: tx.rolls.get(roll.id))
+    assert again == roll
+    assert (again.character_id, again.character_name) == (record.id, "Alice")  # type: ignore[union-attr]
