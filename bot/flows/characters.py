@@ -15,7 +15,7 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.render import characters as words
-from bot.render.message import Attachment, Message
+from bot.render.message import Attachment, Message, shaped
 from bot.store import Tx
 from bot.store.characters import SERVER_WIDE
 from engine import characters as sheets
@@ -196,8 +196,8 @@ async def show(
         return config, record
 
     config, record = await deps.store.write(write)
-    return Reply(message=Message(embed=words.sheet_embed(record, text_only=config.text_only)),
-                 ephemeral=not public)
+    sheet = Message(embed=words.sheet_embed(record, text_only=config.text_only))
+    return Reply(message=shaped(sheet, config), ephemeral=not public)
 
 
 async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Reply:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply
 from bot.render.help import HELP_TOPICS, help_embed
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 
 #: The topics /help explains, for the command's choices.
 TOPICS = HELP_TOPICS
@@ -16,4 +16,4 @@ async def show_help(deps: Deps, ctx: Ctx, topic: str | None = None) -> Reply:
     above the overview)."""
     config = await deps.store.read(ctx.config)
     embed = help_embed(config.ruleset, topic, text_only=config.text_only)
-    return Reply(message=Message(embed=embed), ephemeral=True)
+    return Reply(message=shaped(Message(embed=embed), config), ephemeral=True)

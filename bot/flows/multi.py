@@ -11,7 +11,7 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, UserError
 from bot.flows.rolls import closed_edits
 from bot.render.contest import multi_embed, multi_refused, unreadable_action
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 from bot.render.messages import out_of_range
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal
@@ -90,5 +90,5 @@ async def multi_actions(
     embed = multi_embed(
         results, roller=ctx.user_name, label=label, text_only=config.text_only
     )
-    return Reply(message=Message(embed=embed), edits=edits)
+    return Reply(message=shaped(Message(embed=embed), config), edits=edits)
 

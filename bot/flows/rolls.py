@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -33,7 +33,7 @@ from bot.render.buttons import (
     will_spent,
 )
 from bot.render.characters import NO_CHARACTER, NPC_ONLY_STORYTELLER
-from bot.render.message import Attachment, Message
+from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
@@ -263,7 +263,7 @@ def _answer(
         followups = ((Message(content=secret_notice(roller=record.roller_name,
                                                      label=record.label)), False),)
         if config.storyteller_channel_id is not None:
-            copy = Message(embed=message.embed)  # a copy carries no buttons
+            copy = replace(message, view=None)  # a copy carries no buttons
             posts = (Post(config.storyteller_channel_id, copy, failed=Message(COPY_FAILED)),)
     if will_left is not None:
         followups += ((Message(content=will_spent(will_left)), True),)
@@ -310,7 +310,7 @@ async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False)
         options_text=chosen, text_only=config.text_only,
     )
     message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
-    return Reply(message=message, ephemeral=not public)
+    return Reply(message=shaped(message, config), ephemeral=not public)
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ def _updated(record: RollRecord, config: ChannelConfig) -> tuple[Message, tuple[
     edits: tuple[Edit, ...] = ()
     if record.copy_channel_id is not None and record.copy_message_id is not None:
         edits = (Edit(record.copy_channel_id, record.copy_message_id,
-                      Message(embed=message.embed)),)
+                      replace(message, view=None)),)
     return message, edits
 
 

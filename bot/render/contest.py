@@ -16,7 +16,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
 from bot.render.text import (
@@ -363,7 +363,7 @@ def contest_message(record: ActionRecord, state: ContestState, config: ChannelCo
     view = None
     if state.status is ContestStatus.WAITING:
         view = view_of([(ids.resist_button(record.id), RESIST, discord.ButtonStyle.primary)])
-    return Message(embed=embed, view=view)
+    return shaped(Message(embed=embed, view=view), config)
 
 
 def resist_refused(reason: ResistBlocked, state: ContestState) -> str:

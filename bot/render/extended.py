@@ -21,7 +21,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import roll_buttons, view_of
-from bot.render.message import Message
+from bot.render.message import Message, plain_off, shaped
 from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, roll_message
 from bot.render.text import (
     INFO_COLOUR,
@@ -405,9 +405,10 @@ def card_message(
         decision=action.decision,
         text_only=config.text_only,
     )
-    return Message(
+    message = Message(
         content=content, embed=embed, view=card_buttons(action.state, record.id, version)
     )
+    return shaped(message, config)
 
 
 def roll_with_note(
@@ -422,17 +423,18 @@ def roll_with_note(
             text_only=config.text_only,
         )
     offered = roll_offers(action, roll)
-    return Message(
+    message = Message(
         content=note,
-        embed=roll_message(roll, config).embed,
+        embed=roll_message(roll, plain_off(config)).embed,
         view=roll_buttons(roll.id, will=offered.will, beat=offered.beat, extended=True),
     )
+    return shaped(message, config)
 
 
 def settled_roll(roll: RollRecord, config: ChannelConfig) -> Message:
     """An extended roll's message once a decision settled it: its dice, no buttons (its
     line is left as it was)."""
-    return Message(embed=roll_message(roll, config).embed)
+    return shaped(Message(embed=roll_message(roll, plain_off(config)).embed), config)
 
 
 def condition_form(action_id: int, version: int) -> discord.ui.Modal:

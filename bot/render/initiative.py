@@ -15,7 +15,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, VOID_COLOUR, plural, safe
@@ -143,7 +143,7 @@ def _heading(tracker: Tracker) -> str:
     )
 
 
-def initiative_embed(tracker: Tracker, tracker_id: int, *, text_only: bool) -> discord.Embed:
+def initiative_embed(tracker: Tracker, *, text_only: bool) -> discord.Embed:
     """The card's embed."""
     title = "Initiative" if text_only else "⚔️ Initiative"
     if tracker.round:
@@ -156,21 +156,20 @@ def initiative_embed(tracker: Tracker, tracker_id: int, *, text_only: bool) -> d
         embed.add_field(name=f"Delayed ({len(tracker.delayed)})", value=delayed, inline=False)
     embed.add_field(name="Ruleset", value=RULESET_NAMES[tracker.ruleset], inline=True)
     embed.add_field(name="Combatants", value=str(len(tracker.combatants)), inline=True)
-    embed.set_footer(text=f"Initiative {tracker_id}" if text_only else f"Initiative #{tracker_id}")
     return embed
 
 
 def card_message(record: TrackerRecord, tracker: Tracker, config: ChannelConfig) -> Message:
     """A stored tracker's card as it stands, with the buttons the engine offers (their ids
     carry the turn the card was drawn at)."""
-    embed = initiative_embed(tracker, record.id, text_only=config.text_only)
+    embed = initiative_embed(tracker, text_only=config.text_only)
     view = None
     if record.status is ActionStatus.OPEN:
         view = view_of(
             (ids.initiative_button(move.value, record.id, tracker.turn), *LOOKS[move])
             for move in offers(tracker)
         )
-    return Message(embed=embed, view=view)
+    return shaped(Message(embed=embed, view=view), config)
 
 
 def init_refused(refusal: Refusal) -> str:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Final
 
 import discord
+
+from engine.records import ChannelConfig
+
+#: Discord's limit for a message's text.
+CONTENT_LIMIT: Final = 2000
+TOO_LONG: Final = "\n… (the rest does not fit a plain message: ask an admin to turn plain off)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,3 +31,43 @@ class Message:
     view: discord.ui.View | None = None
     """Buttons (render draws them from :mod:`bot.edge.ids`); None: no buttons."""
     file: Attachment | None = None
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """An embed as plain message text: the title in bold, the description, each field as
+    "**name**: value", the footer as small print."""
+    parts: list[str] = []
+    if embed.title:
+        parts.append(f"**{embed.title}**")
+    if embed.description:
+        parts.append(embed.description)
+    for field in embed.fields:
+        value = field.value or ""
+        joiner = "\n" if "\n" in value else " "
+        parts.append(f"**{field.name}**:{joiner}{value}")
+    if embed.footer.text:
+        parts.append(f"-# {embed.footer.text}")
+    return "\n".join(parts)
+
+
+def plain(message: Message) -> Message:
+    """The message without its embed, for members whose Discord hides embeds: the embed's
+    words become the text, within the 2,000 characters a message holds."""
+    if message.embed is None:
+        return message
+    text = "\n".join(part for part in (message.content, embed_text(message.embed)) if part)
+    if len(text) > CONTENT_LIMIT:
+        kept = text[: CONTENT_LIMIT - len(TOO_LONG)].rsplit("\n", 1)[0]
+        text = kept + TOO_LONG
+    return replace(message, content=text, embed=None)
+
+
+def shaped(message: Message, config: ChannelConfig) -> Message:
+    """The message as the channel's display settings want it (plain text or an embed)."""
+    return plain(message) if config.plain else message
+
+
+def plain_off(config: ChannelConfig) -> ChannelConfig:
+    """The settings with embeds on, to draw an embed that becomes part of a bigger message
+    (which is then :func:`shaped` once, as a whole)."""
+    return config.model_copy(update={"plain": False}) if config.plain else config

@@ -20,7 +20,7 @@ from typing import Final
 import discord
 
 from bot.render.buttons import roll_buttons
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.text import (
     OUTCOME_COLOURS,
@@ -76,6 +76,7 @@ DICE_BUDGET: Final = 3000
 LABEL_LIMIT: Final = 100
 NAME_LIMIT: Final = 100
 _FIELD_LIMIT: Final = 1024
+_DESCRIPTION_LIMIT: Final = 4096
 
 #: Levels of detail, most first: (summarise the later lines (extra rounds, void dice,
 #: cancellations), merge the extra rounds into one line). Round 0 is always shown in
@@ -114,13 +115,15 @@ def roll_embed(
     sorted_dice: bool = False,
     status: RollStatus = RollStatus.OPEN,
     secret: bool = False,
+    compact: bool = False,
 ) -> discord.Embed:
     """The roll message's embed, within every Discord limit however big the roll.
 
     ``text_only`` is for screen readers: words instead of emoji, arrows and
     strikethrough. ``sorted_dice`` orders each group high to low (display only).
     ``secret`` marks the full result of a secret roll (the roller's ephemeral
-    copy and the Storyteller's).
+    copy and the Storyteller's). ``compact`` keeps the card short: no fields, the pool
+    on one line, the roller in the footer.
     """
     ruleset = result.request.ruleset
     phrase = _outcome_phrase(result)
@@ -148,9 +151,17 @@ def roll_embed(
         description="\n".join(lines),
         colour=VOID_COLOUR if status is RollStatus.VOID else OUTCOME_COLOURS[result.outcome],
     )
+    who = safe(roller, limit=NAME_LIMIT) or "?"
+    if compact:
+        if result.breakdown is not None:
+            pool = " · ".join(_pool_text(result, result.breakdown).splitlines())
+            embed.description = f"{embed.description}\nPool: {pool}"[:_DESCRIPTION_LIMIT]
+        footer = _footer(roll_id, ruleset, status=status, text_only=text_only, roller=who)
+        embed.set_footer(text=footer)
+        return embed
     if result.breakdown is not None:
         embed.add_field(name="Pool", value=_pool_text(result, result.breakdown), inline=False)
-    embed.add_field(name="Rolled by", value=safe(roller, limit=NAME_LIMIT) or "?", inline=True)
+    embed.add_field(name="Rolled by", value=who, inline=True)
     embed.set_footer(text=_footer(roll_id, ruleset, status=status, text_only=text_only))
     return embed
 
@@ -174,9 +185,10 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
         sorted_dice=config.dice_order is DiceOrder.SORTED,
         status=status,
         secret=record.private,
+        compact=config.compact,
     )
     view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry)
-    return Message(embed=embed, view=view)
+    return shaped(Message(embed=embed, view=view), config)
 
 
 def roller_of(record: RollRecord) -> str:
@@ -453,12 +465,22 @@ def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
     return "".join(f"\n{line}" for line in lines)
 
 
-def _footer(roll_id: int | None, ruleset: Ruleset, *, status: RollStatus, text_only: bool) -> str:
-    """The small print: the roll's number, the ruleset it was read by, whether it closed."""
+def _footer(
+    roll_id: int | None,
+    ruleset: Ruleset,
+    *,
+    status: RollStatus,
+    text_only: bool,
+    roller: str | None = None,
+) -> str:
+    """The small print: the roll's number, who rolled (compact cards), the ruleset it was
+    read by, whether it closed."""
     parts: list[str] = []
     if roll_id is not None:
         parts.append(f"Roll {roll_id}" if text_only else f"Roll #{roll_id}")
-    parts.append(RULESET_NAMES[ruleset])
+    if roller is not None:
+        parts.append(f"rolled by {roller}")
+    parts.append(ruleset.value if roller is not None else RULESET_NAMES[ruleset])
     if status is RollStatus.CLOSED:
         parts.append("Buttons closed")
     return (", " if text_only else " · ").join(parts)

@@ -16,7 +16,7 @@ import discord
 from bot.edge import ids
 from bot.render.buttons import SPEND_WILL, TAKE_BEAT, view_of
 from bot.render.contest import dice_text, roll_block, roll_summary
-from bot.render.message import Message
+from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, RollStatus, refusal, roll_embed
 from bot.render.text import (
@@ -338,7 +338,7 @@ def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelCo
             (ids.teamwork_button(name, record.id, record.version), label, style)
             for name, (label, style) in _LOOK.items()
         )
-    return Message(embed=embed, view=view)
+    return shaped(Message(embed=embed, view=view), config)
 
 
 def _roll_status(record: RollRecord) -> RollStatus:
@@ -373,14 +373,13 @@ def helper_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
             (ids.helper_roll_button("beat", record.id), TAKE_BEAT, discord.ButtonStyle.secondary)
         )
     embed = _teamwork_roll_embed(record, helper_roll_label(record.label or ""), config)
-    return Message(embed=embed, view=view_of(looks))
+    return shaped(Message(embed=embed, view=view_of(looks)), config)
 
 
 def primary_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
     """The primary's roll: the teamwork's result (the card shows it too), no buttons."""
-    return Message(
-        embed=_teamwork_roll_embed(record, primary_roll_label(record.label or ""), config)
-    )
+    embed = _teamwork_roll_embed(record, primary_roll_label(record.label or ""), config)
+    return shaped(Message(embed=embed), config)
 
 
 def blocked_text(reason: Blocked, action: TeamworkAction) -> str:

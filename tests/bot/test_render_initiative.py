@@ -24,7 +24,7 @@ def fight(ruleset: Ruleset, name: str, groups: int = 1, count: int = 2) -> Track
 
 
 def test_text_only_card_has_no_emoji_and_says_who_acts() -> None:
-    embed = initiative_embed(fight(Ruleset.COFD, "Guard"), 3, text_only=True)
+    embed = initiative_embed(fight(Ruleset.COFD, "Guard"), text_only=True)
     shown = f"{embed.title}{embed.description}{embed.footer.text}"
     assert shown.isascii()
     assert "Acting now: 1." in (embed.description or "")
@@ -35,7 +35,7 @@ def test_a_card_of_fifty_long_names_stays_inside_discords_limits(ruleset: Rulese
     tracker = fight(ruleset, "*_~`|<@" * 10, groups=5, count=10)
     tracker = initiative.delayed(tracker, 1, storyteller=True).tracker
     for text_only in (False, True):
-        embed = initiative_embed(tracker, 12, text_only=text_only)
+        embed = initiative_embed(tracker, text_only=text_only)
         assert len(embed) <= 6000
         assert len(embed.description or "") <= 4096
         assert len(embed.fields) <= 25

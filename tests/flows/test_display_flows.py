@@ -1,0 +1,92 @@
+"""The channel's display settings reach every card: compact roll cards, plain messages."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.flows import extended, initiative, rolls
+from bot.flows.help import show_help
+from bot.render.message import CONTENT_LIMIT, Message, plain
+from bot.store import Tx
+from engine.models import Term
+from engine.records import ChannelOption
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+
+
+async def _set(table: Table, option: ChannelOption, value: bool) -> None:
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, option, value)
+
+    await table.store.write(write)
+
+
+def _ask(*values: int, **options: object) -> rolls.Ask:
+    terms = tuple(Term(label=label, value=value)
+                  for label, value in zip(("Wits", "Composure", None), values, strict=False))
+    return lambda config: rolls.build_request(config.ruleset, terms, **options)  # type: ignore[arg-type]
+
+
+async def _roll(table: Table, *faces: int, label: str | None = "spot the ambush") -> Recorder:
+    table.faces.add(*faces)
+    return await table.run(rolls.roll(table.deps, table.ctx(ALICE), _ask(3, 2), label=label,
+                                      private=False))
+
+
+async def test_a_compact_card_has_no_fields_and_the_pool_on_one_line(table: Table) -> None:
+    full = (await _roll(table, 8, 3, 10, 2, 5, 4)).answer
+    await _set(table, ChannelOption.COMPACT, True)
+    compact = (await _roll(table, 8, 3, 10, 2, 5, 4)).answer
+
+    embed = compact.message.embed
+    assert embed is not None
+    assert embed.fields == []
+    assert (embed.description or "").splitlines() == [
+        "**2 successes**",
+        "",
+        "Dice: **8** 3 **10** 2 5",
+        "10-again: 4",
+        "Pool: Wits 3 + Composure 2 = 5 dice",
+    ]
+    assert embed.footer.text == "Roll #2 · rolled by Alice · cofd"
+    assert len(compact.text.splitlines()) < len(full.text.splitlines())
+
+
+async def test_plain_messages_carry_the_whole_card_as_text(table: Table) -> None:
+    await _set(table, ChannelOption.PLAIN, True)
+    said = (await _roll(table, 8, 3, 10, 2, 5, 4)).answer
+
+    assert said.message.embed is None
+    assert said.buttons, "the buttons stay"
+    text = said.message.content or ""
+    assert text.startswith("**🎲 spot the ambush: Success**\n**2 successes**")
+    assert "Dice: **8** 3 **10** 2 5" in text
+    assert "**Pool**: Wits 3 + Composure 2 = 5 dice" in text
+    assert text.endswith("-# Roll #1 · Chronicles of Darkness (2e)")
+
+
+async def test_plain_mode_reaches_every_card(table: Table) -> None:
+    await _set(table, ChannelOption.PLAIN, True)
+    table.faces.add(8, 3, 2)
+    said = [
+        await table.run(extended.start(table.deps, table.ctx(ALICE), (Term(value=3),),
+                                       options={}, target=5, label="research")),
+        await table.run(initiative.start(table.deps, table.ctx(STORYTELLER))),
+        await table.run(show_help(table.deps, table.ctx(ALICE))),
+        await table.run(rolls.odds(table.deps, table.ctx(ALICE), _ask(3))),
+    ]
+
+    for recorder in said:
+        for message in recorder.said:
+            assert message.message.embed is None, message.text
+            assert 0 < len(message.message.content or "") <= CONTENT_LIMIT
+
+
+def test_a_plain_message_too_long_for_discord_is_cut_at_a_line_and_says_so() -> None:
+    embed = discord.Embed(title="Big", description="\n".join(f"line {n:04}" for n in range(400)))
+    text = plain(Message(content="above", embed=embed)).content or ""
+
+    assert len(text) <= CONTENT_LIMIT
+    assert text.startswith("above\n**Big**\nline 0000\n")
+    assert text.endswith("\n… (the rest does not fit a plain message: ask an admin to turn"
+                         " plain off)")
+    assert text.splitlines()[-2].startswith("line ")  # cut between lines, not inside one
