@@ -30,6 +30,7 @@ from bot.store.attempts import AttemptRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
 from bot.store.settings import SettingsRepository
+from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class Tx:
     will: WillRepository
     attempts: AttemptRepository
     actions: ActionRepository
+    stats: StatsRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -77,13 +79,15 @@ class Store:
         # runs there too (see _in_thread), so it is only ever used from that thread.
         raw = conn._conn
         will = WillRepository(raw)
+        stats = StatsRepository(raw)
         self._raw = raw
         self._tx = Tx(
             settings=SettingsRepository(raw),
-            rolls=RollRepository(raw, will),
+            rolls=RollRepository(raw, will, stats),
             will=will,
             attempts=AttemptRepository(raw),
             actions=ActionRepository(raw),
+            stats=stats,
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0
