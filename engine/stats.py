@@ -71,12 +71,12 @@ class Tally(Frozen):
     ``faces[i]`` counts face i + 1 over every die drawn.
     """
 
-    rolls: int = 0
-    dice: int = 0
-    will_spent: int = 0
+    rolls: int
+    dice: int
+    will_spent: int
     """Rolls with Will declared up front or spent afterwards."""
-    outcomes: dict[Outcome, int] = {}
-    faces: tuple[int, ...] = (0,) * SIDES
+    outcomes: dict[Outcome, int]
+    faces: tuple[int, ...]
 
 
 class ShapeCount(Frozen):
@@ -242,14 +242,14 @@ def _outcomes(sample: Sample) -> tuple[dict[Outcome, Band], Test, int]:
     if statistic is None:  # no variance: the odds leave nothing to chance (automatic rolls)
         return bands, Test(verdict=Verdict.FAIR, sample=rolls, p=1.0), rolls
     df = len(groups) - 1
-    p = chi_square_sf(statistic, df)
+    chance = chi_square_sf(statistic, df)
     worst = max(
         (i for i in range(size) if cov[i][i] > 0),
         key=lambda i: abs(observed[i] - mean[i]) / math.sqrt(cov[i][i]),
     )
     return bands, Test(
-        verdict=Verdict.UNUSUAL if p < UNUSUAL_BELOW else Verdict.FAIR,
-        sample=rolls, p=p, df=df, furthest=shown[worst],
+        verdict=Verdict.UNUSUAL if chance < UNUSUAL_BELOW else Verdict.FAIR,
+        sample=rolls, p=chance, df=df, furthest=shown[worst],
     ), rolls
 
 
