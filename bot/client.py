@@ -29,6 +29,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.teamwork",
     "bot.cogs.contest",
     "bot.cogs.multi",
+    "bot.cogs.stats",
 )
 
 
