@@ -199,8 +199,9 @@ _ODD_BAR: Final = (237, 66, 69)
 
 def stats_chart_png(reports: Sequence[Report], *, title: str) -> bytes:
     """Per ruleset, faces (left) and outcomes (right): observed bars beside the expected
-    rate (a line) and the band fair dice stay in 95 % of the time; a bar outside its band
-    is drawn red. PNG bytes, 900 × 300 per ruleset."""
+    rate (a line) and the band fair dice stay in 95 % of the time; when the test calls the
+    dice unusual, the bars outside their band are drawn red (one face in ten outside its
+    band is no news on its own). PNG bytes, 900 × 300 per ruleset."""
     image = Image.new("RGB", (_WIDTH, _TOP + _ROW * len(reports)), _BACKGROUND)
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=14)
@@ -213,9 +214,10 @@ def stats_chart_png(reports: Sequence[Report], *, title: str) -> bytes:
                     for outcome, band in report.outcomes.items()]
         name = report.ruleset.value
         _panel(draw, (10, top, _WIDTH * 0.55, top + _ROW), f"{name}: faces", faces,
-               font=font, small=small)
+               unusual=report.face_test.verdict is Verdict.UNUSUAL, font=font, small=small)
         _panel(draw, (_WIDTH * 0.55 + 10, top, _WIDTH - 10, top + _ROW),
-               f"{name}: outcomes as first rolled", outcomes, font=font, small=small)
+               f"{name}: outcomes as first rolled", outcomes,
+               unusual=report.outcome_test.verdict is Verdict.UNUSUAL, font=font, small=small)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
@@ -227,6 +229,7 @@ def _panel(
     title: str,
     bars: list[tuple[str, Band]],
     *,
+    unusual: bool,
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     small: ImageFont.FreeTypeFont | ImageFont.ImageFont,
 ) -> None:
@@ -251,7 +254,7 @@ def _panel(
         x1 = plot_left + (place + 1) * slot - slot * 0.15
         draw.rectangle((x0 - slot * 0.08, at(band.high), x1 + slot * 0.08, at(band.low)),
                        fill=_BAND)
-        outside = not band.low <= band.observed <= band.high
+        outside = unusual and not band.low <= band.observed <= band.high
         draw.rectangle((x0 + slot * 0.1, at(band.observed), x1 - slot * 0.1, plot_bottom),
                        fill=_ODD_BAR if outside else _BAR)
         draw.line((x0 - slot * 0.08, at(band.expected), x1 + slot * 0.08, at(band.expected)),
