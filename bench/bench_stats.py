@@ -147,7 +147,8 @@ def _insert_log(db: sqlite3.Connection, batch: list[tuple[object, ...]]) -> None
 
 
 def _derive(db: sqlite3.Connection) -> None:
-    """The other levels and the months, summed in SQL from the per-channel-member days."""
+    """The other levels, the months and all time, summed in SQL from the per-channel-member
+    days."""
     tally = ("rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success,"
              " botch, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10")
     shapes = "rolls, dramatic_failure, failure, success, exceptional_success, botch"
@@ -158,22 +159,24 @@ def _derive(db: sqlite3.Connection) -> None:
         base = f"FROM {table} WHERE span = 'day' AND channel_id != 0 AND roller_id != 0"
         for channel, roller in (("channel_id", "0"), ("0", "roller_id"), ("0", "0")):
             kept = "".join(f", {name}" for name in (channel, roller) if name != "0")
-            db.execute(  # noqa: S608 - constants only
+            db.execute(
                 f"INSERT INTO {table} SELECT guild_id, {channel}, {roller}, 'day', bucket,"
                 f" private, ruleset{extra}, {sums} {base}"
                 f" GROUP BY guild_id{kept}, bucket, private, ruleset{extra}"
             )
-        db.execute(  # noqa: S608 - constants only
-            f"INSERT INTO {table} SELECT guild_id, channel_id, roller_id, 'month', {month},"
-            f" private, ruleset{extra}, {sums} FROM {table} WHERE span = 'day'"
-            f" GROUP BY guild_id, channel_id, roller_id, {month}, private, ruleset{extra}"
-        )
+        for span, bucket in (("month", month), ("all", "0")):
+            by_bucket = f", {bucket}" if bucket != "0" else ""
+            db.execute(
+                f"INSERT INTO {table} SELECT guild_id, channel_id, roller_id, '{span}',"  # noqa: S608
+                f" {bucket}, private, ruleset{extra}, {sums} FROM {table} WHERE span = 'day'"
+                f" GROUP BY guild_id, channel_id, roller_id{by_bucket}, private, ruleset{extra}"
+            )
 
 
 def _check(path: Path, rolls: int) -> None:
     with sqlite3.connect(path) as db:
         logged = db.execute("SELECT count(*) FROM rolls").fetchone()[0]
-        counted = db.execute("SELECT sum(rolls) FROM stat_tally WHERE span = 'month'"
+        counted = db.execute("SELECT sum(rolls) FROM stat_tally WHERE span = 'all'"
                              " AND channel_id = 0 AND roller_id = 0").fetchone()[0]
         shaped = db.execute("SELECT sum(rolls) FROM stat_shapes WHERE span = 'day'"
                             " AND channel_id != 0 AND roller_id = 0").fetchone()[0]

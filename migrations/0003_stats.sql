@@ -4,8 +4,9 @@
 -- Each roll is counted at four levels (channel and member, channel and
 -- everyone, server and member, server and everyone: channel_id 0 and
 -- roller_id 0 stand for "every channel" and "everyone", never a snowflake) and
--- in two time buckets (span 'day': days since 1970-01-01 UTC; span 'month':
--- year * 12 + month - 1), so any scope and any `since` is a read of whole
+-- in three time buckets (span 'all': bucket 0, every roll; span 'day': days
+-- since 1970-01-01 UTC; span 'month': year * 12 + month - 1), so any scope is
+-- one row per ruleset (and per request shape), and any `since` a read of whole
 -- months plus the days of one month. ``private`` keeps secret rolls apart:
 -- a member sees others' secret rolls in no total.
 --
@@ -18,7 +19,7 @@ CREATE TABLE stat_tally (
     guild_id            INTEGER NOT NULL,
     channel_id          INTEGER NOT NULL,
     roller_id           INTEGER NOT NULL,
-    span                TEXT NOT NULL CHECK (span IN ('day', 'month')),
+    span                TEXT NOT NULL CHECK (span IN ('all', 'day', 'month')),
     bucket              INTEGER NOT NULL,
     private             INTEGER NOT NULL CHECK (private IN (0, 1)),
     ruleset             TEXT NOT NULL,
@@ -44,7 +45,7 @@ CREATE TABLE stat_shapes (
     guild_id            INTEGER NOT NULL,
     channel_id          INTEGER NOT NULL,
     roller_id           INTEGER NOT NULL,
-    span                TEXT NOT NULL CHECK (span IN ('day', 'month')),
+    span                TEXT NOT NULL CHECK (span IN ('all', 'day', 'month')),
     bucket              INTEGER NOT NULL,
     private             INTEGER NOT NULL CHECK (private IN (0, 1)),
     ruleset             TEXT NOT NULL,
@@ -86,6 +87,7 @@ FROM (
            CASE WHEN level.roller THEN r.roller_id ELSE 0 END AS roller_id,
            spans.span,
            CASE spans.span
+               WHEN 'all' THEN 0
                WHEN 'day' THEN CAST(julianday(substr(r.created_at, 1, 10)) - 2440587.5 AS INTEGER)
                ELSE CAST(substr(r.created_at, 1, 4) AS INTEGER) * 12
                     + CAST(substr(r.created_at, 6, 2) AS INTEGER) - 1
@@ -119,7 +121,7 @@ FROM (
         SELECT 1 AS channel, 1 AS roller UNION ALL SELECT 1, 0
         UNION ALL SELECT 0, 1 UNION ALL SELECT 0, 0
     ) AS level
-    CROSS JOIN (SELECT 'day' AS span UNION ALL SELECT 'month') AS spans
+    CROSS JOIN (SELECT 'all' AS span UNION ALL SELECT 'day' UNION ALL SELECT 'month') AS spans
 )
 GROUP BY guild_id, channel_id, roller_id, span, bucket, private, ruleset;
 
@@ -134,6 +136,7 @@ FROM (
            CASE WHEN level.roller THEN r.roller_id ELSE 0 END AS roller_id,
            spans.span,
            CASE spans.span
+               WHEN 'all' THEN 0
                WHEN 'day' THEN CAST(julianday(substr(r.created_at, 1, 10)) - 2440587.5 AS INTEGER)
                ELSE CAST(substr(r.created_at, 1, 4) AS INTEGER) * 12
                     + CAST(substr(r.created_at, 6, 2) AS INTEGER) - 1
@@ -153,7 +156,7 @@ FROM (
         SELECT 1 AS channel, 1 AS roller UNION ALL SELECT 1, 0
         UNION ALL SELECT 0, 1 UNION ALL SELECT 0, 0
     ) AS level
-    CROSS JOIN (SELECT 'day' AS span UNION ALL SELECT 'month') AS spans
+    CROSS JOIN (SELECT 'all' AS span UNION ALL SELECT 'day' UNION ALL SELECT 'month') AS spans
     WHERE r.void = 0 AND NOT (first.roll_id IS NOT NULL AND first.outcome IS NULL)
 )
 GROUP BY guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape;

@@ -83,6 +83,7 @@ class StatsRepository(Repository):
         keys: list[tuple[object, ...]] = []
         for channel in (roll.channel_id, 0):
             for roller in (roll.roller_id, 0):
+                keys.append((roll.guild_id, channel, roller, "all", 0, roll.private, ruleset))
                 keys.append((roll.guild_id, channel, roller, "day", day_number(day),
                              roll.private, ruleset))
                 keys.append((roll.guild_id, channel, roller, "month", month_number(day),
@@ -141,8 +142,9 @@ class StatsRepository(Repository):
     ) -> list[Sample]:
         """Each ruleset's counters over ``parts`` (engine.stats.parts), from ``since`` on.
 
-        Whole months after ``since``'s month, the days of that month from ``since`` on;
-        without ``since``, every month. A few rows per part, however long the log.
+        Without ``since``, the all-time rows; with it, whole months after ``since``'s month
+        and the days of that month from ``since`` on. A few rows per part (and per request
+        shape), however long the log.
         """
         tallies: dict[str, list[int]] = {}
         shapes: dict[tuple[str, str], list[int]] = {}
@@ -195,7 +197,7 @@ class StatsRepository(Repository):
             where += " AND ruleset = ?"
             params.append(ruleset.value)
         if since is None:
-            return where + " AND span = 'month'", params
+            return where + " AND span = 'all'", params
         month = month_number(since)
         next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
         where += (" AND ((span = 'month' AND bucket > ?)"

@@ -228,7 +228,7 @@ async def test_since_reads_whole_months_and_the_days_of_one_month(store: Store) 
     def seed(tx: object) -> None:
         stats: StatsRepository = tx.stats  # type: ignore[attr-defined]
         for number, day in enumerate(days, start=1):
-            for span, bucket in (("day", (day - date(1970, 1, 1)).days),
+            for span, bucket in (("all", 0), ("day", (day - date(1970, 1, 1)).days),
                                  ("month", day.year * 12 + day.month - 1)):
                 stats._run(
                     "INSERT INTO stat_tally VALUES (?, 0, 0, ?, ?, 0, 'cofd', ?, ?, 0,"

@@ -26,7 +26,8 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def _buckets(created_at: str) -> list[tuple[str, int]]:
     day = date.fromisoformat(created_at[:10])
-    return [("day", (day - date(1970, 1, 1)).days), ("month", day.year * 12 + day.month - 1)]
+    return [("all", 0), ("day", (day - date(1970, 1, 1)).days),
+            ("month", day.year * 12 + day.month - 1)]
 
 
 def recount(path: Path) -> tuple[dict[Key, list[int]], dict[Key, list[int]]]:
