@@ -193,12 +193,15 @@ def _ctx(user: int, *, storyteller: bool = False) -> Ctx:
                manages_channel=storyteller, manages_guild=storyteller)
 
 
+#: A member who rolls in CHANNELS[0]: found in the log once it is filled.
+REGULAR: list[int] = []
+
 WORKLOADS = {
     "channel, everyone (member)": lambda deps: stats(deps, _ctx(MEMBERS[0])),
     "channel, everyone (Storyteller)": lambda deps: stats(
         deps, _ctx(STORYTELLER, storyteller=True)),
     "channel, one member": lambda deps: stats(
-        deps, _ctx(MEMBERS[1]), member=Member(MEMBERS[0], "Member 0")),
+        deps, _ctx(MEMBERS[1]), member=Member(REGULAR[0], "Regular")),
     "server, everyone (Storyteller)": lambda deps: stats(
         deps, _ctx(STORYTELLER, storyteller=True), scope="server"),
     "server, one member": lambda deps: stats(
@@ -209,6 +212,9 @@ WORKLOADS = {
 
 
 async def measure(path: Path, runs: int) -> None:
+    with sqlite3.connect(path) as db:
+        REGULAR.append(db.execute("SELECT roller_id FROM rolls WHERE channel_id = ? LIMIT 1",
+                                  (CHANNELS[0],)).fetchone()[0])
     store = await Store.open(path)
     deps = Deps(store=store, faces=seeded_faces(1))
     try:
