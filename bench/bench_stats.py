@@ -37,11 +37,11 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import run
 from bot.flows.stats import Member, stats
 from bot.store import Store
-from bot.store.stats import day_number
+from bot.store.stats import OUTCOME_COLUMNS, day_number
 from engine.faces import seeded_faces
 from engine.models import Again, Outcome, RollRequest, RollResult, Ruleset, Term
 from engine.roll import roll
-from engine.stats import ROLLED_OUTCOMES, shape_of
+from engine.stats import shape_of
 
 GUILD = 1_000_000_000_000_000_001
 CHANNELS = [2_000_000_000_000_000_000 + n for n in range(20)]
@@ -79,7 +79,7 @@ def _vector(result: RollResult) -> list[int]:
     faces = [0] * 10
     for die in result.dice:
         faces[die.face - 1] += 1
-    outcomes = [int(result.outcome is outcome) for outcome in ROLLED_OUTCOMES]
+    outcomes = [int(result.outcome is outcome) for outcome in OUTCOME_COLUMNS]
     return [1, len(result.dice), 0, *outcomes, *faces]
 
 
@@ -118,7 +118,7 @@ def fill(path: Path, rolls: int) -> None:
                 into[i] += value
         counts = shaped[(*key, shapes[which])]
         counts[0] += 1
-        counts[1 + ROLLED_OUTCOMES.index(Outcome(result.outcome))] += 1
+        counts[1 + OUTCOME_COLUMNS.index(Outcome(result.outcome))] += 1
         if len(batch) == 20_000:
             _insert_log(db, batch)
     _insert_log(db, batch)

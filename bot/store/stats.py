@@ -17,34 +17,15 @@ from bot.store.repository import Repository
 from engine.constants import SIDES
 from engine.models import Outcome, RollResult, Ruleset
 from engine.records import RollRecord, WillState
-from engine.stats import ROLLED_OUTCOMES, LoggedRoll, Part, Sample, ShapeCount, Tally, shape_of
+from engine.stats import LoggedRoll, Part, Sample, ShapeCount, Tally, shape_of
 
 #: The most rolls one export lists (the newest): a CSV Discord accepts as an attachment.
 MAX_EXPORT = 20_000
 
 _EPOCH = date(1970, 1, 1).toordinal()
-_OUTCOME_COLUMNS = ", ".join(outcome.value for outcome in ROLLED_OUTCOMES)
-_FACE_COLUMNS = ", ".join(f"f{face}" for face in range(1, SIDES + 1))
-_KEY = "guild_id, channel_id, roller_id, span, bucket, private, ruleset"
-_TALLY_VALUES = f"rolls, dice, will_spent, {_OUTCOME_COLUMNS}, {_FACE_COLUMNS}"
-_SHAPE_VALUES = f"rolls, {_OUTCOME_COLUMNS}"
-
-
-def _upsert(table: str, key: str, values: str) -> str:
-    names = [name.strip() for name in values.split(",")]
-    marks = ", ".join("?" * (key.count(",") + 1 + len(names)))
-    added = ", ".join(f"{name} = {name} + excluded.{name}" for name in names)
-    # Built once from the constants above: no outside text reaches the SQL.
-    return (f"INSERT INTO {table} ({key}, {values}) VALUES ({marks})"  # noqa: S608
-            f" ON CONFLICT ({key}) DO UPDATE SET {added}")
-
-
-_SUM_TALLY = ", ".join(f"sum({name})" for name in _TALLY_VALUES.split(", "))
-_SUM_SHAPE = ", ".join(f"sum({name})" for name in _SHAPE_VALUES.split(", "))
-_ADD_TALLY = _upsert("stat_tally", _KEY, _TALLY_VALUES)
-_ADD_SHAPE = _upsert("stat_shapes", _KEY + ", shape", _SHAPE_VALUES)
-
-
+#: Outcomes in the order of the tables' columns (migrations/0003_stats.sql).
+OUTCOME_COLUMNS = (Outcome.DRAMATIC_FAILURE, Outcome.FAILURE, Outcome.SUCCESS,
+                   Outcome.EXCEPTIONAL_SUCCESS, Outcome.BOTCH)
 def day_number(day: date) -> int:
     """A day's bucket: days since 1970-01-01."""
     return day.toordinal() - _EPOCH
@@ -56,7 +37,7 @@ def month_number(day: date) -> int:
 
 
 def _outcomes(outcome: Outcome, sign: int) -> list[int]:
-    return [sign if each is outcome else 0 for each in ROLLED_OUTCOMES]
+    return [sign if each is outcome else 0 for each in OUTCOME_COLUMNS]
 
 
 def _will(state: WillState) -> int:
@@ -91,13 +72,41 @@ class StatsRepository(Repository):
         return keys
 
     def _tally(self, roll: RollRecord, values: Sequence[int]) -> None:
-        self._conn.executemany(_ADD_TALLY, [(*key, *values) for key in self._keys(roll)])
+        self._conn.executemany(
+            "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private,"
+            " ruleset,"
+            " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success,"
+            " botch,"
+            " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
+            " DO UPDATE SET rolls = rolls + excluded.rolls, dice = dice + excluded.dice,"
+            " will_spent = will_spent + excluded.will_spent,"
+            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
+            " failure = failure + excluded.failure, success = success + excluded.success,"
+            " exceptional_success = exceptional_success + excluded.exceptional_success,"
+            " botch = botch + excluded.botch, f1 = f1 + excluded.f1, f2 = f2 + excluded.f2,"
+            " f3 = f3 + excluded.f3, f4 = f4 + excluded.f4, f5 = f5 + excluded.f5,"
+            " f6 = f6 + excluded.f6, f7 = f7 + excluded.f7, f8 = f8 + excluded.f8,"
+            " f9 = f9 + excluded.f9, f10 = f10 + excluded.f10",
+            [(*key, *values) for key in self._keys(roll)],
+        )
 
     def _shape(self, roll: RollRecord, first: Outcome, sign: int) -> None:
         shape = shape_of(roll.request)
         values = (sign, *_outcomes(first, sign))
         self._conn.executemany(
-            _ADD_SHAPE, [(*key, shape, *values) for key in self._keys(roll)]
+            "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private,"
+            " ruleset,"
+            " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
+            " DO UPDATE SET rolls = rolls + excluded.rolls,"
+            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
+            " failure = failure + excluded.failure, success = success + excluded.success,"
+            " exceptional_success = exceptional_success + excluded.exceptional_success,"
+            " botch = botch + excluded.botch",
+            [(*key, shape, *values) for key in self._keys(roll)],
         )
 
     def counted(self, roll: RollRecord) -> None:
@@ -149,37 +158,28 @@ class StatsRepository(Repository):
         tallies: dict[str, list[int]] = {}
         shapes: dict[tuple[str, str], list[int]] = {}
         for part in parts:
-            where, params = self._where(guild_id, part, since, ruleset)
-            for row in self._all(
-                f"SELECT ruleset, {_SUM_TALLY} FROM stat_tally"  # noqa: S608 - constants only
-                f" WHERE {where} GROUP BY ruleset",
-                params,
-            ):
+            for row in self._tallies(guild_id, part, since, ruleset):
                 into = tallies.setdefault(row[0], [0] * (len(row) - 1))
                 for i, value in enumerate(row[1:]):
                     into[i] += value
-            for row in self._all(
-                f"SELECT ruleset, shape, {_SUM_SHAPE} FROM stat_shapes"  # noqa: S608 - constants only
-                f" WHERE {where} GROUP BY ruleset, shape",
-                params,
-            ):
+            for row in self._shapes(guild_id, part, since, ruleset):
                 into = shapes.setdefault((row[0], row[1]), [0] * (len(row) - 2))
                 for i, value in enumerate(row[2:]):
                     into[i] += value
         samples = []
-        outcomes = len(ROLLED_OUTCOMES)
+        outcomes = len(OUTCOME_COLUMNS)
         for name in sorted(tallies, key=lambda name: list(Ruleset).index(Ruleset(name))):
             values = tallies[name]
             if values[0] <= 0:
                 continue
             tally = Tally(
                 rolls=values[0], dice=values[1], will_spent=values[2],
-                outcomes=dict(zip(ROLLED_OUTCOMES, values[3:3 + outcomes], strict=True)),
+                outcomes=dict(zip(OUTCOME_COLUMNS, values[3:3 + outcomes], strict=True)),
                 faces=tuple(values[3 + outcomes:]),
             )
             counted = tuple(
                 ShapeCount(shape=shape, rolls=counts[0],
-                           outcomes=dict(zip(ROLLED_OUTCOMES, counts[1:], strict=True)))
+                           outcomes=dict(zip(OUTCOME_COLUMNS, counts[1:], strict=True)))
                 for (of, shape), counts in sorted(shapes.items())
                 if of == name and counts[0] > 0
             )
@@ -187,23 +187,78 @@ class StatsRepository(Repository):
         return samples
 
     @staticmethod
-    def _where(
+    def _params(
         guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
-    ) -> tuple[str, list[object]]:
-        privates = ", ".join("?" * len(part.private))
-        where = f"guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN ({privates})"
-        params: list[object] = [guild_id, part.channel_id, part.roller_id, *part.private]
-        if ruleset is not None:
-            where += " AND ruleset = ?"
-            params.append(ruleset.value)
+    ) -> list[object]:
+        """The parameters of one part's reads."""
+        kept = None if ruleset is None else ruleset.value
+        params: list[object] = [guild_id, part.channel_id, part.roller_id,
+                                part.private[0], part.private[-1], kept, kept]
+        if since is not None:
+            month = month_number(since)
+            next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
+            params += [month, day_number(since), day_number(next_month)]
+        return params
+
+    # One level's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
+    # ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
+    # from a day on: the months after its month and the days of its month.
+
+    def _tallies(
+        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
+    ) -> list[sqlite3.Row]:
+        params = self._params(guild_id, part, since, ruleset)
         if since is None:
-            return where + " AND span = 'all'", params
-        month = month_number(since)
-        next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
-        where += (" AND ((span = 'month' AND bucket > ?)"
-                  " OR (span = 'day' AND bucket >= ? AND bucket < ?))")
-        params += [month, day_number(since), day_number(next_month)]
-        return where, params
+            return self._all(
+                "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
+                " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1),"
+                " sum(f2),"
+                " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
+                " stat_tally"
+                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+                " AND (? IS NULL OR ruleset = ?)"
+                " AND span = 'all'"
+                " GROUP BY ruleset",
+                params,
+            )
+        return self._all(
+            "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
+            " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1), sum(f2),"
+            " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
+            " stat_tally"
+            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+            " AND (? IS NULL OR ruleset = ?)"
+            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
+            " ?))"
+            " GROUP BY ruleset",
+            params,
+        )
+
+    def _shapes(
+        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
+    ) -> list[sqlite3.Row]:
+        params = self._params(guild_id, part, since, ruleset)
+        if since is None:
+            return self._all(
+                "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure),"
+                " sum(success),"
+                " sum(exceptional_success), sum(botch) FROM stat_shapes"
+                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+                " AND (? IS NULL OR ruleset = ?)"
+                " AND span = 'all'"
+                " GROUP BY ruleset, shape",
+                params,
+            )
+        return self._all(
+            "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure), sum(success),"
+            " sum(exceptional_success), sum(botch) FROM stat_shapes"
+            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+            " AND (? IS NULL OR ruleset = ?)"
+            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
+            " ?))"
+            " GROUP BY ruleset, shape",
+            params,
+        )
 
     # --- /stats export ----------------------------------------------------------------------
 

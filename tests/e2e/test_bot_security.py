@@ -106,6 +106,7 @@ OPEN_TO_PLAYERS = frozenset(
         "will show", "will set", "will rest", "config show",
         "extended start", "extended roll", "extended list", "extended abandon",
         "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
+        "stats",
     }
 )
 
