@@ -31,6 +31,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.multi",
     "bot.cogs.initiative",
     "bot.cogs.characters",
+    "bot.cogs.stats",
 )
 
 

@@ -14,7 +14,7 @@ from engine.models import Ruleset
 __all__ = ["HELP_TOPICS", "help_embed"]
 
 HELP_TOPICS: Final = (
-    "roll", "will", "odds", "config", "history", "extended", "teamwork", "init",
+    "roll", "will", "odds", "config", "history", "extended", "teamwork", "init", "stats",
 )
 
 _POOL: Final = (
@@ -353,6 +353,34 @@ def _init(ruleset: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
+def _stats(_: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Dice statistics",
+            "`/stats [member] [scope:channel|server] [ruleset] [since]`: the rolls made, "
+            "their outcomes and Will spent; how often each face 1 to 10 came up beside the "
+            "10 % a fair die gives, with a chi-square test; and the outcomes as first rolled "
+            "beside the exact odds of the very rolls made (big pools are compared with "
+            "big-pool odds). A chart shows both, with the range fair dice stay in 95 % of "
+            "the time.",
+        ),
+        (
+            "Reading the verdict",
+            "\"These dice look fair (p = 0.41 over 2,315 dice)\": nothing fair dice would not "
+            "do. Below p = 0.01 the reply says what is unusual and how rarely fair dice do "
+            "it (\"about 1 time in 300\"); with few rolls it says how many more are needed. "
+            "Voided rolls never count.",
+        ),
+        (
+            "Options",
+            "`since`: a date (`2025-01-31`) or `7d`, `2w`, `3m`, `1y` back from today (UTC). "
+            "`member`: one member's rolls. Secret rolls count for their roller and the "
+            "Storyteller; nobody else's totals include them. `export:True` gives the roll log "
+            "as a CSV file: your own rolls, or for the Storyteller the channel's.",
+        ),
+    ]
+
+
 _TOPICS: Final = {
     "roll": _roll,
     "will": _will,
@@ -362,4 +390,5 @@ _TOPICS: Final = {
     "extended": _extended,
     "teamwork": _teamwork,
     "init": _init,
+    "stats": _stats,
 }

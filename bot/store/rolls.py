@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.store.repository import Repository
+from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
 from engine.models import RollRequest, RollResult, WillUse
 from engine.records import (
@@ -55,9 +56,12 @@ def _roll(row: sqlite3.Row) -> RollRecord:
 class RollRepository(Repository):
     """Rolls and their buttons: Spend Will, Take a Beat, Try again; closing; history; void."""
 
-    def __init__(self, conn: sqlite3.Connection, will: WillRepository) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, will: WillRepository, stats: StatsRepository
+    ) -> None:
         super().__init__(conn)
         self._will = will
+        self._stats = stats
 
     def insert(
         self,
@@ -100,7 +104,7 @@ class RollRepository(Repository):
             ),
         )
         # Built from what the caller gave, not parsed back from the JSON just written.
-        return RollRecord(
+        record = RollRecord(
             id=row["id"], guild_id=guild_id, channel_id=channel_id, roller_id=roller_id,
             roller_name=roller_name, label=label, private=private, request=result.request,
             result=result, will_state=will_state, beat=False, retried=False, closed=False,
@@ -109,6 +113,8 @@ class RollRepository(Repository):
             created_at=row["created_at"], updated_at=row["updated_at"],
             character_id=character_id, character_name=character_name,
         )
+        self._stats.counted(record)
+        return record
 
     def attach_messages(
         self,
@@ -141,6 +147,7 @@ class RollRepository(Repository):
         if result.will is not WillUse.AFTER:
             msg = "spend_will takes the result re-read with Will spent after the roll"
             raise ValueError(msg)
+        before = self._reading(roll_id)
         row = self._one(
             "UPDATE rolls SET result_json = ?, will_state = 'spent',"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -149,7 +156,7 @@ class RollRepository(Repository):
             " RETURNING *",
             (result.model_dump_json(), roll_id, user_id),
         )
-        return None if row is None else _roll(row)
+        return self._reread(before, row)
 
     def take_beat(self, roll_id: int, user_id: int, result: RollResult) -> RollRecord | None:
         """Take a Beat: ``result`` is the failure turned into a dramatic failure.
@@ -162,6 +169,7 @@ class RollRepository(Repository):
         if not result.beat:
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
+        before = self._reading(roll_id)
         row = self._one(
             "UPDATE rolls SET result_json = ?, beat = 1,"
             " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
@@ -170,7 +178,25 @@ class RollRepository(Repository):
             " RETURNING *",
             (result.model_dump_json(), roll_id, user_id),
         )
-        return None if row is None else _roll(row)
+        return self._reread(before, row)
+
+    def _reading(self, roll_id: int) -> tuple[RollResult, WillState] | None:
+        """A roll's reading and Will state before a button re-reads it (the counters move
+        from it in the same transaction)."""
+        row = self._one("SELECT result_json, will_state FROM rolls WHERE id = ?", (roll_id,))
+        if row is None:
+            return None
+        return RollResult.model_validate_json(row["result_json"]), WillState(row["will_state"])
+
+    def _reread(
+        self, before: tuple[RollResult, WillState] | None, row: sqlite3.Row | None
+    ) -> RollRecord | None:
+        """The re-read roll (None when the update changed nothing), counted anew."""
+        if row is None or before is None:
+            return None
+        record = _roll(row)
+        self._stats.reread(*before, record)
+        return record
 
     def claim_retry(self, roll_id: int, user_id: int) -> RollRecord | None:
         """Claim the roll's one "Try again" (the caller rolls the new attempt in the same
@@ -257,7 +283,9 @@ class RollRepository(Repository):
             (by_user_id, roll_id, guild_id, channel_id),
         )
         if row is not None:
-            return Voided(roll=_roll(row), already=False)
+            record = _roll(row)
+            self._stats.uncounted(record)
+            return Voided(roll=record, already=False)
         roll = self.get(roll_id)
         if roll is None or (roll.guild_id, roll.channel_id) != (guild_id, channel_id):
             return None

@@ -32,6 +32,7 @@ from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
 from bot.store.settings import SettingsRepository
+from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,7 @@ class Tx:
     actions: ActionRepository
     initiative: InitiativeRepository
     characters: CharacterRepository
+    stats: StatsRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -82,15 +84,17 @@ class Store:
         raw = conn._conn
         characters = CharacterRepository(raw)
         will = WillRepository(raw, characters)
+        stats = StatsRepository(raw)
         self._raw = raw
         self._tx = Tx(
             settings=SettingsRepository(raw),
-            rolls=RollRepository(raw, will),
+            rolls=RollRepository(raw, will, stats),
             will=will,
             attempts=AttemptRepository(raw),
             actions=ActionRepository(raw),
             initiative=InitiativeRepository(raw),
             characters=characters,
+            stats=stats,
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0

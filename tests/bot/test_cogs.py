@@ -23,6 +23,7 @@ CONTRACT = {
     "scene end", "turn next", "night",
     "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
     "contest", "multi",
+    "stats",
     "extended start", "extended roll", "extended list", "extended abandon",
 }
 

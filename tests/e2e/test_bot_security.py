@@ -115,6 +115,7 @@ OPEN_TO_PLAYERS = frozenset(
         "character create", "character set", "character specialty", "character condition",
         "character show", "character use", "character list", "character rename",
         "character delete", "character export", "character import",
+        "stats",
     }
 )
 

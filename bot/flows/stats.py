@@ -1,0 +1,185 @@
+"""`/stats`: are this table's dice fair? Counts, tests against the exact odds, a chart;
+and `/stats export`, the roll log as CSV.
+
+One read: the settings (who is the Storyteller) and the counters the viewer may see
+(a few rows whatever the log's length, kept by the store with every roll). Then,
+off the event loop, the engine's tests (the odds of each distinct request shape,
+computed once and cached) and the chart. The export is one read of the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from enum import StrEnum
+
+from bot.flows.context import Ctx, Deps
+from bot.flows.reply import Reply, UserError, say
+from bot.render.message import Attachment, Message
+from bot.render.stats import (
+    CHART_NAME,
+    EXPORT_NAME,
+    EXPORT_ONLY_OWN,
+    EXPORT_THIS_CHANNEL,
+    bad_since,
+    export_csv,
+    export_text,
+    no_rolls,
+    not_one_of,
+    stats_chart_png,
+    stats_embed,
+)
+from bot.render.text import safe
+from bot.store import Tx
+from bot.store.stats import MAX_EXPORT
+from engine.models import Ruleset
+from engine.records import ChannelConfig
+from engine.stats import LoggedRoll, Report, Sample, analyse, parse_since, parts
+
+
+class Scope(StrEnum):
+    """Where the rolls counted were made."""
+
+    CHANNEL = "channel"
+    SERVER = "server"
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Whose rolls: the member named in the command."""
+
+    user_id: int
+    name: str
+
+
+def sees_secrets(ctx: Ctx, config: ChannelConfig, scope: Scope) -> bool:
+    """Whether others' secret rolls count for this viewer: the Storyteller here; over the
+    whole server, only a Storyteller by the server's role or a server admin (Manage
+    Channels in this channel says nothing of the others)."""
+    if scope is Scope.CHANNEL:
+        return ctx.storyteller(config)
+    by_role = config.storyteller_role_id is not None and config.storyteller_role_id in ctx.role_ids
+    return ctx.manages_guild or by_role
+
+
+def _since(text: str | None) -> date | None:
+    if text is None:
+        return None
+    since = parse_since(text, datetime.now(UTC).date())
+    if since is None:
+        raise UserError(bad_since(text))
+    return since
+
+
+def _whose(member: Member | None, scope: Scope) -> str:
+    where = "this channel" if scope is Scope.CHANNEL else "this server"
+    if member is None:
+        return f"Everyone's rolls in {where}"
+    return f"{safe(member.name, limit=64)}'s rolls in {where}"
+
+
+def _analysed(samples: Sequence[Sample], title: str) -> tuple[list[Report], bytes]:
+    reports = [analyse(sample) for sample in samples]
+    return reports, stats_chart_png(reports, title=title)
+
+
+async def stats(
+    deps: Deps,
+    ctx: Ctx,
+    *,
+    member: Member | None = None,
+    scope: str = Scope.CHANNEL,
+    ruleset: str | None = None,
+    since: str | None = None,
+    export: bool = False,
+) -> Reply:
+    """The member's or the table's rolls summarised and tested (only the asker sees it)."""
+    where, kept = _scope(scope), _ruleset(ruleset)
+    first_day = _since(since)
+    if export:
+        return await _export(deps, ctx, member=member, scope=where, ruleset=kept,
+                             since=first_day)
+    return await _summary(deps, ctx, member=member, scope=where, ruleset=kept,
+                          first_day=first_day)
+
+
+def _scope(text: str) -> Scope:
+    try:
+        return Scope(text)
+    except ValueError:
+        raise UserError(not_one_of("scope", text, [each.value for each in Scope])) from None
+
+
+def _ruleset(text: str | None) -> Ruleset | None:
+    if text is None:
+        return None
+    try:
+        return Ruleset(text)
+    except ValueError:
+        raise UserError(not_one_of("ruleset", text, [each.value for each in Ruleset])) from None
+
+
+async def _summary(
+    deps: Deps,
+    ctx: Ctx,
+    *,
+    member: Member | None,
+    scope: Scope,
+    ruleset: Ruleset | None,
+    first_day: date | None,
+) -> Reply:
+    """Counts, tests and chart of the rolls the viewer may see."""
+    def read(tx: Tx) -> tuple[ChannelConfig, list[Sample]]:
+        config = ctx.config(tx)
+        wanted = parts(
+            channel_id=ctx.channel_id if scope is Scope.CHANNEL else None,
+            member_id=None if member is None else member.user_id,
+            viewer_id=ctx.user_id,
+            sees_secrets=sees_secrets(ctx, config, scope),
+        )
+        return config, tx.stats.samples(ctx.guild_id, wanted, since=first_day, ruleset=ruleset)
+
+    config, samples = await deps.store.read(read)
+    whose = _whose(member, scope)
+    if not samples:
+        return say(no_rolls(whose[0].lower() + whose[1:]))
+    reports, chart = await asyncio.to_thread(_analysed, samples, whose)
+    embed = stats_embed(reports, whose=whose, since=first_day, text_only=config.text_only)
+    return Reply(message=Message(embed=embed, file=Attachment(CHART_NAME, chart)),
+                 ephemeral=True)
+
+
+async def _export(
+    deps: Deps,
+    ctx: Ctx,
+    *,
+    member: Member | None,
+    scope: Scope,
+    ruleset: Ruleset | None,
+    since: date | None,
+) -> Reply:
+    """A member's own rolls in this channel, or (the Storyteller) the channel's, as CSV."""
+    if scope is Scope.SERVER:
+        raise UserError(EXPORT_THIS_CHANNEL)
+
+    def read(tx: Tx) -> tuple[list[LoggedRoll], str]:
+        storyteller = ctx.storyteller(ctx.config(tx))
+        if member is not None and member.user_id != ctx.user_id and not storyteller:
+            raise UserError(EXPORT_ONLY_OWN)
+        if member is not None:
+            roller, whose = member.user_id, f"{safe(member.name, limit=64)} in this channel"
+        elif storyteller:
+            roller, whose = None, "this channel"
+        else:
+            roller, whose = ctx.user_id, "your rolls in this channel"
+        rows = tx.stats.log(ctx.guild_id, ctx.channel_id, roller_id=roller, since=since,
+                            ruleset=ruleset, limit=MAX_EXPORT)
+        return rows, whose
+
+    rows, whose = await deps.store.read(read)
+    data = await asyncio.to_thread(export_csv, rows)
+    text = export_text(len(rows), whose=whose, limit=MAX_EXPORT)
+    return Reply(message=Message(content=text, file=Attachment(EXPORT_NAME, data)),
+                 ephemeral=True)

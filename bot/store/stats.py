@@ -1,0 +1,306 @@
+"""Dice statistics: counters kept with every roll, read by /stats in a few rows.
+
+The roll repository calls :meth:`StatsRepository.counted`, :meth:`reread` and
+:meth:`uncounted` inside the transaction that stores the roll, re-reads it (Will,
+Beat) or voids it, so the counters always equal a recount of the log (a property
+test checks it) and the roll path makes no extra trip. Layout and levels:
+migrations/0003_stats.sql.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import date
+
+from bot.store.repository import Repository
+from engine.constants import SIDES
+from engine.models import Outcome, RollResult, Ruleset
+from engine.records import RollRecord, WillState
+from engine.stats import LoggedRoll, Part, Sample, ShapeCount, Tally, shape_of
+
+#: The most rolls one export lists (the newest): a CSV Discord accepts as an attachment.
+MAX_EXPORT = 20_000
+
+_EPOCH = date(1970, 1, 1).toordinal()
+#: Outcomes in the order of the tables' columns (migrations/0003_stats.sql).
+OUTCOME_COLUMNS = (Outcome.DRAMATIC_FAILURE, Outcome.FAILURE, Outcome.SUCCESS,
+                   Outcome.EXCEPTIONAL_SUCCESS, Outcome.BOTCH)
+def day_number(day: date) -> int:
+    """A day's bucket: days since 1970-01-01."""
+    return day.toordinal() - _EPOCH
+
+
+def month_number(day: date) -> int:
+    """A day's month bucket: year × 12 + month − 1."""
+    return day.year * 12 + day.month - 1
+
+
+def _outcomes(outcome: Outcome, sign: int) -> list[int]:
+    return [sign if each is outcome else 0 for each in OUTCOME_COLUMNS]
+
+
+def _will(state: WillState) -> int:
+    """1 when Will went into the roll (declared up front or spent afterwards)."""
+    return int(state in {WillState.DECLARED, WillState.SPENT})
+
+
+def _faces(result: RollResult) -> list[int]:
+    faces = [0] * SIDES
+    for die in result.dice:
+        faces[die[0] - 1] += 1
+    return faces
+
+
+class StatsRepository(Repository):
+    """The counters behind /stats, and the log as /stats export lists it."""
+
+    # --- kept with every roll ---------------------------------------------------------------
+
+    def _keys(self, roll: RollRecord) -> list[tuple[object, ...]]:
+        """The roll's rows at every level and time bucket (migrations/0003_stats.sql)."""
+        day = roll.created_at.date()
+        ruleset = roll.request.ruleset.value
+        keys: list[tuple[object, ...]] = []
+        for channel in (roll.channel_id, 0):
+            for roller in (roll.roller_id, 0):
+                keys.append((roll.guild_id, channel, roller, "all", 0, roll.private, ruleset))
+                keys.append((roll.guild_id, channel, roller, "day", day_number(day),
+                             roll.private, ruleset))
+                keys.append((roll.guild_id, channel, roller, "month", month_number(day),
+                             roll.private, ruleset))
+        return keys
+
+    def _tally(self, roll: RollRecord, values: Sequence[int]) -> None:
+        self._conn.executemany(
+            "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private,"
+            " ruleset,"
+            " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success,"
+            " botch,"
+            " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
+            " DO UPDATE SET rolls = rolls + excluded.rolls, dice = dice + excluded.dice,"
+            " will_spent = will_spent + excluded.will_spent,"
+            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
+            " failure = failure + excluded.failure, success = success + excluded.success,"
+            " exceptional_success = exceptional_success + excluded.exceptional_success,"
+            " botch = botch + excluded.botch, f1 = f1 + excluded.f1, f2 = f2 + excluded.f2,"
+            " f3 = f3 + excluded.f3, f4 = f4 + excluded.f4, f5 = f5 + excluded.f5,"
+            " f6 = f6 + excluded.f6, f7 = f7 + excluded.f7, f8 = f8 + excluded.f8,"
+            " f9 = f9 + excluded.f9, f10 = f10 + excluded.f10",
+            [(*key, *values) for key in self._keys(roll)],
+        )
+
+    def _shape(self, roll: RollRecord, first: Outcome, sign: int) -> None:
+        shape = shape_of(roll.request)
+        values = (sign, *_outcomes(first, sign))
+        self._conn.executemany(
+            "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private,"
+            " ruleset,"
+            " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
+            " DO UPDATE SET rolls = rolls + excluded.rolls,"
+            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
+            " failure = failure + excluded.failure, success = success + excluded.success,"
+            " exceptional_success = exceptional_success + excluded.exceptional_success,"
+            " botch = botch + excluded.botch",
+            [(*key, shape, *values) for key in self._keys(roll)],
+        )
+
+    def counted(self, roll: RollRecord) -> None:
+        """A new roll: counted at every level, its request shape with its outcome."""
+        result = roll.result
+        self._tally(roll, (1, len(result.dice), _will(roll.will_state),
+                           *_outcomes(result.outcome, 1), *_faces(result)))
+        self._shape(roll, result.outcome, 1)
+
+    def reread(self, before: RollResult, will_before: WillState, roll: RollRecord) -> None:
+        """A roll re-read (Will spent afterwards, a Beat): the counters move from the reading
+        ``before`` to the roll's new one, and its first reading is kept for a later void."""
+        after = roll.result
+        spent = _will(roll.will_state) - _will(will_before)
+        outcome = [a - b for a, b in zip(_outcomes(after.outcome, 1),
+                                         _outcomes(before.outcome, 1), strict=True)]
+        faces = [a - b for a, b in zip(_faces(after), _faces(before), strict=True)]
+        self._tally(roll, (0, len(after.dice) - len(before.dice), spent, *outcome, *faces))
+        self._run("INSERT OR IGNORE INTO stat_first (roll_id, outcome) VALUES (?, ?)",
+                  (roll.id, before.outcome.value))
+
+    def uncounted(self, roll: RollRecord) -> None:
+        """A voided roll: taken out of every counter it is in."""
+        result = roll.result
+        self._tally(roll, (-1, -len(result.dice), -_will(roll.will_state),
+                           *_outcomes(result.outcome, -1), *(-n for n in _faces(result))))
+        row = self._one("SELECT outcome FROM stat_first WHERE roll_id = ?", (roll.id,))
+        if row is None:
+            self._shape(roll, result.outcome, -1)
+        elif row["outcome"] is not None:
+            self._shape(roll, Outcome(row["outcome"]), -1)
+
+    # --- read by /stats ---------------------------------------------------------------------
+
+    def samples(
+        self,
+        guild_id: int,
+        parts: Sequence[Part],
+        *,
+        since: date | None = None,
+        ruleset: Ruleset | None = None,
+    ) -> list[Sample]:
+        """Each ruleset's counters over ``parts`` (engine.stats.parts), from ``since`` on.
+
+        Without ``since``, the all-time rows; with it, whole months after ``since``'s month
+        and the days of that month from ``since`` on. A few rows per part (and per request
+        shape), however long the log.
+        """
+        tallies: dict[str, list[int]] = {}
+        shapes: dict[tuple[str, str], list[int]] = {}
+        for part in parts:
+            for row in self._tallies(guild_id, part, since, ruleset):
+                into = tallies.setdefault(row[0], [0] * (len(row) - 1))
+                for i, value in enumerate(row[1:]):
+                    into[i] += value
+            for row in self._shapes(guild_id, part, since, ruleset):
+                into = shapes.setdefault((row[0], row[1]), [0] * (len(row) - 2))
+                for i, value in enumerate(row[2:]):
+                    into[i] += value
+        samples = []
+        outcomes = len(OUTCOME_COLUMNS)
+        for name in sorted(tallies, key=lambda name: list(Ruleset).index(Ruleset(name))):
+            values = tallies[name]
+            if values[0] <= 0:
+                continue
+            tally = Tally(
+                rolls=values[0], dice=values[1], will_spent=values[2],
+                outcomes=dict(zip(OUTCOME_COLUMNS, values[3:3 + outcomes], strict=True)),
+                faces=tuple(values[3 + outcomes:]),
+            )
+            counted = tuple(
+                ShapeCount(shape=shape, rolls=counts[0],
+                           outcomes=dict(zip(OUTCOME_COLUMNS, counts[1:], strict=True)))
+                for (of, shape), counts in sorted(shapes.items())
+                if of == name and counts[0] > 0
+            )
+            samples.append(Sample(ruleset=Ruleset(name), tally=tally, shapes=counted))
+        return samples
+
+    @staticmethod
+    def _params(
+        guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
+    ) -> list[object]:
+        """The parameters of one part's reads."""
+        kept = None if ruleset is None else ruleset.value
+        params: list[object] = [guild_id, part.channel_id, part.roller_id,
+                                part.private[0], part.private[-1], kept, kept]
+        if since is not None:
+            month = month_number(since)
+            next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
+            params += [month, day_number(since), day_number(next_month)]
+        return params
+
+    # One level's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
+    # ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
+    # from a day on: the months after its month and the days of its month.
+
+    def _tallies(
+        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
+    ) -> list[sqlite3.Row]:
+        params = self._params(guild_id, part, since, ruleset)
+        if since is None:
+            return self._all(
+                "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
+                " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1),"
+                " sum(f2),"
+                " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
+                " stat_tally"
+                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+                " AND (? IS NULL OR ruleset = ?)"
+                " AND span = 'all'"
+                " GROUP BY ruleset",
+                params,
+            )
+        return self._all(
+            "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
+            " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1), sum(f2),"
+            " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
+            " stat_tally"
+            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+            " AND (? IS NULL OR ruleset = ?)"
+            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
+            " ?))"
+            " GROUP BY ruleset",
+            params,
+        )
+
+    def _shapes(
+        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
+    ) -> list[sqlite3.Row]:
+        params = self._params(guild_id, part, since, ruleset)
+        if since is None:
+            return self._all(
+                "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure),"
+                " sum(success),"
+                " sum(exceptional_success), sum(botch) FROM stat_shapes"
+                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+                " AND (? IS NULL OR ruleset = ?)"
+                " AND span = 'all'"
+                " GROUP BY ruleset, shape",
+                params,
+            )
+        return self._all(
+            "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure), sum(success),"
+            " sum(exceptional_success), sum(botch) FROM stat_shapes"
+            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+            " AND (? IS NULL OR ruleset = ?)"
+            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
+            " ?))"
+            " GROUP BY ruleset, shape",
+            params,
+        )
+
+    # --- /stats export ----------------------------------------------------------------------
+
+    def log(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        roller_id: int | None,
+        since: date | None = None,
+        ruleset: Ruleset | None = None,
+        limit: int = MAX_EXPORT,
+    ) -> list[LoggedRoll]:
+        """A channel's rolls (one roller's, when given), newest first, at most ``limit``;
+        secret and void ones included (the caller decides who may see them)."""
+        day = None if since is None else since.isoformat()
+        kept = None if ruleset is None else ruleset.value
+        rows = self._all(
+            "SELECT id, created_at, roller_id, roller_name, label, private, void, beat,"
+            " will_state, json_extract(request_json, '$.ruleset') AS ruleset,"
+            " coalesce(json_extract(result_json, '$.breakdown.dice'), 0) AS dice,"
+            " json_extract(result_json, '$.outcome') AS outcome,"
+            " json_extract(result_json, '$.successes') AS successes,"
+            " (SELECT coalesce(group_concat(json_extract(d.value, '$[0]'), ' '), '')"
+            "  FROM json_each(result_json, '$.dice') AS d) AS faces"
+            " FROM rolls WHERE guild_id = ? AND channel_id = ?"
+            " AND (? IS NULL OR roller_id = ?) AND (? IS NULL OR created_at >= ?)"
+            " AND (? IS NULL OR json_extract(request_json, '$.ruleset') = ?)"
+            " ORDER BY id DESC LIMIT ?",
+            (
+                guild_id, channel_id, roller_id, roller_id,
+                day, day, kept, kept, limit,
+            ),
+        )
+        return [_logged(row) for row in rows]
+
+
+def _logged(row: sqlite3.Row) -> LoggedRoll:
+    return LoggedRoll(
+        id=row["id"], created_at=row["created_at"], roller_id=row["roller_id"],
+        roller_name=row["roller_name"], ruleset=row["ruleset"], label=row["label"],
+        private=row["private"], void=row["void"], dice=row["dice"], outcome=row["outcome"],
+        successes=row["successes"], will=row["will_state"], beat=row["beat"],
+        faces=row["faces"],
+    )

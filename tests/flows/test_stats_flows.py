@@ -1,0 +1,196 @@
+"""`/stats` and `/stats export` as a table uses them (real SQLite, scripted dice)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from bot.flows import help as help_flow
+from bot.flows import history, rolls
+from bot.flows.stats import Member, stats
+from bot.render.stats import CHART_NAME, EXPORT_NAME
+from engine.faces import ScriptedFaces
+from engine.models import Again, RollRequest, Ruleset, Term
+from engine.offers import will_state_for
+from engine.records import ChannelConfig
+from engine.roll import roll as roll_dice
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def _roll(table: Table, faces: list[int], *, user: int = ALICE, private: bool = False,
+                label: str | None = None) -> None:
+    table.faces.add(*faces)
+    pool = (Term(label="Wits", value=len(faces)),)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(user),
+        lambda config: rolls.build_request(config.ruleset, pool),
+        label=label, private=private,
+    ))
+
+
+async def _bulk(table: Table, faces: list[int], times: int, *, user: int = ALICE) -> None:
+    """Many rolls of the same faces (no-again) in one write, through the store's own insert."""
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(value=len(faces)),),
+                          again=Again.NONE)
+    config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL)
+
+    def write(tx: object) -> None:
+        for _ in range(times):
+            result = roll_dice(request, ScriptedFaces(faces))
+            tx.rolls.insert(  # type: ignore[attr-defined]
+                guild_id=GUILD, channel_id=CHANNEL, roller_id=user, result=result,
+                will_state=will_state_for(result, config),
+            )
+
+    await table.store.write(write)
+
+
+async def test_stats_counts_the_tables_rolls_with_a_chart(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [1, 1], user=BOB)
+    said = await table.run(stats(table.deps, table.ctx()))
+    answer = said.answer
+    assert answer.ephemeral
+    assert "2 rolls, 5 dice" in answer.text
+    assert "Success: 1" in answer.text
+    assert "Failure: 1" in answer.text
+    assert "Everyone's rolls in this channel" in answer.text
+    assert answer.message.file is not None
+    assert answer.message.file.name == CHART_NAME
+    assert answer.message.file.data.startswith(PNG)
+
+
+async def test_small_samples_say_how_many_more_rolls_are_needed(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    said = await table.run(stats(table.deps, table.ctx()))
+    assert "Too few dice for a verdict on the faces yet (3 dice): about 33 more rolls" \
+        in said.answer.text
+    assert "Too few rolls to compare outcomes" in said.answer.text
+
+
+async def test_fair_looking_dice_are_called_fair_with_p_and_sample(table: Table) -> None:
+    await _bulk(table, [*range(1, 11), *range(1, 11)], 20)
+    said = await table.run(stats(table.deps, table.ctx()))
+    assert "These dice look fair (p = 1.00 over 400 dice)" in said.answer.text
+
+
+async def test_loaded_dice_are_unusual_never_rigged(table: Table) -> None:
+    await _bulk(table, [1, 1, 1, 2, 3, 4, 5, 6, 7, 8], 20)
+    text = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    assert "Unusual: 1s came up 30.0% of the time, 10.0% expected (p = < 0.0001 over 200 dice);"\
+        " this happens by chance less than 1 time in a million." in text
+    assert "rigged" not in text.lower()
+
+
+async def test_others_secret_rolls_count_only_for_the_storyteller_and_their_roller(
+    table: Table,
+) -> None:
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [9, 9], user=BOB, private=True)
+    alice = (await table.run(stats(table.deps, table.ctx(ALICE)))).answer.text
+    bob = (await table.run(stats(table.deps, table.ctx(BOB)))).answer.text
+    storyteller = (await table.run(stats(table.deps, table.ctx(STORYTELLER)))).answer.text
+    alice_on_bob = (await table.run(stats(
+        table.deps, table.ctx(ALICE), member=Member(BOB, "Bob")))).answer
+    assert "1 rolls, 3 dice" in alice
+    assert "2 rolls, 5 dice" in bob
+    assert "2 rolls, 5 dice" in storyteller
+    assert alice_on_bob.message.content == "No rolls to count for bob's rolls in this channel yet."
+
+
+async def test_a_voided_roll_no_longer_counts(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [8, 8])
+    await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=2))
+    said = await table.run(stats(table.deps, table.ctx()))
+    assert "1 rolls, 3 dice" in said.answer.text
+
+
+async def test_will_spent_is_counted_and_outcomes_are_compared_as_first_rolled(
+    table: Table,
+) -> None:
+    await _roll(table, [2, 3])
+    table.faces.add(8, 4, 5)
+    await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), 1))
+    text = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    assert "1 rolls, 5 dice · Will spent 1 times" in text
+    assert "Success: 1" in text  # as it reads now
+    assert "Failure: 100.0% rolled" in text  # as first rolled
+
+
+async def test_ruleset_and_server_scope(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    other = table.ctx(channel_id=CHANNEL + 1)
+    table.faces.add(9)
+    await table.run(rolls.roll(
+        table.deps, other,
+        lambda _: RollRequest(ruleset=Ruleset.V20, terms=(Term(value=1),)),
+        label=None, private=False,
+    ))
+    here = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    server = (await table.run(stats(table.deps, table.ctx(), scope="server"))).answer.text
+    v20 = (await table.run(stats(table.deps, table.ctx(), scope="server",
+                                 ruleset="v20"))).answer.text
+    assert "Classic World of Darkness" not in here
+    assert "Chronicles of Darkness" in server
+    assert "Classic World of Darkness" in server
+    assert "Chronicles of Darkness" not in v20
+
+
+async def test_since_is_checked_and_applied(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    bad = await table.run(stats(table.deps, table.ctx(), since="last week"))
+    assert bad.answer.ephemeral
+    assert "is not a date: give `since` as YYYY-MM-DD" in (bad.answer.message.content or "")
+    future = await table.run(stats(table.deps, table.ctx(), since="2999-01-01"))
+    assert future.answer.message.content == "No rolls to count for everyone's rolls in this " \
+        "channel yet."
+    week = await table.run(stats(table.deps, table.ctx(), since="7d"))
+    assert "1 rolls, 3 dice" in week.answer.text
+
+
+async def test_forged_choices_are_refused(table: Table) -> None:
+    said = await table.run(stats(table.deps, table.ctx(), scope="galaxy"))
+    assert said.answer.message.content == "scope “galaxy” is not one of: `channel`, `server`."
+
+
+def _csv(said_file: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(said_file.decode("utf-8-sig"))))
+
+
+async def test_export_gives_a_member_their_own_rows(table: Table) -> None:
+    await _roll(table, [8, 2, 3], label="=HYPERLINK(\"x\")")
+    await _roll(table, [9, 9], user=BOB, private=True)
+    said = await table.run(stats(table.deps, table.ctx(), export=True))
+    file = said.answer.message.file
+    assert file is not None
+    assert file.name == EXPORT_NAME
+    rows = _csv(file.data)
+    assert [(row["roller_id"], row["faces"], row["outcome"]) for row in rows] == [
+        (str(ALICE), "8 2 3", "success")]
+    assert rows[0]["label"].startswith("'=")  # no spreadsheet runs it
+    refused = await table.run(stats(table.deps, table.ctx(), export=True,
+                                    member=Member(BOB, "Bob")))
+    assert "only the Storyteller can export another member's" in (
+        refused.answer.message.content or "")
+
+
+async def test_export_gives_the_storyteller_the_channels_log(table: Table) -> None:
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [9, 9], user=BOB, private=True)
+    said = await table.run(stats(table.deps, table.ctx(STORYTELLER), export=True))
+    assert said.answer.message.file is not None
+    rows = _csv(said.answer.message.file.data)
+    assert [(row["roller_id"], row["secret"]) for row in rows] == [(str(BOB), "1"),
+                                                                    (str(ALICE), "0")]
+    server = await table.run(stats(table.deps, table.ctx(STORYTELLER), export=True,
+                                   scope="server"))
+    assert "The export lists this channel's log" in (server.answer.message.content or "")
+
+
+async def test_help_has_a_stats_topic(table: Table) -> None:
+    said = await table.run(help_flow.show_help(table.deps, table.ctx(), "stats"))
+    assert "Help: stats" in said.answer.text
+    assert "/stats [member]" in said.answer.text
