@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
-from bot.render.message import Attachment, Message
+from bot.render.message import Attachment, Message, shaped
 from bot.render.stats import (
     CHART_NAME,
     EXPORT_NAME,
@@ -147,8 +147,8 @@ async def _summary(
         return say(no_rolls(whose[0].lower() + whose[1:]))
     reports, chart = await asyncio.to_thread(_analysed, samples, whose)
     embed = stats_embed(reports, whose=whose, since=first_day, text_only=config.text_only)
-    return Reply(message=Message(embed=embed, file=Attachment(CHART_NAME, chart)),
-                 ephemeral=True)
+    message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
+    return Reply(message=shaped(message, config), ephemeral=True)
 
 
 async def _export(

@@ -286,3 +286,20 @@ async def test_config_set_suggests_the_values_of_the_option_chosen(
         ("any: declare Will with a roll or spend it after with the button", "any"),
         ("before: declare Will with the roll only (no Spend Will button)", "before"),
     ]
+
+
+async def test_plain_messages_show_a_roll_without_embeds_and_its_buttons_still_work(
+    table: Table, start: StartRealBot
+) -> None:
+    await start([3, 4, 9, 10, 2, 8])
+    await ask(table.admin, table.channel, "config set", option="plain", value="on")
+    await ask(table.ada, table.channel, "will set", max=3)
+
+    roll = await ask(table.ada, table.channel, "roll", pool="2")
+    assert roll.embeds == []
+    assert roll.text.startswith("**🎲 Failure**")
+    await (await table.ada.click(roll, label="Spend Will")).ack()
+
+    await roll.wait_for(lambda m: "3 successes" in m.text)
+    assert roll.embeds == []
+    assert "Will: **9** **10** 2" in roll.text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.flows import extended, initiative, rolls
+from bot.flows import extended, initiative, rolls, stats
 from bot.flows.help import show_help
 from bot.render.message import CONTENT_LIMIT, Message, plain
 from bot.store import Tx
@@ -73,6 +73,8 @@ async def test_plain_mode_reaches_every_card(table: Table) -> None:
         await table.run(initiative.start(table.deps, table.ctx(STORYTELLER))),
         await table.run(show_help(table.deps, table.ctx(ALICE))),
         await table.run(rolls.odds(table.deps, table.ctx(ALICE), _ask(3))),
+        await _roll(table, 8, 3, 2, 5, 4),
+        await table.run(stats.stats(table.deps, table.ctx(ALICE))),
     ]
 
     for recorder in said:
