@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.completion import pool_traits
 from bot.edge.transformers import SheetPool
 from bot.flows import extended
 from bot.flows.extended import MAX_LABEL
