@@ -33,6 +33,7 @@ from bot.render.message import Message
 from bot.store import Store
 from engine.faces import seeded_faces
 from engine.models import Term
+from engine.parser import NamedPart
 
 GUILD = 1_000_000_000_000_000_001
 
@@ -106,7 +107,7 @@ async def _fight(deps: Deps, member: int) -> None:
     """A tracker in the member's channel: the member (as Storyteller) and four goblins."""
     storyteller = _ctx(member, storyteller=True)
     await run(initiative.start(deps, storyteller), Quiet())
-    await run(initiative.join(deps, storyteller, (Term(value=5),), 0), Quiet())
+    await run(initiative.join(deps, storyteller, (NamedPart(None, 5),), 0), Quiet())
     await run(initiative.add(deps, storyteller, "Goblin", (Term(value=4),), modifier=0,
                              count=4), Quiet())
     record = await deps.store.read(

@@ -661,6 +661,15 @@ def initiative_terms(sheet: Character, ruleset: Ruleset) -> tuple[Term, ...]:
     )
 
 
+def initiative_pool(sheet: Character, ruleset: Ruleset) -> int:
+    """The number a character enters initiative with (RULES.md §7): the sheet's Initiative
+    trait when the sheet is of the channel's template (derived, or as set by hand), else
+    the channel ruleset's traits (:func:`initiative_terms`). `fistful` rolls it as a pool."""
+    if sheet.template is ruleset or {sheet.template, ruleset} == {Ruleset.COFD, Ruleset.FISTFUL}:
+        return sheet.value("Initiative") or 0
+    return sum(term.value for term in initiative_terms(sheet, ruleset))
+
+
 #: Discord shows at most 25 autocomplete choices.
 MAX_SUGGESTIONS: Final = 25
 

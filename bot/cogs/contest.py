@@ -9,10 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Pool
+from bot.edge.transformers import SheetPool
 from bot.flows import contest
 from bot.flows.reply import run
 
@@ -26,20 +27,21 @@ class Contest(commands.Cog):
     @app_commands.command(name="contest")
     @app_commands.guild_only()
     @app_commands.describe(
-        pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1",
+        pool="Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Strength + Brawl from your sheet",
         against="The Storyteller's pool: both sides roll now",
         opponent="A member who rolls to resist with the card's button",
         label="What the contest is about",
         opponent_difficulty="v20: the other side's difficulty 2-9 (default 6)",
         difficulty="v20: your difficulty 2-9 (default 6)",
     )
+    @app_commands.autocomplete(pool=pool_traits, against=pool_traits)
     @roll_options("difficulty", difficulty=app_commands.Range[int, 2, 9] | None)
     async def contest(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         options: dict[str, Any],
-        against: Pool | None = None,
+        against: SheetPool | None = None,
         opponent: discord.Member | None = None,
         label: app_commands.Range[str, 1, 100] | None = None,
         opponent_difficulty: app_commands.Range[int, 2, 9] | None = None,

@@ -14,10 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Pool
+from bot.edge.transformers import SheetPool
 from bot.flows import extended
 from bot.flows.extended import MAX_LABEL
 from bot.flows.reply import run
@@ -40,7 +41,9 @@ class Extended(commands.GroupCog, group_name="extended"):
     @app_commands.command(name="start")
     @app_commands.guild_only()
     @app_commands.describe(
-        pool="Dice per roll: Intelligence 3 + Academics 2 (cofd: the traits set the roll limit)",
+        pool="Dice per roll: Intelligence 3 + Academics 2, or Intelligence + Academics "
+        "(cofd: the traits set the roll limit)",
+        spec="A specialty of a Skill in the pool, from your character's sheet",
         target="Successes required (fistful: may be left out when max_rolls is set)",
         max_rolls="Roll limit (cofd default: Attribute + Skill + Specialty; else no limit)",
         interval="Time each roll takes: 30 minutes, 1 hour, 1 day",
@@ -49,24 +52,26 @@ class Extended(commands.GroupCog, group_name="extended"):
         against="v20/fistful: the resisting side's pool, rolled each interval",
         against_difficulty="v20: the resisting side's difficulty (default 6)",
     )
+    @app_commands.autocomplete(pool=pool_traits, against=pool_traits)
     @roll_options(*START_OPTIONS)
     async def start(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         options: dict[str, Any],
         target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
         max_rolls: app_commands.Range[int, 1, MAX_ROLLS] | None = None,
         interval: app_commands.Range[str, 1, 60] | None = None,
         label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
         skill: app_commands.Range[int, 0, MAX_POOL] | None = None,
-        against: Pool | None = None,
+        against: SheetPool | None = None,
         against_difficulty: app_commands.Range[int, 2, 10] | None = None,
+        spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """Start an extended action and post its card."""
         flow = extended.start(
             deps_of(interaction), ctx_of(interaction), pool,
-            options=options, target=target, max_rolls=max_rolls, interval=interval,
+            options=options, spec=spec, target=target, max_rolls=max_rolls, interval=interval,
             label=label, skill=skill, against=against, against_difficulty=against_difficulty,
         )
         await run(flow, DiscordResponder(interaction))
@@ -77,13 +82,14 @@ class Extended(commands.GroupCog, group_name="extended"):
         label="Which extended action (default: your only open one)",
         modifier="Dice added or taken away for this roll only: 2, -1, Help 2 - Wounded 1",
     )
+    @app_commands.autocomplete(modifier=pool_traits)
     @roll_options("will")
     async def roll(
         self,
         interaction: discord.Interaction,
         options: dict[str, Any],
         label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
-        modifier: Pool | None = None,
+        modifier: SheetPool | None = None,
     ) -> None:
         """Roll the next interval of an extended action."""
         flow = extended.roll(

@@ -7,14 +7,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Pool
+from bot.edge.transformers import Pool, SheetPool
 from bot.flows import initiative
 from bot.flows.reply import run
 from engine.table.initiative import MAX_GROUP, MAX_NAME
 
-_POOL = "Your initiative: Dexterity + Composure (v20: Dexterity + Wits; fistful: the pool)"
+_POOL = (
+    "Default: your character's initiative. Or type it: 5, or Dexterity + Composure "
+    "(v20: + Wits)"
+)
 _MODIFIER = "Added to the initiative, -10 to +10 (a weapon's penalty, say)"
 
 
@@ -34,13 +38,14 @@ class Initiative(commands.GroupCog, group_name="init"):
     @app_commands.command(name="join")
     @app_commands.guild_only()
     @app_commands.describe(pool=_POOL, modifier=_MODIFIER)
+    @app_commands.autocomplete(pool=pool_traits)
     async def join(
         self,
         interaction: discord.Interaction,
-        pool: Pool | None = None,
+        pool: SheetPool | None = None,
         modifier: app_commands.Range[int, -10, 10] = 0,
     ) -> None:
-        """Join the fight: your initiative is rolled and placed in the order."""
+        """Join the fight: your character's initiative (or the pool typed) is rolled and placed."""
         flow = initiative.join(deps_of(interaction), ctx_of(interaction), pool, modifier)
         await run(flow, DiscordResponder(interaction))
 
@@ -75,6 +80,17 @@ class Initiative(commands.GroupCog, group_name="init"):
         """Storyteller: remove a combatant from the fight."""
         flow = initiative.remove(deps_of(interaction), ctx_of(interaction), name)
         await run(flow, DiscordResponder(interaction))
+
+    @remove.autocomplete("name")
+    async def _names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The combatants of the channel's tracker (and its groups' names)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        found = await initiative.combatant_names(deps_of(interaction), ctx_of(interaction),
+                                                 current)
+        return [app_commands.Choice(name=name[:100], value=name[:100]) for name in found]
 
     @app_commands.command(name="next")
     @app_commands.guild_only()

@@ -9,17 +9,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
+from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Pool
+from bot.edge.transformers import SheetPool
 from bot.flows import teamwork
 from bot.flows.reply import run
-from bot.flows.rolls import build_request
+from bot.flows.rolls import ByName
 from engine.records import ActionKind
 
 _WHICH = "Which teamwork, when several are open here"
-_POOL = "Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1"
+_POOL = "Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Strength + Brawl from your sheet"
 
 
 async def open_labels(
@@ -50,23 +51,26 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         pool=_POOL,
         label="What the action is (default: your name's action)",
         helper_limit="v20: helpers beyond this many raise every roll's difficulty by 1 each",
+        spec="A specialty of a Skill in the pool, from your character's sheet",
     )
+    @app_commands.autocomplete(pool=pool_traits)
     @roll_options(
         "will", "again", "rote", "specialty", "untrained", "resist", "extra",
         "exceptional_at", "difficulty", "risky", "initiative", "no_botch", "need",
     )
-    async def start(
+    async def start(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         options: dict[str, Any],
         label: app_commands.Range[str, 1, 100] | None = None,
         helper_limit: app_commands.Range[int, 0, 20] | None = None,
+        spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """Start a teamwork action: others press Help to roll for you, then you roll."""
         flow = teamwork.start(
             deps_of(interaction), ctx_of(interaction),
-            lambda config: build_request(config.ruleset, pool, **options),
+            ByName(pool, options, spec),
             label=label, helper_limit=helper_limit,
         )
         await run(flow, DiscordResponder(interaction))
@@ -78,11 +82,11 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         label=_WHICH,
         difficulty="v20: your own difficulty 2-10 (default 6)",
     )
-    @app_commands.autocomplete(label=open_labels)
+    @app_commands.autocomplete(label=open_labels, pool=pool_traits)
     async def help_(
         self,
         interaction: discord.Interaction,
-        pool: Pool,
+        pool: SheetPool,
         label: app_commands.Range[str, 1, 100] | None = None,
         difficulty: app_commands.Range[int, 2, 10] | None = None,
     ) -> None:

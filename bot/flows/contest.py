@@ -27,10 +27,12 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
 from bot.flows.rolls import (
+    ByName,
     Table,
-    build_request,
+    active_character,
     closed_edits,
     count_roll,
+    gather,
     read_table,
     with_table_state,
 )
@@ -51,12 +53,15 @@ from bot.render.contest import (
 )
 from bot.render.refusals import refusal_text
 from bot.store import Conflict, Tx
-from engine.models import RollResult, Ruleset, Term
+from engine import characters
+from engine.models import RollResult, Ruleset
+from engine.parser import NamedPart
 from engine.records import (
     ActionKind,
     ActionRecord,
     ActionStatus,
     ChannelConfig,
+    CharacterRecord,
     RollRecord,
     WillState,
 )
@@ -88,13 +93,17 @@ def _state(record: ActionRecord) -> ContestState:
 
 
 def _store_roll(
-    tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult
+    tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult,
+    character: CharacterRecord | None,
 ) -> RollRecord:
-    """A side's roll, stored with the contest's id; it offers no buttons."""
+    """A side's roll, stored with the contest's id (and the character rolled with); it
+    offers no buttons."""
     return tx.rolls.insert(
         guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
         roller_name=ctx.user_name, result=result, will_state=WillState.NONE,
         label=record.label or None, action_id=record.id,
+        character_id=None if character is None else character.id,
+        character_name=None if character is None else character.name,
     )
 
 
@@ -113,15 +122,16 @@ def _remember_card(deps: Deps, action_id: int) -> Callable[[Sent], Awaitable[Non
 async def contest(
     deps: Deps,
     ctx: Ctx,
-    pool: tuple[Term, ...],
+    pool: tuple[NamedPart, ...],
     *,
-    against: tuple[Term, ...] | None,
+    against: tuple[NamedPart, ...] | None,
     opponent: Opponent | None,
     label: str | None,
     difficulty: int | None,
     opponent_difficulty: int | None,
 ) -> Reply:
-    """`/contest`: against the Storyteller's dice (both roll now) or a member who resists."""
+    """`/contest`: against the Storyteller's dice (both roll now) or a member who resists.
+    Trait names in ``pool`` and ``against`` are the member's active character's."""
     if against is not None and opponent is not None:
         raise UserError(TWO_SIDES)
     if against is None and opponent is None:
@@ -130,18 +140,19 @@ async def contest(
         raise UserError(AGAINST_YOURSELF)
     if opponent is not None and opponent.bot:
         raise UserError(NOT_A_PLAYER)
-    config = await deps.store.read(ctx.config)
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    config, character = gathered.config, gathered.character
     if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
         raise UserError(foreign_option("opponent_difficulty", config.ruleset))
-    asked = build_request(config.ruleset, pool, difficulty=difficulty)
+    asked = ByName(pool, {"difficulty": difficulty}).request(ctx, gathered)
     opposition = (
         None if against is None
-        else build_request(config.ruleset, against, difficulty=opponent_difficulty)
+        else ByName(against, {"difficulty": opponent_difficulty}).request(ctx, gathered)
     )
 
     def write(tx: Tx) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
         # The dice are drawn once this transaction holds the table (see rolls.roll).
-        table = read_table(tx, ctx, config, label)
+        table = read_table(tx, ctx, config, label, None if character is None else character.id)
         ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces))
         if opposition is not None:
             theirs = _rolled(roll_dice(opposition, deps.faces), opposition=True)
@@ -165,9 +176,9 @@ async def contest(
             record = record.saved(state, version or record.version + 1, ActionStatus.CLOSED)
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
         # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
-        _store_roll(tx, ctx, record, state.actor)
+        _store_roll(tx, ctx, record, state.actor, character)
         if opposition is not None and state.opponent is not None:
-            _store_roll(tx, ctx, record, state.opponent)
+            _store_roll(tx, ctx, record, state.opponent, None)
         return record, state, closed
 
     record, state, closed = await deps.store.write(write)
@@ -204,20 +215,27 @@ async def resist_form(
     deps: Deps, ctx: Ctx, press: Press, values: Mapping[str, str]
 ) -> Reply:
     """The resist form (``sb1:form:resist:<action id>``): roll the opponent's pool, decide
-    the contest, close it, and redraw the card."""
-    terms, _ = read_form(values)
+    the contest, close it, and redraw the card. Trait names are the opponent's own
+    active character's (RULES.md §6)."""
+    parts, _ = read_form(values)
     async def attempt() -> Reply:
-        def read(tx: Tx) -> tuple[Table, ActionRecord | None]:
-            return read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key)
+        def read(tx: Tx) -> tuple[Table, ActionRecord | None, CharacterRecord | None]:
+            return (read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key),
+                    active_character(tx, ctx))
 
-        table, found = await deps.store.read(read)
+        table, found, character = await deps.store.read(read)
         config = table.config
         record = _contest(found)
         state = _state(record)
         reason = rules.resist_blocked(state, ctx.user_id)
         if reason is not None:
             raise UserError(resist_refused(reason, state))
-        with_table_state(rules.resist_request(state, terms), table)  # refused: before a lock
+        _, resolved = ByName(parts).resolve(ctx, config, character, state.ruleset)
+        asked = characters.with_sheet(
+            rules.resist_request(state, resolved.terms), resolved,
+            None if character is None else character.name,
+        )
+        with_table_state(asked, table)  # refused: before a lock
 
         def write(
             tx: Tx, record: ActionRecord = record, state: ContestState = state,
@@ -227,7 +245,7 @@ async def resist_form(
             if now is None or now.version != record.version:
                 raise Conflict(None)  # decided (or closed) since it was read: read again
             table = read_table(tx, ctx, table.config, None)  # the counters as they stand
-            request = with_table_state(rules.resist_request(state, terms), table)
+            request = with_table_state(asked, table)
             theirs = _rolled(roll_dice(request, deps.faces))
             after = rules.resisted(state, ctx.user_id, theirs)
             version = tx.actions.update(record.id, record.version, after, ActionStatus.CLOSED)
@@ -235,7 +253,7 @@ async def resist_form(
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, theirs)
             closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-            _store_roll(tx, ctx, record, theirs)
+            _store_roll(tx, ctx, record, theirs, character)
             return record.saved(after, version, ActionStatus.CLOSED), after, closed
 
         saved, after, closed = await deps.store.write(write)

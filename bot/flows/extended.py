@@ -37,7 +37,13 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
-from bot.flows.rolls import build_request, closed_edits, read_action_roll
+from bot.flows.rolls import (
+    ByName,
+    active_character,
+    closed_edits,
+    format_parts,
+    read_action_roll,
+)
 from bot.render import extended as wording
 from bot.render.buttons import (
     REFUSALS,
@@ -51,14 +57,15 @@ from bot.render.refusals import refusal_text
 from bot.render.text import message_link
 from bot.store import Conflict, Tx
 from engine import will
-from engine.models import Adjustment, RollResult, Ruleset, Term
+from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
-from engine.parser import format_pool
+from engine.parser import NamedPart
 from engine.records import (
     ActionKind,
     ActionRecord,
     ActionStatus,
     ChannelConfig,
+    CharacterRecord,
     PressRefusal,
     RollRecord,
     WillPool,
@@ -145,6 +152,8 @@ class Target:
     pool: WillPool | None = None
     """The owner's Will pool."""
     last_roll: RollRecord | None = None
+    character: CharacterRecord | None = None
+    """The acting member's active character (trait names in a roll's modifier)."""
 
 
 def _read_target(
@@ -176,7 +185,8 @@ def _read_target(
             turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
             if action.state.ruleset is Ruleset.FISTFUL
             else 0,
-            pool=tx.will.get(ctx.guild_id, owner),
+            pool=tx.will.get(ctx.guild_id, owner, action.character_id),
+            character=active_character(tx, ctx),
         )
     last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
     return Target(config=config, record=record, action=action, last_roll=last_roll)
@@ -214,6 +224,8 @@ def _interval(value: str) -> Interval:
 @dataclass(frozen=True, slots=True)
 class _Starting:
     config: ChannelConfig
+    character: CharacterRecord | None
+    """The member's active character here (pools by trait name, Will)."""
     same: list[ActionRecord]
     """Open actions with this label (live, or waiting to see if their last roll changes)."""
     previous: ActionRecord | None
@@ -223,6 +235,7 @@ class _Starting:
 def _read_starting(tx: Tx, ctx: Ctx, name: str) -> _Starting:
     return _Starting(
         config=ctx.config(tx),
+        character=active_character(tx, ctx),
         same=tx.actions.find_open(
             ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
         ),
@@ -239,31 +252,43 @@ def _keys(records: list[ActionRecord]) -> list[tuple[int, int]]:
 async def start(
     deps: Deps,
     ctx: Ctx,
-    pool: tuple[Term, ...],
+    pool: tuple[NamedPart, ...],
     *,
     options: Mapping[str, Any],
+    spec: str | None = None,
     target: int | None = None,
     max_rolls: int | None = None,
     interval: str | None = None,
     label: str | None = None,
     skill: int | None = None,
-    against: tuple[Term, ...] | None = None,
+    against: tuple[NamedPart, ...] | None = None,
     against_difficulty: int | None = None,
 ) -> Reply:
     """Start an extended action and post its card (a card settles earlier attempts at the
-    same task whose last roll could still change)."""
-    name = (label or format_pool(pool)[:MAX_LABEL]).strip()
+    same task whose last roll could still change).
+
+    Trait names in ``pool`` and ``against`` are the member's active character's; with
+    named Skills the sheet gives the `cofd` Skill dots (and the roll limit, Attribute +
+    Skill + Specialty, follows from the named traits), and the action remembers the
+    character, whose Will its rolls spend (RULES.md §6)."""
+    name = (label or format_parts(pool)[:MAX_LABEL]).strip()
     length = None if interval is None else _interval(interval)
 
     async def attempt() -> Reply:
         read = await deps.store.read(lambda tx: _read_starting(tx, ctx, name))
-        config = read.config
-        request = build_request(config.ruleset, pool, **options)
+        config, character = read.config, read.character
+        request, resolved = ByName(pool, options, spec).resolve(ctx, config, character)
         if against is None and against_difficulty is not None:
             raise UserError(wording.AGAINST_DIFFICULTY_ALONE)
         resisting = (
             None if against is None
-            else build_request(config.ruleset, against, difficulty=against_difficulty)
+            else ByName(against, {"difficulty": against_difficulty})
+            .resolve(ctx, config, character)[0]
+        )
+        sheet_skill = (
+            resolved.skill_dots
+            if skill is None and config.ruleset is Ruleset.COFD and resolved.skills
+            else skill
         )
         if any(_action(record).live for record in read.same):
             raise UserError(wording.duplicate(name))
@@ -275,12 +300,16 @@ async def start(
         )
         try:
             state = extended.start(
-                request, target=target, max_rolls=max_rolls, skill=skill,
+                request, target=target, max_rolls=max_rolls, skill=sheet_skill,
                 interval=length, against=resisting, carry=carry,
             )
         except RuleError as error:
             raise UserError(wording.cannot_start(refusal_text(error.refusal))) from error
-        action = ExtendedAction(state=state, owner_name=ctx.user_name)
+        action = ExtendedAction(
+            state=state, owner_name=ctx.user_name,
+            character_id=None if character is None else character.id,
+            character_name=None if character is None else character.name,
+        )
 
         def write(tx: Tx) -> ActionRecord:
             same = tx.actions.find_open(
@@ -337,10 +366,13 @@ async def _roll_interval(
     action_id: int | None = None,
     version: int | None = None,
     label: str | None = None,
-    changes: tuple[Term, ...] = (),
+    modifier: tuple[NamedPart, ...] = (),
     declare_will: bool = False,
 ) -> Reply:
     """Roll the next interval: the actor (and the resisting side), stored with the new state.
+
+    Trait names in ``modifier`` are the acting member's active character's; Will is the
+    action's character's (its owner's, when it was started with one).
 
     The dice are drawn inside the write, once it holds the action at the version read: two
     presses of one card roll once, and the second is told the card is out of date.
@@ -352,6 +384,9 @@ async def _roll_interval(
     )
     config, record = read.config, read.record
     owner = record.owner_id
+    changes = (
+        ByName(modifier).resolve(ctx, config, read.character)[0].terms if modifier else ()
+    )
     if declare_will and read.pool is not None and not will.can_spend(read.pool):
         raise UserError(no_will(read.pool))  # before the dice: an empty pool rolls nothing
 
@@ -378,7 +413,8 @@ async def _roll_interval(
             resisting = None if state.against is None else extended.against_request(state)
         except RuleError as error:
             raise UserError(cannot_roll(refusal_text(error.refusal))) from error
-        if declare_will and read.pool is not None and tx.will.debit(ctx.guild_id, owner) is None:
+        if declare_will and read.pool is not None \
+                and tx.will.debit(ctx.guild_id, owner, action.character_id) is None:
             raise Conflict(no_will(read.pool.model_copy(update={"current": 0})))
         result = _rolled(roll_dice(request, deps.faces))
         against = None if resisting is None else _rolled(roll_dice(resisting, deps.faces))
@@ -393,6 +429,8 @@ async def _roll_interval(
             will_state=will_state_for(result, config),
             label=current.label,
             action_id=current.id,
+            character_id=action.character_id,
+            character_name=action.character_name,
         )
         if state.ruleset is Ruleset.FISTFUL:
             tx.attempts.save_turn_actions(
@@ -438,12 +476,12 @@ async def roll(
     ctx: Ctx,
     *,
     label: str | None = None,
-    modifier: tuple[Term, ...] = (),
+    modifier: tuple[NamedPart, ...] = (),
     declare_will: bool = False,
 ) -> Reply:
     """`/extended roll`: the next interval of the named action (or the member's only one)."""
     return await _roll_interval(
-        deps, ctx, label=label, changes=modifier, declare_will=declare_will
+        deps, ctx, label=label, modifier=modifier, declare_will=declare_will
     )
 
 
@@ -634,7 +672,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         raise UserError(wording.ROLL_MOVED_ON)
 
     def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, WillPool | None, int]:
-        pool = tx.will.get(record.guild_id, record.owner_id)
+        pool = tx.will.get(record.guild_id, record.owner_id, roll.character_id)
         why = refusal(tx.rolls.get(roll_id), pool)
         if why is not None:  # a second press came first
             raise Conflict(REFUSALS[why])
@@ -653,13 +691,13 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
             changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
             if changed is None:
                 raise Conflict(REFUSALS[PressRefusal.BEAT_TAKEN])
-            beats = tx.will.add_beat(changed.guild_id, changed.roller_id)
+            beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
         else:
             changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
             if changed is None:
                 raise Conflict(REFUSALS[PressRefusal.ALREADY_SPENT])
             if pool is not None:
-                pool = tx.will.debit(record.guild_id, record.owner_id)
+                pool = tx.will.debit(record.guild_id, record.owner_id, roll.character_id)
         after = before.model_copy(update={"state": step.state, "last": step})
         new_version = tx.actions.update(
             record.id, record.version, after, stored_status(step.state, changed)

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
-from bot.flows.rolls import closed_edits
+from bot.flows.rolls import ByName, Gathered, active_character, closed_edits
+from bot.render.characters import NPC_ONLY_STORYTELLER
 from bot.render.initiative import (
     NO_TRACKER,
     TRACKER_GONE,
@@ -42,14 +44,25 @@ from bot.render.initiative import (
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Conflict, Tx
+from engine import characters
 from engine.faces import FaceSource
 from engine.models import Term
-from engine.records import ActionStatus, ChannelConfig, RollRecord, TrackerRecord
+from engine.parser import NamedPart
+from engine.records import (
+    ActionStatus,
+    ChannelConfig,
+    CharacterRecord,
+    RollRecord,
+    TrackerRecord,
+    label_key,
+)
 from engine.refusals import RefusalCode
 from engine.roll import RuleError
 from engine.table import initiative
 from engine.table.initiative import Entrant, Move, Passed, Status, Tracker
 
+#: Discord shows at most 25 autocomplete choices.
+MAX_SUGGESTIONS: Final = 25
 #: Refusals that mean the pressed card is out of date: it is redrawn as it stands.
 _STALE: frozenset[RefusalCode] = frozenset({RefusalCode.INIT_ENDED, RefusalCode.INIT_TURN_MOVED})
 
@@ -68,16 +81,30 @@ def _card_edit(saved: TrackerRecord, tracker: Tracker, config: ChannelConfig) ->
 # --- where a member's initiative comes from -----------------------------------------------------
 
 
-def initiative_of(ctx: Ctx, pool: tuple[Term, ...] | None, modifier: int) -> Entrant:
-    """The numbers a member joins with: the typed pool (Dexterity + Composure, or the
-    `fistful` initiative pool) and modifier. With no pool typed it is refused for now;
-    this is where the active character's sheet will answer instead."""
-    if pool is None:
+def initiative_of(
+    ctx: Ctx,
+    pool: tuple[NamedPart, ...] | None,
+    modifier: int,
+    *,
+    config: ChannelConfig,
+    character: CharacterRecord | None,
+) -> Entrant:
+    """The numbers a member joins with, under their active character's name when they
+    have one: the pool typed (numbers, or trait names of the sheet), else the sheet's
+    initiative (RULES.md §7: the Initiative trait, `v20` Dexterity + Wits); and the
+    modifier. With neither a pool nor a character it is refused with how to do either."""
+    ruleset = config.ruleset
+    name = ctx.user_name if character is None else character.name
+    if pool is not None:
+        request = ByName(pool).request(ctx, Gathered(config, character))
+        value = request.base
+    elif character is None:
         raise UserError(TYPE_YOUR_INITIATIVE)
-    return Entrant(
-        name=ctx.user_name, owner_id=ctx.user_id, pool=sum(term.value for term in pool),
-        modifier=modifier,
-    )
+    elif character.sheet.npc and not ctx.storyteller(config):
+        raise UserError(NPC_ONLY_STORYTELLER)
+    else:
+        value = characters.initiative_pool(character.sheet, ruleset)
+    return Entrant(name=name, owner_id=ctx.user_id, pool=value, modifier=modifier)
 
 
 # --- starting -----------------------------------------------------------------------------------
@@ -133,22 +160,34 @@ Decide = Callable[[Tracker, bool, FaceSource], _Moved]
 Raises :class:`RuleError` when the rules refuse it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Joining:
+    """A move that needs the member's settings and active character (a join): ``of``
+    makes the move once they are read."""
+
+    of: Callable[[ChannelConfig, CharacterRecord | None], Decide]
+
+
 async def _move(
-    deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide, *,
+    deps: Deps, ctx: Ctx, tracker_id: int | None, decide: Decide | Joining, *,
     storyteller_only: bool = False,
 ) -> Reply:
     """Run one move on the tracker ``tracker_id`` (a button's) or the channel's open one
     (a command's): one read, one conditional write. A ``storyteller_only`` move by a
-    player is refused as such first, tracker or not."""
+    player is refused as such first, tracker or not. A :class:`Joining` move reads the
+    member's active character in the same read."""
     button = tracker_id is not None
 
     async def attempt() -> Reply:
-        def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None]:
+        def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None, Decide]:
             record = (tx.initiative.get(tracker_id) if tracker_id is not None
                       else tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
-            return ctx.config(tx), record
+            config = ctx.config(tx)
+            if isinstance(decide, Joining):
+                return config, record, decide.of(config, active_character(tx, ctx))
+            return config, record, decide
 
-        config, record = await deps.store.read(read)
+        config, record, move = await deps.store.read(read)
         storyteller = ctx.storyteller(config)
         if storyteller_only and not storyteller:
             raise UserError(NOT_STORYTELLER)
@@ -158,7 +197,7 @@ async def _move(
         def write(
             tx: Tx, record: TrackerRecord = record
         ) -> tuple[TrackerRecord, _Moved, list[RollRecord]]:
-            moved = decide(_state(record), storyteller, deps.faces)
+            moved = move(_state(record), storyteller, deps.faces)
             status = (ActionStatus.OPEN if moved.tracker.status is Status.OPEN
                       else ActionStatus.CLOSED)
             version = tx.initiative.update(record.id, record.version, moved.tracker, status)
@@ -200,16 +239,21 @@ def _check(tracker: Tracker, move: Move, ctx: Ctx, storyteller: bool) -> None:
 
 
 async def join(
-    deps: Deps, ctx: Ctx, pool: tuple[Term, ...] | None, modifier: int,
+    deps: Deps, ctx: Ctx, pool: tuple[NamedPart, ...] | None, modifier: int,
     tracker_id: int | None = None,
 ) -> Reply:
-    """`/init join` (and the Join button): the member's combatant rolls and joins."""
-    def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
-        _check(tracker, Move.JOIN, ctx, storyteller)  # an ended tracker says so first
-        after = initiative.joined(tracker, initiative_of(ctx, pool, modifier), faces)
-        return _Moved(after, joined_notice(after.combatants[-1], after.ruleset))
+    """`/init join` (and the Join button): the member's combatant (their active
+    character, initiative from its sheet unless a pool is typed) rolls and joins."""
+    def of(config: ChannelConfig, character: CharacterRecord | None) -> Decide:
+        def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
+            _check(tracker, Move.JOIN, ctx, storyteller)  # an ended tracker says so first
+            entrant = initiative_of(ctx, pool, modifier, config=config, character=character)
+            after = initiative.joined(tracker, entrant, faces)
+            return _Moved(after, joined_notice(after.combatants[-1], after.ruleset))
 
-    return await _move(deps, ctx, tracker_id, decide)
+        return decide
+
+    return await _move(deps, ctx, tracker_id, Joining(of))
 
 
 async def add(
@@ -280,6 +324,21 @@ async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         return _Moved(after, turn_notice(after, new_round=False))
 
     return await _move(deps, ctx, key, act_now)
+
+
+async def combatant_names(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
+    """Autocomplete for `/init remove name`: the open tracker's combatants (and the names of
+    its NPC groups, which remove the whole group) that contain ``typed``."""
+    record = await deps.store.read(
+        lambda tx: tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
+    if record is None:
+        return []
+    found: list[str] = []
+    for combatant in _state(record).combatants:
+        for name in (combatant.label, combatant.name if combatant.group is not None else None):
+            if name is not None and name not in found and label_key(typed) in label_key(name):
+                found.append(name)
+    return found[:MAX_SUGGESTIONS]
 
 
 # --- the end of the scene -----------------------------------------------------------------------

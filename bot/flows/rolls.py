@@ -41,7 +41,7 @@ from bot.render.rolls import roll_message, secret_notice
 from bot.render.text import options_text
 from bot.store import Conflict, Tx
 from engine import characters, will
-from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource
 from engine.odds import odds as exact_odds
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
 from engine.parser import NamedPart, format_pool
@@ -151,8 +151,7 @@ def gather(tx: Tx, ctx: Ctx) -> Gathered:
     transaction, so a roll by trait name costs no extra trip)."""
     return Gathered(
         config=ctx.config(tx),
-        character=tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id,
-                                        ctx.parent_id),
+        character=active_character(tx, ctx),
     )
 
 
@@ -168,7 +167,17 @@ class ByName:
     def request(self, ctx: Ctx, gathered: Gathered) -> RollRequest:
         """The engine request: names from the sheet, each term with its source, and the
         sheet's specialty and untrained adjustments (RULES.md §6); or a refusal."""
-        config, record = gathered.config, gathered.character
+        return self.resolve(ctx, gathered.config, gathered.character)[0]
+
+    def resolve(
+        self,
+        ctx: Ctx,
+        config: ChannelConfig,
+        record: CharacterRecord | None,
+        ruleset: Ruleset | None = None,
+    ) -> tuple[RollRequest, characters.Resolved]:
+        """The request in ``ruleset`` (default: the channel's) with the names resolved
+        against ``record`` (the acting member's character), and what the sheet said."""
         named = any(part.value is None for part in self.parts)
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
@@ -180,8 +189,40 @@ class ByName:
             if found.code is RefusalCode.CHARACTER_NONE:
                 raise UserError(NO_CHARACTER)
             raise UserError(cannot_roll(refusal_text(found)))
-        request = build_request(config.ruleset, found.terms, **self.options)
-        return characters.with_sheet(request, found, None if record is None else record.name)
+        request = build_request(ruleset or config.ruleset, found.terms, **self.options)
+        name = None if record is None else record.name
+        return characters.with_sheet(request, found, name), found
+
+
+def format_parts(parts: tuple[NamedPart, ...]) -> str:
+    """A pool as typed, bare names kept: ``Wits + Composure 2 - 1`` (an action's default
+    label)."""
+    text = ""
+    for part in parts:
+        body = " ".join(str(x) for x in (part.label, part.value) if x is not None)
+        if not text:
+            text = f"-{body}" if part.negative else body
+        else:
+            text += f" {'-' if part.negative else '+'} {body}"
+    return text
+
+
+def active_character(tx: Tx, ctx: Ctx) -> CharacterRecord | None:
+    """Inside a read: the member's active character here (channel pin, parent, server)."""
+    return tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
+
+
+def sheet_words(terms: tuple[Term, ...]) -> str | None:
+    """The trait words of a pool resolved against a sheet (``Strength + Brawl``), typed
+    numbers and plain numbers left out: what another member's sheet can roll."""
+    words = ""
+    for term in terms:
+        if term.label is None or term.source not in {TermSource.SHEET, TermSource.DERIVED}:
+            continue
+        sign = "-" if term.value < 0 else "+"
+        words = f"{words} {sign} {term.label}" if words else (
+            f"- {term.label}" if sign == "-" else term.label)
+    return words or None
 
 
 def asked_request(ask: Ask | ByName, ctx: Ctx, gathered: Gathered) -> RollRequest:

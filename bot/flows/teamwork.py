@@ -26,12 +26,16 @@ from bot.flows.retry import until_written
 from bot.flows.rolls import (
     ActionRoll,
     Ask,
+    ByName,
     Table,
-    build_request,
+    active_character,
+    asked_request,
     closed_edits,
     count_roll,
+    gather,
     read_action_roll,
     read_table,
+    sheet_words,
     with_table_state,
 )
 from bot.flows.scene import close_open
@@ -63,15 +67,16 @@ from bot.render.teamwork import (
 )
 from bot.store import Conflict, Tx
 from engine import will
-from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.models import RollRequest, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
-from engine.parser import PoolSyntaxError, parse_pool
+from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
 from engine.prepare import prepare
 from engine.records import (
     ActionKind,
     ActionRecord,
     ActionStatus,
     ChannelConfig,
+    CharacterRecord,
     PressRefusal,
     RollRecord,
     WillPool,
@@ -145,18 +150,25 @@ class _Gathered:
     """The action (by id), or the one a command means (None when it names none)."""
     candidates: list[ActionRecord]
     """For a command: the channel's open teamwork actions it may mean."""
+    character: CharacterRecord | None
+    """The member's active character: a helper's trait names, the primary's Will."""
 
 
 Which = Callable[[Tx], list[ActionRecord]] | int
 """A command's search for its teamwork, or the action id a button or form carries."""
 
 
+def _id(character: CharacterRecord | None) -> int | None:
+    return None if character is None else character.id
+
+
 async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
     def read(tx: Tx) -> _Gathered:
-        table = read_table(tx, ctx, ctx.config(tx), None)
+        character = active_character(tx, ctx)
+        table = read_table(tx, ctx, ctx.config(tx), None, _id(character))
         if isinstance(which, int):
-            return _Gathered(table, tx.actions.get(which), [])
-        return _Gathered(table, None, which(tx))
+            return _Gathered(table, tx.actions.get(which), [], character)
+        return _Gathered(table, None, which(tx), character)
 
     return await deps.store.read(read)
 
@@ -165,11 +177,13 @@ async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
 
 
 async def start(
-    deps: Deps, ctx: Ctx, ask: Ask, *, label: str | None, helper_limit: int | None
+    deps: Deps, ctx: Ctx, ask: Ask | ByName, *, label: str | None, helper_limit: int | None
 ) -> Reply:
-    """`/teamwork start`: post a new teamwork card for the member's request."""
-    config = await deps.store.read(ctx.config)
-    request = ask(config)
+    """`/teamwork start`: post a new teamwork card for the member's request (trait names
+    from the member's active character)."""
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    config = gathered.config
+    request = asked_request(ask, ctx, gathered)
     try:
         action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit)
     except RuleError as error:
@@ -205,9 +219,11 @@ async def start(
 
 
 async def help_command(
-    deps: Deps, ctx: Ctx, terms: tuple[Term, ...], *, label: str | None, difficulty: int | None
+    deps: Deps, ctx: Ctx, terms: tuple[NamedPart, ...], *, label: str | None,
+    difficulty: int | None,
 ) -> Reply:
-    """`/teamwork help`: roll the member's pool for the open teamwork (as the Help form)."""
+    """`/teamwork help`: roll the member's pool for the open teamwork (as the Help form);
+    trait names are the helper's own active character's."""
     return await _help(
         deps, ctx, lambda tx: _open_teamwork(tx, ctx, label), terms, difficulty, label=label
     )
@@ -221,11 +237,12 @@ async def help_form(
     return await _help(deps, ctx, action_id, terms, difficulty, label=None)
 
 
-def read_form(values: Mapping[str, str]) -> tuple[tuple[Term, ...], int | None]:
-    """The pool form's values: the pool as `pool:` options read it, and the difficulty
-    (None when left empty; the engine checks its range)."""
+def read_form(values: Mapping[str, str]) -> tuple[tuple[NamedPart, ...], int | None]:
+    """The pool form's values: the pool as `pool:` options read it (trait names kept, for
+    the member's sheet), and the difficulty (None when left empty; the engine checks its
+    range)."""
     try:
-        terms = parse_pool(values.get(POOL_FIELD, ""))
+        terms = parse_pool_names(values.get(POOL_FIELD, ""))
     except PoolSyntaxError as error:
         raise UserError(unreadable_pool(refusal_text(error.refusal))) from error
     text = values.get(DIFFICULTY_FIELD, "").strip()
@@ -241,7 +258,7 @@ async def _help(
     deps: Deps,
     ctx: Ctx,
     which: Which,
-    terms: tuple[Term, ...],
+    terms: tuple[NamedPart, ...],
     difficulty: int | None,
     *,
     label: str | None,
@@ -257,14 +274,18 @@ async def _help(
         reason = teamwork.blocked(action, Move.HELP, ctx.user_id)
         if reason is not None:
             raise UserError(blocked_text(reason, action))
-        asked = build_request(action.teamwork.request.ruleset, terms, difficulty=difficulty)
+        asked, _ = ByName(terms, {"difficulty": difficulty}).resolve(
+            ctx, table.config, gathered.character, action.teamwork.request.ruleset)
+        character = gathered.character
 
         def write(
             tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
-            table: Table = table, asked: RollRequest = asked,
+            table: Table = table, asked: RollRequest = asked, *,
+            character: CharacterRecord | None = character,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
-            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            # the counters as they stand
+            table = read_table(tx, ctx, table.config, None, _id(character))
             try:
                 request = teamwork.helper_request(action.teamwork, ctx.user_id, asked)
             except RuleError as error:
@@ -283,6 +304,8 @@ async def _help(
                 roller_name=ctx.user_name, result=result,
                 will_state=will_state_for(result, table.config),
                 label=record.label, action_id=record.id,
+                character_id=_id(character),
+                character_name=None if character is None else character.name,
             )
             return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
@@ -346,19 +369,21 @@ async def _roll(
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
+        character = gathered.character  # Will declared is the primary's character's
 
         def write(
             tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
-            table: Table = table,
+            table: Table = table, character: CharacterRecord | None = character,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
-            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            # the counters as they stand
+            table = read_table(tx, ctx, table.config, None, _id(character))
             request = with_table_state(teamwork.primary_request(action.teamwork), table)
             result = roll_dice(request, deps.faces)
             if result.refused:
                 raise UserError(cannot_roll(refusal_text(result.refusal)))
-            if request.will and tx.will.get(ctx.guild_id, ctx.user_id) is not None \
-                    and tx.will.debit(ctx.guild_id, ctx.user_id) is None:
+            if request.will and table.pool is not None \
+                    and tx.will.debit(ctx.guild_id, ctx.user_id, _id(character)) is None:
                 raise Conflict(PressRefusal.NO_WILL)
             after = teamwork.rolled(action, ctx.user_id, result)
             new_version = tx.actions.update(
@@ -373,6 +398,8 @@ async def _roll(
                 roller_name=ctx.user_name, result=result,
                 will_state=WillState.DECLARED if request.will else WillState.NONE,
                 label=record.label, action_id=record.id,
+                character_id=_id(character),
+                character_name=None if character is None else character.name,
             )
             saved = record.saved(after, new_version, ActionStatus.CLOSED)
             return saved, after, rolled, closed
@@ -480,6 +507,7 @@ async def help_pressed(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Re
         modal=pool_form(
             "help", action_id, title=HELP_FORM_TITLE,
             ask_difficulty=action.teamwork.request.ruleset is Ruleset.V20,
+            pool=sheet_words(action.teamwork.request.terms),
         )
     )
 
@@ -561,7 +589,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(cannot_spend_will_text(refusal_text(error.refusal))) from error
 
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
-        pool = tx.will.get(roll.guild_id, roll.roller_id)
+        pool = tx.will.get(roll.guild_id, roll.roller_id, roll.character_id)
         changed = tx.rolls.spend_will(roll_id, ctx.user_id, result) if will.can_spend(pool) \
             else None
         if changed is None:
@@ -569,7 +597,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
             raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or PressRefusal.ALREADY_SPENT)
         saved, after = _revise_in(tx, record, roll.roller_id, result)
         if pool is not None:
-            pool = tx.will.debit(roll.guild_id, roll.roller_id)
+            pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id)
         return changed, pool, saved, after
 
     try:
@@ -600,7 +628,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
         saved, after = _revise_in(tx, record, roll.roller_id, result)
-        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id), saved, after
+        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
+        return changed, beats, saved, after
 
     try:
         changed, beats, saved, after = await deps.store.write(write)

@@ -80,7 +80,7 @@ RESIST_FORM_TITLE: Final = "Roll to resist"
 
 #: The pool form (Help on a teamwork card, Roll to resist on a contest card).
 POOL_LABEL: Final = "Your pool"
-POOL_HINT: Final = "Dice, or traits with their dots: 5, or Wits 3 + Composure 2"
+POOL_HINT: Final = "Dice, or traits: 5, Wits 3 + Composure 2, or Wits + Composure from your sheet"
 DIFFICULTY_LABEL: Final = "Difficulty"
 DIFFICULTY_HINT: Final = "v20: 2 to 10; leave empty for 6"
 
@@ -383,17 +383,19 @@ def scene_contests_closed(closed: int) -> str:
 
 
 def pool_form(
-    purpose: str, action_id: int, *, title: str, ask_difficulty: bool
+    purpose: str, action_id: int, *, title: str, ask_difficulty: bool, pool: str | None = None
 ) -> discord.ui.Modal:
     """The pool form (Help on a teamwork card, Roll to resist on a contest card): a pool
     and, in `v20`, a difficulty. Stopped at once, so discord.py keeps nothing: its
-    submission is answered from its key-only custom_id and values, restart or not."""
+    submission is answered from its key-only custom_id and values, restart or not.
+    ``pool`` pre-fills the pool (a primary's trait words, for the helper's own sheet)."""
     form = discord.ui.Modal(title=title[:45], custom_id=ids.pool_form(purpose, action_id))
     form.add_item(
         discord.ui.Label(
             text=POOL_LABEL,
             description=POOL_HINT,
-            component=discord.ui.TextInput(custom_id=POOL_FIELD, max_length=200),
+            component=discord.ui.TextInput(custom_id=POOL_FIELD, max_length=200,
+                                           default=None if pool is None else pool[:200]),
         )
     )
     if ask_difficulty:

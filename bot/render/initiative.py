@@ -55,7 +55,9 @@ NO_TRACKER: Final = (
 )
 TRACKER_GONE: Final = "I no longer know this initiative tracker, so nothing was changed."
 TYPE_YOUR_INITIATIVE: Final = (
-    "Type your initiative to join: `/init join pool:<n> [modifier:<n>]`, with `pool` your "
+    "You have no active character here, so I cannot read your initiative from a sheet: "
+    "make one with `/character create name:<name>` (or pick one with `/character use`), "
+    "or type your initiative: `/init join pool:<n> [modifier:<n>]`, with `pool` your "
     "Dexterity + Composure (`v20`: Dexterity + Wits; `fistful`: your initiative pool), "
     "for example `/init join pool:5 modifier:-1`."
 )

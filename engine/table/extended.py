@@ -627,6 +627,9 @@ class ExtendedAction(Frozen):
     last_roll_id: int | None = None
     against: RollResult | None = None
     decision: Choice | None = None
+    character_id: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The owner's character the action was started with: its Will is spent on the rolls."""
+    character_name: str | None = Field(default=None, exclude_if=lambda v: v is None)
 
     @property
     def live(self) -> bool:

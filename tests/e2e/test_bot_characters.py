@@ -65,3 +65,38 @@ async def test_import_an_attachment_then_delete_with_the_confirm_button(
     await asked.wait_for(lambda m: "Deleted" in m.text)
     listed = await (await table.ada.slash(table.channel, "character list")).reply()
     assert "no characters" in listed.text
+
+
+async def test_extended_by_trait_name_rolls_the_sheet_across_a_restart(
+    table: Table, start: StartRealBot
+) -> None:
+    bot = await start([])
+    ada = table.ada
+    await (await ada.slash(table.channel, "character create", name="Mara")).reply()
+    await (await ada.slash(table.channel, "character set",
+                           traits="Intelligence 3, Academics 2")).reply()
+    card = await (await ada.slash(table.channel, "extended start",
+                                  pool="Intelligence + Academics", target=5,
+                                  label="research")).reply()
+    assert not card.ephemeral, card.text
+
+    await bot.kill()
+    bot.env_extra["DICE_FACES"] = "8 8 2 3 4"
+    await bot.start()
+    rolled = await (await ada.click(card, label="Roll")).reply()
+    assert "Intelligence 3 + Academics 2" in rolled.text and "Mara" in rolled.text
+    await card.wait_for(lambda m: "1 of 5 used" in m.text)
+
+
+async def test_init_join_with_no_pool_reads_the_sheet(
+    table: Table, start: StartRealBot
+) -> None:
+    await start([6])
+    ada = table.ada
+    await (await ada.slash(table.channel, "character create", name="Mara")).reply()
+    await (await ada.slash(table.channel, "character set",
+                           traits="Dexterity 3, Composure 2")).reply()
+    card = await (await table.storyteller.slash(table.channel, "init start")).reply()
+    press = await ada.click(card, label="Join")
+    assert (await press.ack()).name == "UPDATE_MESSAGE"
+    await card.wait_for(lambda m: "Mara" in m.text and "11" in m.text)

@@ -21,6 +21,7 @@ from engine.characters import (
     exported,
     fold,
     imported,
+    initiative_pool,
     initiative_terms,
     name_refusal,
     new_sheet,
@@ -398,6 +399,19 @@ def test_initiative_per_ruleset() -> None:
     sheet = sheet_with(("Dexterity", 3), ("Composure", 2), ("Wits", 4))
     assert [t.value for t in initiative_terms(sheet, Ruleset.COFD)] == [3, 2]
     assert [t.label for t in initiative_terms(sheet, Ruleset.V20)] == ["Dexterity", "Wits"]
+
+
+def test_initiative_pool_is_the_sheets_initiative_trait_in_its_own_ruleset() -> None:
+    sheet = sheet_with(("Dexterity", 3), ("Composure", 2), ("Wits", 4))
+    assert initiative_pool(sheet, Ruleset.COFD) == 5
+    assert initiative_pool(sheet, Ruleset.FISTFUL) == 5, "fistful rolls Dexterity + Composure"
+    assert initiative_pool(sheet, Ruleset.V20) == 7, "v20: Dexterity + Wits"
+    by_hand = set_traits(sheet, [("Initiative", 9)])
+    assert not isinstance(by_hand, Refusal)
+    assert initiative_pool(by_hand[0], Ruleset.COFD) == 9, "set by hand, it wins"
+    v20 = set_traits(new_sheet("Lucita", Ruleset.V20), [("Dexterity", 4), ("Wits", 3)])
+    assert not isinstance(v20, Refusal)
+    assert initiative_pool(v20[0], Ruleset.V20) == 7
 
 
 def test_fold_ignores_case_spaces_accents_hyphens() -> None:

@@ -19,6 +19,8 @@ from bot.flows.reply import Edit, Reply, run
 from bot.render.message import Message
 from bot.store import Store
 from engine.faces import FaceSource, ScriptedFaces
+from engine.models import Term
+from engine.parser import NamedPart
 
 GUILD = 1_000_000_000_000_000_001
 CHANNEL = 2_000_000_000_000_000_002
@@ -26,6 +28,11 @@ COPIES = 2_000_000_000_000_000_009
 ALICE = 3_000_000_000_000_000_003
 BOB = 3_000_000_000_000_000_004
 STORYTELLER = 3_000_000_000_000_000_005
+
+
+def parts(terms: Iterable[Term]) -> tuple[NamedPart, ...]:
+    """Typed terms as a command's ``pool`` option reaches a flow (numbers, no bare names)."""
+    return tuple(NamedPart(t.label, abs(t.value), t.value < 0) for t in terms)
 
 
 class Faces:

@@ -11,16 +11,17 @@ from bot.flows.reply import Edit, Reply
 from bot.render.contest import CONTEST_DECIDED, CONTEST_SCENE_ENDED
 from bot.store import Tx
 from engine.models import Ruleset, Term
+from engine.parser import NamedPart
 from engine.records import ActionStatus, ChannelConfig, ChannelOption
 from engine.table.contest import ContestState, ContestStatus
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table, parts
 
 CARA = 3_000_000_000_000_000_006
 BOB_SIDE = Opponent(BOB, "Bob")
 
 
-def terms(value: int) -> tuple[Term, ...]:
-    return (Term(label=None, value=value),)
+def terms(value: int) -> tuple[NamedPart, ...]:
+    return parts((Term(label=None, value=value),))
 
 
 def ask(

@@ -24,7 +24,17 @@ from engine.records import (
     WillPool,
 )
 from engine.table.extended import Choice, ExtendedAction, Status
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Said, Table
+from tests.flows.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    STORYTELLER,
+    Recorder,
+    Said,
+    Table,
+    parts,
+)
 
 NOTHING: dict[str, Any] = {}
 
@@ -44,7 +54,7 @@ async def begin(
     kwargs.setdefault("target", 5)
     kwargs.setdefault("label", "force the door")
     return await table.run(
-        extended.start(table.deps, table.ctx(user), pool, options=options, **kwargs)
+        extended.start(table.deps, table.ctx(user), parts(pool), options=options, **kwargs)
     )
 
 
@@ -166,7 +176,7 @@ async def test_without_a_label_the_pool_is_the_label(table: Table) -> None:
         ({"interval": "soon"}, wording.bad_interval("soon")),
         ({"target": None}, "set the successes required"),
         ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
-        ({"against": dice(2)}, "a resisted extended action is a v20 or fistful rule"),
+        ({"against": parts(dice(2))}, "a resisted extended action is a v20 or fistful rule"),
         ({"against_difficulty": 7}, wording.AGAINST_DIFFICULTY_ALONE),
     ],
 )
@@ -283,7 +293,7 @@ async def test_extended_roll_by_command_with_a_modifier_and_declared_will(table:
     await begin(table, dice(2, 2, label="Wits"), target=5, label="track the beast")
     table.faces.add(7, 2, 3)
     rolled = await table.run(
-        extended.roll(table.deps, table.ctx(), label="track the beast", modifier=dice(-1),
+        extended.roll(table.deps, table.ctx(), label="track the beast", modifier=parts(dice(-1)),
                       declare_will=True)
     )
     assert not rolled.answer.ephemeral

@@ -18,7 +18,7 @@ from engine.faces import seeded_faces
 from engine.models import Ruleset, Term
 from engine.records import ActionStatus, ChannelOption, TrackerRecord
 from engine.table.initiative import Tracker
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
 
 def pool(value: int) -> tuple[Term, ...]:
@@ -52,7 +52,8 @@ async def start(table: Table) -> Recorder:
 
 async def join(table: Table, user: int, value: int, *faces: int, modifier: int = 0) -> Recorder:
     table.faces.add(*faces)
-    return await table.run(initiative.join(table.deps, table.ctx(user), pool(value), modifier))
+    return await table.run(
+        initiative.join(table.deps, table.ctx(user), parts(pool(value)), modifier))
 
 
 async def add(table: Table, name: str, value: int, *faces: int, count: int | None = None,
@@ -207,7 +208,7 @@ async def test_a_second_tracker_is_refused_with_a_link_to_the_first(table: Table
 # --- bad input ----------------------------------------------------------------------------------
 
 
-async def test_joining_without_a_pool_says_to_type_one(table: Table) -> None:
+async def test_joining_without_a_pool_or_a_character_says_how_to_do_either(table: Table) -> None:
     await start(table)
     said = await table.run(initiative.join(table.deps, table.ctx(ALICE), None, 0))
     assert said.answer.text == TYPE_YOUR_INITIATIVE and said.answer.ephemeral
@@ -329,7 +330,7 @@ async def test_names_never_ping(table: Table) -> None:
     await start(table)
     table.faces.add(5)
     said = await table.run(initiative.join(
-        table.deps, table.ctx(ALICE, name="@here Alice"), pool(3), 0
+        table.deps, table.ctx(ALICE, name="@here Alice"), parts(pool(3)), 0
     ))
     assert "@here" not in said.answer.text and "here Alice" in said.answer.text
     card = said.of("edit")[0]

@@ -21,7 +21,7 @@ from engine.records import (
     WillPool,
 )
 from engine.table.teamwork import Status, TeamworkAction
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
 CARA = 3_000_000_000_000_000_006
 
@@ -188,7 +188,7 @@ async def test_commands_find_the_teamwork_they_mean(table: Table) -> None:
     _, action_id = await begin(table)
     table.faces.add(8, 2)
     helped = await table.run(teamwork.help_command(
-        table.deps, table.ctx(BOB), terms(2), label=None, difficulty=None
+        table.deps, table.ctx(BOB), parts(terms(2)), label=None, difficulty=None
     ))
     assert "Helping: force the door" in helped.answer.text
     assert len((await state(table, action_id)).teamwork.helpers) == 1
@@ -270,7 +270,7 @@ async def test_fistful_helpers_and_primary_pay_the_successive_action_penalty(
     await help_form(table, BOB, action_id, "3")  # Bob's first action this turn
     table.faces.add(8, 8)
     again = await table.run(teamwork.help_command(  # not his teamwork to help twice...
-        table.deps, table.ctx(BOB), terms(3), label=None, difficulty=None
+        table.deps, table.ctx(BOB), parts(terms(3)), label=None, difficulty=None
     ))
     assert again.answer.ephemeral
     turns = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, BOB))
@@ -301,7 +301,7 @@ async def test_end_for_scene_ends_unfinished_teamwork_and_redraws_their_cards(
     assert "The scene ended" in (edits[0].message.embed.description or "")  # type: ignore[union-attr]
     assert (await state(table, first)).status is Status.SCENE_ENDED
     late = await table.run(teamwork.help_command(
-        table.deps, table.ctx(BOB), terms(2), label=None, difficulty=None
+        table.deps, table.ctx(BOB), parts(terms(2)), label=None, difficulty=None
     ))
     assert "no open teamwork" in late.answer.text.lower()
     assert await table.store.write(end) == (0, ())
