@@ -342,8 +342,8 @@ def _init(ruleset: Ruleset) -> list[tuple[str, str]]:
             "Initiative",
             "`/init start` (Storyteller) posts the channel's tracker card. Players press "
             "**Join** or `/init join [modifier]`: the active character's initiative from "
-            "its sheet (no character: `/init join pool:<n>`); the Storyteller `/init add name:<name> "
-            "value:<n> [modifier] [count]` for NPCs (a group's are rolled one by one). The "
+            "its sheet (no character: `/init join pool:<n>`); the Storyteller "
+            "`/init add name:<name> value:<n> [modifier] [count]` for NPCs (a group's are rolled one by one). The "
             "first **Next** starts round 1; the acting player or the Storyteller presses "
             "**Next** to pass the turn, and past the last one a new round starts (as "
             "`/turn next`). **Delay** steps out of the order; **Act now** steps back in "

@@ -10,7 +10,7 @@ from bot.render.message import CONTENT_LIMIT, Message, plain
 from bot.store import Tx
 from engine.models import Term
 from engine.records import ChannelOption
-from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
 
 async def _set(table: Table, option: ChannelOption, value: bool) -> None:
@@ -68,7 +68,7 @@ async def test_plain_mode_reaches_every_card(table: Table) -> None:
     await _set(table, ChannelOption.PLAIN, True)
     table.faces.add(8, 3, 2)
     said = [
-        await table.run(extended.start(table.deps, table.ctx(ALICE), (Term(value=3),),
+        await table.run(extended.start(table.deps, table.ctx(ALICE), parts([Term(value=3)]),
                                        options={}, target=5, label="research")),
         await table.run(initiative.start(table.deps, table.ctx(STORYTELLER))),
         await table.run(show_help(table.deps, table.ctx(ALICE))),
