@@ -11,17 +11,26 @@ from bot.render.text import INFO_COLOUR, safe
 from engine.constants import MAX_EXTRA, MAX_POOL
 from engine.models import Ruleset
 
-__all__ = ["HELP_TOPICS", "help_embed"]
+__all__ = ["COMMAND_TOPICS", "HELP_TOPICS", "help_embed"]
 
 HELP_TOPICS: Final = (
-    "roll", "will", "odds", "config", "history", "extended", "teamwork", "init", "stats",
+    "roll", "secret", "will", "odds", "characters", "extended", "teamwork", "contest",
+    "multi", "init", "storyteller", "history", "stats", "config",
 )
+
+#: The help topic of every command (a test checks each command the bot has is here).
+COMMAND_TOPICS: Final = {
+    "roll": "roll", "odds": "odds", "will": "will", "character": "characters",
+    "extended": "extended", "teamwork": "teamwork", "contest": "contest", "multi": "multi",
+    "init": "init", "scene": "storyteller", "turn": "storyteller", "night": "storyteller",
+    "history": "history", "stats": "stats", "config": "config", "help": "roll",
+}
 
 _POOL: Final = (
     "`pool:7` · `pool:4+3` · `pool:Manipulation 4 + Subterfuge 3 + 1 - 2` · "
     "`pool:[Strength 3 + Brawl 2]`\n"
-    "Words are labels for the number after them; the reply lists them in the pool "
-    "breakdown. A word with no number is refused (character sheets are not supported yet). "
+    "A word followed by a number is a label for it (`Strength 3`); a word alone is read "
+    "from your active character's sheet (`Wits + Composure`, see `/help topic:characters`). "
     f"At most {MAX_POOL} dice."
 )
 
@@ -164,7 +173,8 @@ def _help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
             description=(
                 f"This channel uses **{name}**. Roll with `/roll pool:<dice>`; add "
                 "`label:` to name what the roll is for, `will:True` to spend Willpower, "
-                "`private:True` for a secret roll."
+                "`private:True` for a secret roll.\n"
+                f"The Storyteller here: {_STORYTELLER_CLOCK[ruleset]}"
             ),
             colour=INFO_COLOUR,
         )
@@ -197,10 +207,11 @@ def _roll(ruleset: Ruleset) -> list[tuple[str, str]]:
         (
             "Reading the reply",
             "Successes are **bold**; 1s that cancel and the dice they cancel are struck "
-            "through; rote rerolls show as `5→10`; extra dice are grouped by round; void dice "
-            "(no longer needed after Will) are marked. A very large roll is summarised as "
-            f"counts per face. Extra dice stop at {MAX_EXTRA:,}. The text-only setting shows "
-            "all of this in words.",
+            "through; rote rerolls show as `5→10`; extra dice are named for what drew them "
+            "(`10-again`, `10-again, 2nd`); void dice (no longer needed after Will) are "
+            "marked. A very large roll is summarised as counts per face. Extra dice stop at "
+            f"{MAX_EXTRA:,}. The text-only setting says all of this in words (\"8 (success)\"); "
+            "compact cards and plain messages (no embeds) are channel settings too.",
         ),
         (
             "Secret rolls",
@@ -257,12 +268,15 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             "Channel options",
             "`will_timing`: any / before · `pressure`: successive-attempt penalties on or off · "
             "`fistful_step`: dice lost per earlier action in a turn · `text_only`: words "
-            "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted",
+            "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted · "
+            "`compact`: short roll cards · `plain`: plain messages without embeds, for members "
+            "whose Discord hides embeds. `value` suggests what each option takes.",
         ),
         (
             "Who",
-            "Admins (Manage Server, or Manage Channels for a channel) change settings. Every "
-            "change is confirmed with the old and the new value.",
+            "Everyone can read `/config show`. Admins (Manage Server, or Manage Channels for a "
+            "channel) change settings; every change is confirmed with the old and the new "
+            "value.",
         ),
     ]
 
@@ -383,8 +397,132 @@ def _stats(_: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
+_STORYTELLER_CLOCK: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: (
+        "`/scene end` when a scene ends: successive attempts at a task start over. "
+        "`/turn next` closes the open Spend Will buttons of the last turn."
+    ),
+    Ruleset.V20: (
+        "`/scene end` when a scene ends: the difficulty added by repeated attempts starts "
+        "over. `/turn next` closes the open Spend Will buttons of the last turn."
+    ),
+    Ruleset.FISTFUL: (
+        "`/turn next` every turn: the Successive Action Penalty starts over (each earlier "
+        "action this turn costs dice until then). `/scene end` at a scene's end."
+    ),
+}
+
+
+def _storyteller(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (f"What the Storyteller runs in {ruleset}", _STORYTELLER_CLOCK[ruleset]),
+        (
+            "The clock",
+            "`/scene end`: successive attempts and the turn count start over, open roll "
+            "buttons close, unfinished teamwork and waiting contests end, the initiative "
+            "tracker ends. `/turn next`: the Successive Action Penalty starts over and open "
+            "roll buttons close. `/night`: every tracked Will pool in the server regains 1.",
+        ),
+        (
+            "More of the Storyteller's",
+            "`/will gain member amount` · `/history void:<roll #>` · NPC sheets "
+            "(`/character create npc:True`) · `/init start|add|remove|end` · deciding "
+            "anyone's extended action.",
+        ),
+        (
+            "Who is the Storyteller",
+            "Anyone with Manage Channels in the channel, and the role an admin names with "
+            "`/config storyteller`. Everyone sees every command; a player who uses a "
+            "Storyteller's is told whose it is and nothing changes.",
+        ),
+    ]
+
+
+def _secret(_: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Secret rolls",
+            "`/roll pool:<dice> private:True`: you see the whole roll, only you; the channel "
+            "sees one line saying you made a secret roll, with its label, never the dice.",
+        ),
+        (
+            "The Storyteller's copy",
+            "When an admin sets a Storyteller channel (`/config storyteller role:<role> "
+            "channel:<channel>`), a full copy of every secret roll goes there, and it follows "
+            "Spend Will and the other buttons. `/history` lists a secret roll only to its "
+            "roller and the Storyteller; `/stats` counts it without showing who rolled it.",
+        ),
+    ]
+
+
+def _contest(ruleset: Ruleset) -> list[tuple[str, str]]:
+    opposed = {
+        Ruleset.COFD: "Both sides roll; more successes wins, a tie is a stalemate.",
+        Ruleset.V20: (
+            "Both sides roll against their difficulty (`difficulty`, `opponent_difficulty`); "
+            "more net successes wins and the margin names the degree of success."
+        ),
+        Ruleset.FISTFUL: (
+            "Both sides roll; each side's successes cancel the other's, and the side left "
+            "with successes carries the consequences."
+        ),
+    }
+    return [
+        (
+            "Contests",
+            "`/contest pool:<dice> against:<dice>` rolls both sides now (the Storyteller's "
+            "NPC), or `/contest pool:<dice> opponent:@member`: the opponent gets a **Roll to "
+            "resist** button that opens a form for their pool (read from their sheet when "
+            "they name traits). The card names the winner and the margin.",
+        ),
+        (f"In {ruleset}", opposed[ruleset]),
+    ]
+
+
+def _multi(ruleset: Ruleset) -> list[tuple[str, str]]:
+    where = "" if ruleset is Ruleset.V20 else (
+        " This channel uses another ruleset: `/multi` is refused here."
+    )
+    return [
+        (
+            "Several actions in one turn (v20)",
+            "`/multi actions:\"Dexterity 3 + Athletics 2; Strength 3 + Brawl 3\" "
+            "[difficulty]`: declares the actions of one turn and rolls them with the "
+            "multiple-action penalty: action k has k dice fewer and difficulty +k (even the "
+            "first one pays). The whole declaration is refused if any action would reach "
+            "difficulty 10." + where,
+        ),
+    ]
+
+
+def _characters(ruleset: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Your sheet",
+            f"`/character create name:<name>` makes a {ruleset} sheet (or `template:`) and "
+            "makes it your active character in this server. `/character set trait:<name> "
+            "value:<n>` or `traits:\"Wits 3, Composure 2, Brawl 2\"`, `/character specialty`, "
+            "`/character condition`, `/character show`, `/character use` (`channel:True` pins "
+            "one to this channel), `/character list`, `rename`, `delete`, `export`, `import`.",
+        ),
+        (
+            "Rolling by name",
+            "`/roll pool:Wits + Composure`: each word is read from your active character "
+            "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+            "sheet's specialty (`spec:Boxing`) and untrained Skills apply by themselves, and "
+            "the breakdown says where each number came from. Will, Beats and Experience are "
+            "the character's.",
+        ),
+    ]
+
+
 _TOPICS: Final = {
     "roll": _roll,
+    "secret": _secret,
+    "contest": _contest,
+    "multi": _multi,
+    "characters": _characters,
+    "storyteller": _storyteller,
     "will": _will,
     "odds": _odds,
     "config": _config,

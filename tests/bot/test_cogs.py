@@ -9,9 +9,11 @@ import pytest
 from discord import app_commands
 
 from bot.client import EXTENSIONS, StorytellerBot
+from bot.render.help import COMMAND_TOPICS, HELP_TOPICS, help_embed
 from bot.settings import Settings
 from bot.store import Store
 from engine.faces import ScriptedFaces
+from engine.models import Ruleset
 
 COGS = Path(__file__).resolve().parents[2] / "bot" / "cogs"
 
@@ -61,3 +63,22 @@ async def test_every_command_and_option_is_described(bot: StorytellerBot) -> Non
         if isinstance(command, app_commands.Command):
             for parameter in command.parameters:
                 assert parameter.description != "…", (command.qualified_name, parameter.name)
+
+
+async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:
+    roots = {command.qualified_name.split()[0] for command in bot.tree.walk_commands()}
+
+    assert roots <= set(COMMAND_TOPICS), f"give these a help topic: {roots - set(COMMAND_TOPICS)}"
+    for root in roots:
+        topic = COMMAND_TOPICS[root]
+        assert topic in HELP_TOPICS
+        for ruleset in Ruleset:
+            embed = help_embed(ruleset, topic)
+            shown = " ".join([embed.description or "", *(f.value or "" for f in embed.fields)])
+            assert f"/{root}" in shown, (root, topic, ruleset)
+
+
+async def test_the_help_overview_says_what_the_storyteller_runs_in_each_ruleset() -> None:
+    for ruleset, command in ((Ruleset.COFD, "/scene end"), (Ruleset.FISTFUL, "/turn next")):
+        overview = help_embed(ruleset, None).description or ""
+        assert f"The Storyteller here: `{command}`" in overview
