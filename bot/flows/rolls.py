@@ -37,7 +37,7 @@ from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
-from bot.render.rolls import roll_message, secret_notice
+from bot.render.rolls import refusal_cause, roll_message, secret_notice
 from bot.render.text import options_text
 from bot.store import Conflict, Tx
 from engine import characters, will
@@ -262,7 +262,8 @@ async def roll(
             raise UserError(REFUSALS[reason or PressRefusal.ALREADY_RETRIED])
         result = roll_dice(request, deps.faces)
         if result.refused:
-            raise UserError(cannot_roll(refusal_text(result.refusal)))
+            why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
+            raise UserError(why)
         left = None
         if request.will and table.pool is not None:
             left = tx.will.debit(ctx.guild_id, ctx.user_id, character_id)

@@ -26,6 +26,7 @@ from bot.render.text import (
     OUTCOME_COLOURS,
     OUTCOME_WORDS,
     VOID_COLOUR,
+    adjustment_text,
     breakdown_text,
     dice,
     options_text,
@@ -34,6 +35,7 @@ from bot.render.text import (
 )
 from engine.constants import MAX_EXTRA
 from engine.models import (
+    AdjustmentKind,
     Breakdown,
     Die,
     DieKind,
@@ -46,6 +48,7 @@ from engine.models import (
     WillUse,
 )
 from engine.offers import offers
+from engine.parser import format_pool
 from engine.records import ChannelConfig, DiceOrder, RollRecord
 
 __all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "secret_notice"]
@@ -485,3 +488,38 @@ def _footer(
         parts.append("Buttons closed")
     return (", " if text_only else " · ").join(parts)
 
+
+
+# --- refusals that come from the table's state ---------------------------------------------
+
+
+#: What undoes each adjustment the table's state adds, for a refusal it caused.
+_REMEDIES: Final[dict[AdjustmentKind, str]] = {
+    AdjustmentKind.SUCCESSIVE_ACTION: (
+        "The Successive Action Penalty counts your earlier actions this turn: the "
+        "Storyteller's `/turn next` starts a new turn and clears it."
+    ),
+    AdjustmentKind.SUCCESSIVE_ATTEMPT: (
+        "That penalty comes from trying {label} again after failing: a success clears it, "
+        "and so does the Storyteller's `/scene end`; another action deserves another label."
+    ),
+    AdjustmentKind.EXTENDED_PENALTY: (
+        "The last attempt at {label} ended on a dramatic failure; the Storyteller's "
+        "`/scene end` clears it."
+    ),
+}
+
+
+def refusal_cause(request: RollRequest, label: str | None) -> str:
+    """Below a refusal, the automatic adjustments that led to it and how to undo them
+    (empty when the table's state played no part): the newcomer sees the -3 Successive
+    Action Penalty, not only "the pool is 0"."""
+    caused = [adj for adj in request.adjustments if adj.kind in _REMEDIES]
+    if not caused:
+        return ""
+    ruleset = request.ruleset
+    pool = safe(format_pool(request.terms)) or "0"
+    steps = [pool, *(adjustment_text(adj, ruleset) for adj in request.adjustments)]
+    named = f"“{safe(label, limit=LABEL_LIMIT)}”" if label else "this action"
+    remedies = dict.fromkeys(_REMEDIES[adj.kind].format(label=named) for adj in caused)
+    return "\nHow the pool got there: " + "; ".join(steps) + ".\n" + " ".join(remedies)

@@ -10,7 +10,7 @@ from bot.flows import rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
-from engine.records import PressRefusal, WillPool
+from engine.records import ChannelOption, PressRefusal, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Table
 
 
@@ -194,3 +194,51 @@ async def test_will_declared_with_the_roll_is_confirmed_like_a_spend_after_it(
 
     followups = said.of("followup")
     assert [(f.text, f.ephemeral) for f in followups] == [("Will spent: Will 3/5 left.", True)]
+
+
+async def _in(table: Table, ruleset: Ruleset) -> None:
+    await table.store.write(
+        lambda tx: tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+    )
+
+
+async def test_a_pool_emptied_by_the_successive_action_penalty_says_so_and_how_to_reset_it(
+    table: Table,
+) -> None:
+    await _in(table, Ruleset.FISTFUL)
+    dexterity = (Term(label="Dexterity", value=3),)
+    asked = lambda config: rolls.build_request(config.ruleset, dexterity)  # noqa: E731
+    for faces in ((8, 8, 8), (8, 8), (8,)):
+        table.faces.add(*faces)
+        await table.run(rolls.roll(table.deps, table.ctx(), asked, label=None, private=False))
+
+    fourth = await table.run(rolls.roll(table.deps, table.ctx(), asked, label=None,
+                                        private=False))
+
+    assert fourth.answer.ephemeral
+    assert fourth.answer.text == (
+        "That roll cannot be made: the pool is 0: with no dice the character cannot take this"
+        " action now.\nHow the pool got there: Dexterity 3; -3 dice: successive action this"
+        " turn.\nThe Successive Action Penalty counts your earlier actions this turn: the"
+        " Storyteller's `/turn next` starts a new turn and clears it."
+    )
+
+
+async def test_a_v20_retry_refused_at_difficulty_10_names_the_retries_and_the_way_out(
+    table: Table,
+) -> None:
+    await _in(table, Ruleset.V20)
+    for _ in range(2):
+        table.faces.add(2, 3, 4)
+        await table.run(rolls.roll(table.deps, table.ctx(), ask(3, difficulty=8), label="climb",
+                                   private=False))
+
+    third = await table.run(rolls.roll(table.deps, table.ctx(), ask(3, difficulty=8),
+                                       label="climb", private=False))
+
+    assert third.answer.text.endswith(
+        "\nHow the pool got there: 3; difficulty +2: trying again after a failure.\n"
+        "That penalty comes from trying “climb” again after failing: a success clears it, and"
+        " so does the Storyteller's `/scene end`; another action deserves another label."
+    )
+    assert table.faces.left == 0, "nothing was rolled"
