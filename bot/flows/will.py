@@ -112,7 +112,9 @@ async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = Non
         return will.set_pool(old, ctx.guild_id, ctx.user_id, maximum, current)
 
     config, old, new = await _change(deps, ctx, ctx.user_id, decide)
-    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only))
+    # Said in the channel, as /will gain and /night are: the table tracks Will together.
+    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only),
+               ephemeral=False)
 
 
 async def rest(deps: Deps, ctx: Ctx) -> Reply:
@@ -124,7 +126,8 @@ async def rest(deps: Deps, ctx: Ctx) -> Reply:
         return will.regained(old, 1)
 
     config, old, new = await _change(deps, ctx, ctx.user_id, decide)
-    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only))
+    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only),
+               ephemeral=False)
 
 
 async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:

@@ -25,7 +25,7 @@ async def _text_only(table: Table) -> None:
 
 async def test_set_tracks_a_pool_full_and_confirms_old_and_new(table: Table) -> None:
     said = await table.run(will.set_pool(table.deps, table.ctx(), 5))
-    assert said.answer.ephemeral
+    assert not said.answer.ephemeral, "said in the channel, as /will gain and /night are"
     assert said.answer.message.content == "Alice: not tracked → Will 5/5"
     assert await _pool(table) == WillPool(guild_id=GUILD, user_id=ALICE, current=5, maximum=5)
 
@@ -56,6 +56,7 @@ async def test_rest_regains_one_up_to_the_maximum(table: Table) -> None:
     first = await table.run(will.rest(table.deps, table.ctx()))
     second = await table.run(will.rest(table.deps, table.ctx()))
     assert first.answer.message.content == "Alice: Will 2/3 → Will 3/3"
+    assert not first.answer.ephemeral
     assert second.answer.message.content == "Alice: Will 3/3 → Will 3/3"
 
 
