@@ -32,7 +32,11 @@ from bot.render.buttons import (
     no_will,
     will_spent,
 )
-from bot.render.characters import NO_CHARACTER, NPC_ONLY_STORYTELLER
+from bot.render.characters import (
+    NO_CHARACTER,
+    NO_CHARACTER_FOR_NAMES,
+    NPC_ONLY_STORYTELLER,
+)
 from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
@@ -181,13 +185,13 @@ class ByName:
         named = any(part.value is None for part in self.parts)
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
-            raise UserError(NO_CHARACTER)
+            raise UserError(NO_CHARACTER_FOR_NAMES if named else NO_CHARACTER)
         if named and sheet is not None and sheet.npc and not ctx.storyteller(config):
             raise UserError(NPC_ONLY_STORYTELLER)
         found = characters.resolve(self.parts, sheet, spec=self.spec)
         if isinstance(found, Refusal):
             if found.code is RefusalCode.CHARACTER_NONE:
-                raise UserError(NO_CHARACTER)
+                raise UserError(NO_CHARACTER_FOR_NAMES)
             raise UserError(cannot_roll(refusal_text(found)))
         request = build_request(ruleset or config.ruleset, found.terms, **self.options)
         name = None if record is None else record.name

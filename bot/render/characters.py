@@ -25,6 +25,12 @@ NO_CHARACTER = (
     "You have no active character here: make one with /character create name:<name>, "
     "or pick one with /character use name:<name>."
 )
+NO_CHARACTER_FOR_NAMES = (
+    "A word with no number is a trait of your character's sheet, and you have no active "
+    "character here: make one with /character create name:<name>, or pick one with "
+    "/character use name:<name>. To roll without a sheet, give each word its number: "
+    "“Strength 3 + Brawl 2 - 1”, not “Strength -3”."
+)
 NPC_ONLY_STORYTELLER = "Only a Storyteller may create or roll non-player characters (npc)."
 NOT_YOURS = (
     "That sheet is not yours: a member edits only their own sheets (a Storyteller, any "

@@ -199,6 +199,18 @@ async def test_a_trait_name_without_a_character_says_how_to_make_one(table: Tabl
     assert "/character create" in said
 
 
+async def test_a_newcomers_strength_minus_3_is_told_to_give_each_word_its_number(
+    table: Table,
+) -> None:
+    said = await roll(table, "Strength -3")
+    assert said == (
+        "A word with no number is a trait of your character's sheet, and you have no active "
+        "character here: make one with /character create name:<name>, or pick one with "
+        "/character use name:<name>. To roll without a sheet, give each word its number: "
+        "“Strength 3 + Brawl 2 - 1”, not “Strength -3”."
+    )
+
+
 async def test_an_unknown_trait_offers_the_closest_names(table: Table) -> None:
     await create(table)
     said = await roll(table, "Compsure")
