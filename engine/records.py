@@ -249,15 +249,13 @@ class ActionStatus(StrEnum):
     CLOSED = "closed"
 
 
-class ActionRecord(Record):
-    """A stored action. ``state_json`` is the engine's state model as JSON."""
+class StateRecord(Record):
+    """A stored row that holds an engine state machine as JSON, changed only through a
+    conditional update on its version (an action, an initiative tracker)."""
 
     id: int
-    kind: ActionKind
     guild_id: int
     channel_id: int
-    owner_id: int
-    label: str
     status: ActionStatus
     state_json: str
     version: int
@@ -267,7 +265,7 @@ class ActionRecord(Record):
     updated_at: datetime
 
     def state(self, model: type[M]) -> M:
-        """The state parsed as the engine model that the action's kind uses."""
+        """The state parsed as the engine model it holds."""
         return model.model_validate_json(self.state_json)
 
     def saved(self, state: BaseModel, version: int, status: ActionStatus) -> Self:
@@ -275,35 +273,22 @@ class ActionRecord(Record):
         return self.model_copy(
             update={"state_json": state.model_dump_json(), "version": version, "status": status}
         )
+
+
+class ActionRecord(StateRecord):
+    """A stored action. ``state_json`` is the state model of the action's kind as JSON."""
+
+    kind: ActionKind
+    owner_id: int
+    label: str
 
 
 # --- initiative ---------------------------------------------------------------
 
 
-class TrackerRecord(Record):
+class TrackerRecord(StateRecord):
     """A stored initiative tracker. ``state_json`` is :class:`engine.table.initiative.Tracker`
     as JSON; ``status`` is the row's (open until the fight ends, then never changed again)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    status: ActionStatus
-    state_json: str
-    version: int
-    """Bumped by every change; an update names the version it read."""
-    message_id: int | None
-    created_at: datetime
-    updated_at: datetime
-
-    def state(self, model: type[M]) -> M:
-        """The state parsed as the engine's tracker model."""
-        return model.model_validate_json(self.state_json)
-
-    def saved(self, state: BaseModel, version: int, status: ActionStatus) -> Self:
-        """The record as a write of ``state`` at ``version`` left it (nothing read back)."""
-        return self.model_copy(
-            update={"state_json": state.model_dump_json(), "version": version, "status": status}
-        )
 
 
 # --- characters -------------------------------------------------------------------

@@ -9,7 +9,7 @@ import discord
 
 from bot.edge import ids
 from bot.flows import characters, contest, extended, initiative, rolls, teamwork
-from bot.render.characters import NO_CHARACTER
+from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.render.initiative import TYPE_YOUR_INITIATIVE
 from engine.models import Ruleset
 from engine.parser import parse_pool, parse_pool_names
@@ -88,7 +88,7 @@ async def test_extended_with_an_untrained_skill_from_the_sheet_offers_no_skill_r
 
 async def test_extended_by_trait_name_without_a_character_is_refused(table: Table) -> None:
     said = await start_extended(table, "Wits + Composure")
-    assert said.answer.ephemeral and said.answer.text == NO_CHARACTER
+    assert said.answer.ephemeral and said.answer.text == NO_CHARACTER_FOR_NAMES
     assert await table.store.read(lambda tx: tx.actions.get(1)) is None
 
 
@@ -194,7 +194,7 @@ async def test_a_contest_opponent_without_a_character_cannot_resist_by_name(
     refused = await table.run(contest.pool_form_submitted(
         table.deps, table.ctx(BOB, message_id=901),
         ids.Press(ids.Kind.POOL_FORM, "resist", press.key), {"pool": "Stamina"}))
-    assert refused.answer.ephemeral and refused.answer.text == NO_CHARACTER
+    assert refused.answer.ephemeral and refused.answer.text == NO_CHARACTER_FOR_NAMES
 
 
 # --- initiative -----------------------------------------------------------------------------
