@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.bot_fixtures import StartRealBot, Table, starter
 from tests.e2e.harness import BotProcess, FakeDiscord, StartBot
 from tests.e2e.harness.process import Zygote
 
@@ -74,3 +75,15 @@ async def start_bot(
         print(process.output())
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def table(fake: FakeDiscord) -> Table:
+    """A server with a play channel, a Storyteller channel, players and an admin."""
+    return Table(fake)
+
+
+@pytest.fixture
+def start(start_bot: StartBot) -> StartRealBot:
+    """Start ``python -m bot`` with scripted faces."""
+    return starter(start_bot)

@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
-from tests.e2e.harness import FakeDiscord, StartBot
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
-
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
+from tests.e2e.harness import FakeDiscord
 
 # --- /config ------------------------------------------------------------------------------
 

@@ -8,20 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
-from tests.e2e.harness import FakeDiscord, Interaction, Member, Message, StartBot
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
+from tests.e2e.bot_fixtures import StartRealBot, Table
+from tests.e2e.harness import FakeDiscord, Interaction, Member, Message
 
 
 async def will_of(table: Table, member: Member) -> str:

@@ -3,22 +3,10 @@ character's Will after a restart; a sheet imported from an attachment; delete's 
 
 from __future__ import annotations
 
-import pytest
-
 from engine.characters import exported, new_sheet, set_traits
 from engine.models import Ruleset
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
-from tests.e2e.harness import FakeDiscord, StartBot, Upload
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
+from tests.e2e.bot_fixtures import StartRealBot, Table
+from tests.e2e.harness import Upload
 
 
 async def test_roll_by_trait_name_then_spend_the_characters_will_after_a_restart(

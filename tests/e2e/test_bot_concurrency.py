@@ -15,23 +15,11 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.e2e.bot_fixtures import ADMIN, BOT, STORYTELLER, StartRealBot, Table, ask, starter
+from tests.e2e.bot_fixtures import ADMIN, BOT, STORYTELLER, StartRealBot, Table, ask
 from tests.e2e.db_probe import query
 from tests.e2e.harness import FakeDiscord, Interaction, Member, StartBot
 
 PRESSES = 100
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
 
 
 async def answers(interactions: list[Interaction]) -> list[str]:

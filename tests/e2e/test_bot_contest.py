@@ -4,20 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
-from tests.e2e.harness import FakeDiscord, Message, StartBot
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
+from tests.e2e.harness import FakeDiscord, Message
 
 
 async def use_v20(table: Table) -> None:

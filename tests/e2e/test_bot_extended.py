@@ -7,18 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
-from tests.e2e.harness import ContractError, FakeDiscord, Member, Message, StartBot
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
+from tests.e2e.harness import ContractError, FakeDiscord, Member, Message
 
 
 async def use_ruleset(table: Table, ruleset: str) -> None:

@@ -35,22 +35,12 @@ from pathlib import Path
 import pytest
 
 from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_READ_ONLY
-from tests.e2e.bot_fixtures import BOT, StartRealBot, Table, ask, starter
+from tests.e2e.bot_fixtures import BOT, StartRealBot, Table, ask
 from tests.e2e.db_probe import integrity, messages_remembered, query, table_state
 from tests.e2e.harness import BotProcess, FakeDiscord, Interaction, Member, StartBot
 
 #: Rolls kept in flight during the crash proof.
 IN_FLIGHT = 8
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
 
 
 def logged(bot: BotProcess) -> str:

@@ -12,20 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, starter
-from tests.e2e.harness import FakeDiscord, Member, Message, StartBot
+from tests.e2e.bot_fixtures import StartRealBot, Table
+from tests.e2e.harness import Member, Message
 
 STALE = "That button is out of date"
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
 
 
 async def _press(table: Table, member: Member, message: Message, custom_id: str) -> Message:

@@ -6,23 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-
-from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
 from tests.e2e.db_probe import query
-from tests.e2e.harness import FakeDiscord, StartBot
 
 PRESSES = 100
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
 
 
 def turn(db_path: object) -> tuple[int, int, int]:

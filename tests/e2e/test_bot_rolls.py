@@ -7,20 +7,10 @@ import re
 import discord
 import pytest
 
-from tests.e2e.bot_fixtures import StartRealBot, Table, ask, starter
-from tests.e2e.harness import FakeDiscord, StartBot
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
+from tests.e2e.harness import FakeDiscord
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
-@pytest.fixture
-def start(start_bot: StartBot) -> StartRealBot:
-    return starter(start_bot)
 
 
 async def use_ruleset(table: Table, ruleset: str) -> None:

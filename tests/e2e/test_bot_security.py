@@ -54,11 +54,6 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         )
 
 
-@pytest.fixture
-def table(fake: FakeDiscord) -> Table:
-    return Table(fake)
-
-
 def output(bot: BotProcess) -> str:
     return bot.stdout_path.read_text(errors="replace") + bot.stderr_path.read_text(
         errors="replace"
