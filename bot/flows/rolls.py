@@ -461,29 +461,33 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
 
 async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
-    """Take a Beat: the failure becomes a dramatic failure and the roller gains a Beat."""
-    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
-    refused = beat_refusal(state.roll, ctx.user_id)
-    if refused is not None or state.roll is None:
-        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
-    try:
-        result = take_beat(state.roll.result)
-    except RuleError as error:
-        raise UserError(no_beat(refusal_text(error.refusal))) from error
+    """Take a Beat: the failure becomes a dramatic failure and the roller gains a Beat.
 
-    def write(tx: Tx) -> tuple[RollRecord, int]:
+    One transaction reads the roll, decides and writes, as Spend Will does: a Spend Will
+    landing between a separate read and write would otherwise be overwritten by a Beat
+    decided on the roll as it was before it.
+    """
+
+    def write(tx: Tx) -> tuple[ChannelConfig, RollRecord, int]:
+        state = _read_pressed(tx, ctx, roll_id)
+        refused = beat_refusal(state.roll, ctx.user_id)
+        if refused is not None or state.roll is None:
+            raise Conflict(refused or PressRefusal.NOT_FOUND)
+        result = take_beat(state.roll.result)
         changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
-        return changed, tx.will.add_beat(changed.guild_id, changed.roller_id,
-                                         changed.character_id)
+        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
+        return state.config, changed, beats
 
     try:
-        changed, beats = await deps.store.write(write)
+        config, changed, beats = await deps.store.write(write)
     except Conflict as conflict:
         raise UserError(refused_press(conflict)) from None
-    message, edits = _updated(changed, state.config)
+    except RuleError as error:
+        raise UserError(no_beat(refusal_text(error.refusal))) from error
+    message, edits = _updated(changed, config)
     return Reply(
         message=message, update=True, edits=edits,
         followups=((Message(content=beat_taken(beats)), True),),

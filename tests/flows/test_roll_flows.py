@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -242,3 +243,38 @@ async def test_a_v20_retry_refused_at_difficulty_10_names_the_retries_and_the_wa
         " so does the Storyteller's `/scene end`; another action deserves another label."
     )
     assert table.faces.left == 0, "nothing was rolled"
+
+
+@pytest.mark.parametrize("beat_first", [True, False])
+async def test_will_and_a_beat_pressed_together_never_lose_the_will_dice(
+    table: Table, beat_first: bool
+) -> None:
+    """Take a Beat reads, decides and writes in one transaction: whichever lands first,
+    the stored roll agrees with the Will pool (a spent Will's dice are never overwritten
+    by a Beat decided on the roll as it was before them)."""
+    await table.store.write(
+        lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=5, maximum=5))
+    )
+    table.faces.add(3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None, private=False))
+    roll_id = int(table.last.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(2, 3, 4)  # the Will dice fail too: a Beat is still possible after them
+    presses = [
+        rolls.take_beat_pressed(table.deps, table.ctx(), roll_id),
+        rolls.spend_will_pressed(table.deps, table.ctx(), roll_id),
+    ]
+    before = table.store.trips
+
+    await asyncio.gather(*(table.run(press) for press in (presses if beat_first
+                                                          else reversed(presses))))
+
+    assert table.store.trips - before == 2, "one transaction each"
+    stored = await table.store.read(lambda tx: tx.rolls.get(roll_id))
+    pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+    assert stored is not None
+    assert pool is not None
+    assert stored.beat
+    spent = stored.will_state.value == "spent"
+    assert spent is (not beat_first), "a Beat taken first closes the Will offer"
+    assert (stored.result.will is WillUse.AFTER) is spent, "the Will dice are where Will went"
+    assert pool.current == (4 if spent else 5)
