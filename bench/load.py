@@ -288,7 +288,7 @@ async def _measure(
     driver = Driver(fake, timeout=config.timeout, rate=config.rate)
     if config.bot == "real":
         driver.begin(paced=False)
-        await configure(tables, admin, driver)
+        await configure(tables, admin, driver, sheets="byname" in mix)
     if config.warmup > 0:
         await _phase(driver, tables, config, config.warmup, mix)
     failures_before, late_before = len(fake.failures), len(fake.late)

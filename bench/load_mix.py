@@ -7,6 +7,8 @@ each other's buttons; many tables run at once. A scenario is one to five interac
 ==========  ===================================================================
 ``roll``      ``/roll`` in the channel's ruleset, with that ruleset's options, some
               labelled, some secret
+``byname``    the same ``/roll`` with its pool named by trait (``Dexterity + Stealth``),
+              read from the player's 50-trait character sheet (made at set-up)
 ``will``      ``/roll``, then **Spend Will** on it when the roll offers it
 ``odds``      ``/odds`` for a pool of the ruleset (exact odds and a PNG chart)
 ``extended``  ``/extended start``, **Roll** on its card until a decision comes, then
@@ -49,6 +51,7 @@ BARE_MIX = "ping=1"
 #: The slash commands each scenario needs the bot to have synced.
 NEEDS: dict[str, tuple[str, ...]] = {
     "roll": ("roll",),
+    "byname": ("roll", "character"),
     "will": ("roll",),
     "odds": ("odds",),
     "extended": ("extended",),
@@ -69,6 +72,35 @@ POOLS: dict[str, tuple[str, ...]] = {
     # Larger: every action in a turn costs a die (Successive Action Penalty).
     "fistful": ("Agility 4 + Guns 3", "7", "8", "Brains 3 + Lore 3"),
 }
+#: ``byname`` pools: trait names each ruleset's template has.
+NAMED_POOLS: dict[str, tuple[str, ...]] = {
+    "cofd": ("Dexterity + Stealth", "Strength + Brawl", "Wits + Investigation + 1",
+             "Presence + Persuasion"),
+    "v20": ("Dexterity + Melee", "Perception + Alertness"),
+    "fistful": ("Dexterity + Firearms", "Intelligence + Occult"),
+}
+#: Traits beyond the template's, so every sheet holds 50 (the issue's benchmark sheet).
+EXTRA_TRAITS = 50
+
+
+def sheet_traits(ruleset: str) -> list[str]:
+    """``/character set traits:`` texts (each within the option's 1,000 characters) that
+    give every template trait a value and add custom ones up to EXTRA_TRAITS traits."""
+    names = [f"Merit {index}" for index in range(EXTRA_TRAITS)]
+    named = {"cofd": ["Dexterity 3", "Stealth 2", "Strength 3", "Brawl 2", "Wits 2",
+                      "Investigation 3", "Presence 3", "Persuasion 2", "Firearms 2",
+                      "Intelligence 3", "Occult 2"],
+             "v20": ["Dexterity 3", "Melee 2", "Perception 3", "Alertness 3"]}
+    texts = named["v20" if ruleset == "v20" else "cofd"] + [f"{name} 1" for name in names]
+    chunks, current = [], ""
+    for text in texts:
+        if len(current) + len(text) + 2 > 1000:
+            chunks.append(current)
+            current = ""
+        current = f"{current}, {text}" if current else text
+    return [*chunks, current]
+
+
 HELP_POOLS: dict[str, str] = {
     "cofd": "Wits 2 + Athletics 2",
     "v20": "Wits 2 + Athletics 2",
@@ -175,9 +207,14 @@ def build_tables(
     return tables, admin
 
 
-async def configure(tables: list[Table], admin: Member, driver: Driver) -> None:
-    """Give every non-``cofd`` channel its ruleset (``cofd`` is the default)."""
+async def configure(
+    tables: list[Table], admin: Member, driver: Driver, *, sheets: bool = False
+) -> None:
+    """Give every non-``cofd`` channel its ruleset (``cofd`` is the default); with
+    ``sheets``, every player a character of 50 traits (for ``byname``)."""
     for table in tables:
+        if sheets:
+            await _make_sheets(table, driver)
         if table.ruleset != "cofd":
             answered = await driver.fire(
                 "setup",
@@ -191,6 +228,19 @@ async def configure(tables: list[Table], admin: Member, driver: Driver) -> None:
             )
             if answered is None:
                 msg = f"could not set the ruleset of #{table.channel.name}"
+                raise RuntimeError(msg)
+
+
+async def _make_sheets(table: Table, driver: Driver) -> None:
+    template = "v20" if table.ruleset == "v20" else "cofd"
+    for player in table.players:
+        steps = [functools.partial(player.slash, table.channel, "character create",
+                                   name=f"{player.name} sheet", template=template)]
+        steps += [functools.partial(player.slash, table.channel, "character set", traits=text)
+                  for text in sheet_traits(table.ruleset)]
+        for step in steps:
+            if await driver.fire("setup", step, ephemeral=True) is None:
+                msg = f"could not make {player.name}'s sheet"
                 raise RuntimeError(msg)
 
 
@@ -217,6 +267,15 @@ async def _roll(table: Table, member: Member, driver: Driver, *, plain: bool) ->
 
 async def roll(table: Table, member: Member, driver: Driver) -> None:
     await _roll(table, member, driver, plain=False)
+
+
+async def byname(table: Table, member: Member, driver: Driver) -> None:
+    """The same roll as ``roll``, its pool named by trait (read from the member's sheet)."""
+    options = roll_options(table.ruleset, table.rng)
+    pool = table.rng.choice(NAMED_POOLS[table.ruleset])
+    await driver.fire(
+        f"roll {table.ruleset}", lambda: member.slash(table.channel, "roll", pool=pool, **options)
+    )
 
 
 async def will(table: Table, member: Member, driver: Driver) -> None:
@@ -297,6 +356,7 @@ async def ping(table: Table, member: Member, driver: Driver) -> None:
 
 SCENARIOS: dict[str, Callable[[Table, Member, Driver], Awaitable[None]]] = {
     "roll": roll,
+    "byname": byname,
     "will": will,
     "odds": odds,
     "extended": extended,

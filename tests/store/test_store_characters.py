@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.store import Store, Tx
+import pytest
+
+from bot.store import Conflict, Store, Tx
 from engine import will
 from engine.characters import new_sheet, set_traits
 from engine.models import Ruleset
@@ -71,6 +73,28 @@ async def test_a_change_is_stored_only_over_the_version_it_was_decided_from(
     assert saved is not None and saved.version == 2
     assert stale is None
     assert await store.read(lambda tx: tx.characters.get(record.id)) == saved
+
+
+async def test_a_sheet_read_again_is_parsed_once_and_a_rolled_back_change_is_never_read(
+    store: Store,
+) -> None:
+    record = await _create(store)
+    first = await store.read(lambda tx: tx.characters.get(record.id))
+    again = await store.read(lambda tx: tx.characters.get(record.id))
+    assert first is not None and again is not None
+    assert again.sheet is first.sheet, "the same stored text: the parsed sheet is reused"
+    changed = set_traits(record.sheet, [("Wits", 4)])
+    assert isinstance(changed, tuple)
+
+    def change_then_fail(tx: Tx) -> None:
+        saved = tx.characters.save(record, changed[0])
+        assert saved is not None and tx.characters.get(record.id) is not None
+        raise Conflict("rolled back")
+
+    with pytest.raises(Conflict):
+        await store.write(change_then_fail)
+    after = await store.read(lambda tx: tx.characters.get(record.id))
+    assert after == record, "the change that was rolled back is not read"
 
 
 async def test_deleting_a_sheet_removes_its_active_marks(store: Store) -> None:
