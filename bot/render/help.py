@@ -29,7 +29,9 @@ _OPTIONS: Final[dict[Ruleset, str]] = {
     Ruleset.COFD: (
         "`again` 10/9/8/none (default 10-again) · `rote` (failed dice rerolled once) · "
         "`specialty` (+1 die) · `untrained` mental (-3) / physical or social (-1) · "
-        "`resist` (dice to subtract) · `extra` (extra successes on a success) · "
+        "`resist` (dice to subtract, or Resolve/Stamina/Composure/Defense with "
+        "`resist_target:@member` or a character's name: that sheet's trait) · "
+        "`extra` (extra successes on a success) · "
         "`exceptional_at` (default 5)\n"
         "Below 1 die you roll a chance die: only a 10 succeeds, a 1 is a dramatic failure."
     ),
