@@ -259,7 +259,9 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             "Channel options",
             "`will_timing`: any / before · `pressure`: successive-attempt penalties on or off · "
             "`fistful_step`: dice lost per earlier action in a turn · `text_only`: words "
-            "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted",
+            "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted · "
+            "`initiative_pool`: trait names a fistful sheet rolls for initiative "
+            "(default Dexterity + Composure)",
         ),
         (
             "Who",
@@ -333,7 +335,9 @@ _INITIATIVE: Final[dict[Ruleset, str]] = {
     ),
     Ruleset.FISTFUL: (
         "An initiative roll of the pool + modifier (6 to 10 succeed, 10s roll again). Most "
-        "successes first, a botch last; ties go to the larger pool, then to a roll-off."
+        "successes first, a botch last; ties go to the larger pool, then to a roll-off. "
+        "Without a pool, the sheet rolls the channel's `initiative_pool` (default "
+        "Dexterity + Composure; `/config set option:initiative_pool value:Wits + Composure`)."
     ),
 }
 
