@@ -38,6 +38,7 @@ __all__ = [
     "MAX_TEXT",
     "MAX_TRAITS",
     "MAX_TRAIT_NAME",
+    "RESIST_TRAITS",
     "SCHEMA_VERSION",
     "Character",
     "Resolved",
@@ -649,6 +650,40 @@ def with_sheet(request: RollRequest, resolved: Resolved, character: str | None) 
     if notes:
         update["sheet"] = SheetNotes(**notes)
     return request.model_copy(update=update) if update else request
+
+
+#: The traits a roll's resistance may name (RULES.md §6).
+RESIST_TRAITS: Final = ("Resolve", "Stamina", "Composure", "Defense")
+
+
+def resist_trait(name: str) -> str | Refusal:
+    """The resistance trait ``name`` names, matched as a pool's names are (case, spaces
+    and accents aside, a unique prefix enough: ``comp`` is Composure); or why not."""
+    key = fold(name)
+    exact = [trait for trait in RESIST_TRAITS if fold(trait) == key]
+    found = exact or [trait for trait in RESIST_TRAITS if key and fold(trait).startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    return Refusal.of(RefusalCode.RESIST_TRAIT, trait=name.strip()[:MAX_TRAIT_NAME])
+
+
+def resistance(sheet: Character, trait: str) -> int | Refusal:
+    """The target's ``trait`` (one of :data:`RESIST_TRAITS`, Defense derived unless set by
+    hand); refused when the sheet has none (a `v20` sheet has no Composure)."""
+    value = sheet.value(trait)
+    if value is None:
+        return Refusal.of(RefusalCode.RESIST_NOT_ON_SHEET, trait=trait, character=sheet.name)
+    return value
+
+
+def with_resistance(request: RollRequest, trait: str, value: int, target: str) -> RollRequest:
+    """The request with the target's trait subtracted (`cofd` ``resist``), the breakdown's
+    reason naming the trait and whose sheet it came from."""
+    notes = request.sheet or SheetNotes()
+    return request.model_copy(update={
+        "resist": value,
+        "sheet": notes.model_copy(update={"resist": trait, "resist_of": target}),
+    })
 
 
 def initiative_terms(sheet: Character, ruleset: Ruleset) -> tuple[Term, ...]:

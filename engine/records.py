@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Generic, Self, TypeVar
+from typing import Final, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -43,6 +43,9 @@ class Change(Record, Generic[T]):
 
 # --- settings -----------------------------------------------------------------
 
+#: The longest `fistful` initiative pool setting, in characters.
+MAX_INITIATIVE_POOL: Final = 100
+
 
 class WillTiming(StrEnum):
     """When Will may be spent in a channel (RULES.md §4)."""
@@ -71,9 +74,10 @@ class ChannelOption(StrEnum):
     DICE_ORDER = "dice_order"
     COMPACT = "compact"
     PLAIN = "plain"
+    INITIATIVE_POOL = "initiative_pool"
 
 
-OptionValue = Ruleset | WillTiming | DiceOrder | bool | int
+OptionValue = Ruleset | WillTiming | DiceOrder | bool | int | str
 """A value of a channel option (its type depends on the option)."""
 
 
@@ -100,6 +104,13 @@ class ChannelSettings(Record):
     dice_order: DiceOrder | None = None
     compact: bool | None = None
     plain: bool | None = None
+    initiative_pool: str | None = Field(default=None, min_length=1,
+                                        max_length=MAX_INITIATIVE_POOL)
+
+
+#: `fistful`: the pool a member's sheet rolls for initiative unless the channel sets
+#: another (RULES.md §7).
+DEFAULT_INITIATIVE_POOL: Final = "Dexterity + Composure"
 
 
 class ChannelConfig(Record):
@@ -124,6 +135,8 @@ class ChannelConfig(Record):
     """Short roll cards: no fields, the pool on one line."""
     plain: bool = False
     """Messages as plain text, no embeds: for members whose client hides embeds."""
+    initiative_pool: str = DEFAULT_INITIATIVE_POOL
+    """`fistful`: the trait names a member's sheet rolls for initiative without a pool."""
     storyteller_role_id: int | None = None
     storyteller_channel_id: int | None = None
 

@@ -278,6 +278,16 @@ class RefusalCode(StrEnum):
     """``trait``: resistance names Resolve, Stamina, Composure or Defense only."""
     RESIST_NO_TARGET = "resist_no_target"
     """``trait``: a resistance trait needs ``target``."""
+    RESIST_TARGET_ALONE = "resist_target_alone"
+    """A target for resistance given without ``resist`` naming a trait."""
+    RESIST_TARGET_NO_CHARACTER = "resist_target_no_character"
+    """The member named as the target has no active character in this server."""
+    RESIST_TARGET_UNKNOWN = "resist_target_unknown"
+    """``name``: no character of this server has that name."""
+    RESIST_TARGET_AMBIGUOUS = "resist_target_ambiguous"
+    """``name``, ``count``: several characters of this server have that name."""
+    RESIST_NOT_ON_SHEET = "resist_not_on_sheet"
+    """``trait``, ``character``: the target's sheet (another template) has no such trait."""
 
 
 class Refusal(Frozen):

@@ -13,6 +13,7 @@ from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
 from bot.flows import config
 from bot.flows.reply import run
+from engine.records import MAX_INITIATIVE_POOL
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in config.RULESETS]
 OPTION_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in config.OPTIONS]
@@ -51,7 +52,8 @@ class Config(commands.GroupCog, group_name="config"):
     @app_commands.describe(option="The setting", value="Its new value (suggested as you type)")
     @app_commands.choices(option=OPTION_CHOICES)
     async def set_(
-        self, interaction: discord.Interaction, option: str, value: app_commands.Range[str, 1, 20]
+        self, interaction: discord.Interaction, option: str,
+        value: app_commands.Range[str, 1, MAX_INITIATIVE_POOL]
     ) -> None:
         """Admin: change a setting of this channel."""
         flow = config.set_option(deps_of(interaction), ctx_of(interaction), option, value)

@@ -27,8 +27,8 @@ from engine.table.extended import MAX_ROLLS
 
 #: The roll options `/extended start` takes (Will is declared per roll, not per action).
 START_OPTIONS = (
-    "again", "rote", "specialty", "untrained", "resist", "extra", "exceptional_at",
-    "difficulty", "risky",
+    "again", "rote", "specialty", "untrained", "resist", "resist_target", "extra",
+    "exceptional_at", "difficulty", "risky",
 )
 
 

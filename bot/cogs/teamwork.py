@@ -55,7 +55,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
     )
     @app_commands.autocomplete(pool=pool_traits)
     @roll_options(
-        "will", "again", "rote", "specialty", "untrained", "resist", "extra",
+        "will", "again", "rote", "specialty", "untrained", "resist", "resist_target", "extra",
         "exceptional_at", "difficulty", "risky", "initiative", "no_botch", "need",
     )
     async def start(  # noqa: PLR0917 - one parameter per slash-command option

@@ -16,6 +16,7 @@ from typing import Any, Final, TypeVar
 
 from discord import app_commands
 
+from engine.characters import MAX_NAME, MAX_TRAIT_NAME
 from engine.constants import MAX_POOL, MAX_TARGET
 from engine.models import Again, SkillCategory
 
@@ -57,8 +58,13 @@ ROLL_OPTIONS: Final[dict[str, RollOption]] = {
         UNTRAINED_CHOICES,
     ),
     "resist": RollOption(
-        app_commands.Range[int, 0, MAX_POOL], 0,
-        "cofd: the opponent's resistance trait, subtracted from the pool",
+        app_commands.Range[str, 1, MAX_TRAIT_NAME] | None, None,
+        f"cofd: dice to subtract (0-{MAX_POOL}), or Resolve/Stamina/Composure/Defense"
+        " of resist_target's sheet",
+    ),
+    "resist_target": RollOption(
+        app_commands.Range[str, 1, MAX_NAME + 8] | None, None,
+        "cofd: whose sheet resist's trait comes from: @member or a character's name",
     ),
     "extra": RollOption(
         app_commands.Range[int, 0, MAX_POOL], 0,
@@ -95,6 +101,9 @@ def roll_options(*names: str, **annotations: Any) -> Callable[[F], F]:
     unknown = set(names) - set(ROLL_OPTIONS)
     if unknown:
         msg = f"no such roll options: {sorted(unknown)}"
+        raise ValueError(msg)
+    if ("resist" in names) != ("resist_target" in names):
+        msg = "resist and resist_target go together (a named resist needs its target)"
         raise ValueError(msg)
 
     def decorate(func: F) -> F:

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
+from bot.flows.rolls import format_parts
 from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
     missing_permissions,
@@ -30,7 +31,14 @@ from bot.render.state import (
 )
 from bot.store import Tx
 from engine.models import Ruleset
-from engine.records import ChannelOption, DiceOrder, OptionValue, WillTiming
+from engine.parser import PoolSyntaxError, parse_pool_names
+from engine.records import (
+    MAX_INITIATIVE_POOL,
+    ChannelOption,
+    DiceOrder,
+    OptionValue,
+    WillTiming,
+)
 
 E = TypeVar("E", Ruleset, ChannelOption)
 
@@ -84,10 +92,25 @@ def _choice(kind: type[E], name: str, text: str, accepted: tuple[E, ...]) -> E:
     return chosen
 
 
+def initiative_pool(text: str) -> str:
+    """The `fistful` initiative pool setting as kept (``wits+composure`` is
+    ``wits + composure``): trait names only, read by the pool parser; ValueError if not."""
+    try:
+        parts = parse_pool_names(text)
+    except PoolSyntaxError as error:
+        raise ValueError(text) from error
+    kept = format_parts(parts)
+    if any(part.value is not None for part in parts) or len(kept) > MAX_INITIATIVE_POOL:
+        raise ValueError(text)
+    return kept
+
+
 def parse_option(option: ChannelOption, text: str) -> OptionValue:
     """A /config set value as the settings keep it, or a refusal saying what is accepted."""
     value = text.strip().casefold()
     try:
+        if option is ChannelOption.INITIATIVE_POOL:
+            return initiative_pool(text)
         if option is ChannelOption.WILL_TIMING:
             return WillTiming(value)
         if option is ChannelOption.DICE_ORDER:

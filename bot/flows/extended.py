@@ -39,10 +39,12 @@ from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
 from bot.flows.rolls import (
     ByName,
+    ResistTarget,
     active_character,
     closed_edits,
     format_parts,
     read_action_roll,
+    read_targets,
 )
 from bot.render import extended as wording
 from bot.render.buttons import (
@@ -230,12 +232,15 @@ class _Starting:
     """Open actions with this label (live, or waiting to see if their last roll changes)."""
     previous: ActionRecord | None
     """The last closed attempt at this task in the channel."""
+    targets: tuple[CharacterRecord, ...] = ()
+    """The characters a named ``resist`` reads (``resist_target``)."""
 
 
-def _read_starting(tx: Tx, ctx: Ctx, name: str) -> _Starting:
+def _read_starting(tx: Tx, ctx: Ctx, name: str, target: ResistTarget | None) -> _Starting:
     return _Starting(
         config=ctx.config(tx),
         character=active_character(tx, ctx),
+        targets=() if target is None else read_targets(tx, ctx, target),
         same=tx.actions.find_open(
             ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
         ),
@@ -275,9 +280,10 @@ async def start(
     length = None if interval is None else _interval(interval)
 
     async def attempt() -> Reply:
-        read = await deps.store.read(lambda tx: _read_starting(tx, ctx, name))
+        asked = ByName(pool, options, spec)
+        read = await deps.store.read(lambda tx: _read_starting(tx, ctx, name, asked.target))
         config, character = read.config, read.character
-        request, resolved = ByName(pool, options, spec).resolve(ctx, config, character)
+        request, resolved = asked.resolve(ctx, config, character, targets=read.targets)
         if against is None and against_difficulty is not None:
             raise UserError(wording.AGAINST_DIFFICULTY_ALONE)
         resisting = (

@@ -46,8 +46,8 @@ from bot.render.messages import NOT_STORYTELLER
 from bot.store import Conflict, Tx
 from engine import characters
 from engine.faces import FaceSource
-from engine.models import Term
-from engine.parser import NamedPart
+from engine.models import Ruleset, Term
+from engine.parser import NamedPart, parse_pool_names
 from engine.records import (
     ActionStatus,
     ChannelConfig,
@@ -91,8 +91,9 @@ def initiative_of(
 ) -> Entrant:
     """The numbers a member joins with, under their active character's name when they
     have one: the pool typed (numbers, or trait names of the sheet), else the sheet's
-    initiative (RULES.md §7: the Initiative trait, `v20` Dexterity + Wits); and the
-    modifier. With neither a pool nor a character it is refused with how to do either."""
+    initiative (RULES.md §7: the Initiative trait, `v20` Dexterity + Wits, `fistful` the
+    channel's initiative pool of trait names); and the modifier. With neither a pool nor a
+    character it is refused with how to do either."""
     ruleset = config.ruleset
     name = ctx.user_name if character is None else character.name
     if pool is not None:
@@ -102,6 +103,10 @@ def initiative_of(
         raise UserError(TYPE_YOUR_INITIATIVE)
     elif character.sheet.npc and not ctx.storyteller(config):
         raise UserError(NPC_ONLY_STORYTELLER)
+    elif ruleset is Ruleset.FISTFUL:
+        # The channel's initiative pool (RULES.md §7), its names read from the sheet.
+        setting = parse_pool_names(config.initiative_pool)
+        value = ByName(setting).request(ctx, Gathered(config, character)).base
     else:
         value = characters.initiative_pool(character.sheet, ruleset)
     return Entrant(name=name, owner_id=ctx.user_id, pool=value, modifier=modifier)

@@ -13,9 +13,10 @@ Take a Beat and Try again 2 (plus the retry's roll).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
@@ -38,13 +39,14 @@ from bot.render.characters import (
     NPC_ONLY_STORYTELLER,
 )
 from bot.render.message import Attachment, Message, shaped
-from bot.render.messages import bad_option, no_odds
+from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause, roll_message, secret_notice
 from bot.render.text import options_text
 from bot.store import Conflict, Tx
 from engine import characters, will
+from engine.constants import MAX_POOL
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource
 from engine.odds import odds as exact_odds
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
@@ -143,20 +145,106 @@ Ask = Callable[[ChannelConfig], RollRequest]
 
 @dataclass(frozen=True, slots=True)
 class Gathered:
-    """What a roll reads before it rolls, in one trip: the channel's settings and the
-    member's active character here."""
+    """What a roll reads before it rolls, in one trip: the channel's settings, the
+    member's active character here, and the sheets a named ``resist`` may read."""
 
     config: ChannelConfig
     character: CharacterRecord | None
+    targets: tuple[CharacterRecord, ...] = ()
+    """The characters ``resist_target`` names (none, one, or several of one name)."""
 
 
-def gather(tx: Tx, ctx: Ctx) -> Gathered:
-    """Inside a read: the settings and the active character (one more SELECT in the same
-    transaction, so a roll by trait name costs no extra trip)."""
+def gather(tx: Tx, ctx: Ctx, ask: Ask | ByName | None = None) -> Gathered:
+    """Inside a read: the settings, the active character and the resistance's target
+    (more SELECTs in the same transaction, so a roll by trait name costs no extra trip)."""
+    target = ask.target if isinstance(ask, ByName) else None
     return Gathered(
         config=ctx.config(tx),
         character=active_character(tx, ctx),
+        targets=() if target is None else read_targets(tx, ctx, target),
     )
+
+
+_MENTION: Final = re.compile(r"<@!?([0-9]{1,20})>")
+_NUMBER: Final = re.compile(r"[+-]?[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ResistTarget:
+    """Whose sheet a named ``resist`` reads (RULES.md §6): a member (their active
+    character in this server), or a character of this server by name."""
+
+    member_id: int | None = None
+    name: str | None = None
+
+    @classmethod
+    def of(cls, text: str) -> ResistTarget:
+        """``resist_target`` as typed: a mention (``<@123>``), else a character's name."""
+        match = _MENTION.fullmatch(text.strip())
+        if match is not None:
+            return cls(member_id=int(match[1]))
+        return cls(name=" ".join(text.split()))
+
+
+def read_targets(tx: Tx, ctx: Ctx, target: ResistTarget) -> tuple[CharacterRecord, ...]:
+    """Inside a read: the target's active character here, or the server's characters of
+    that name (only this server's: another server's sheets are never read)."""
+    if target.member_id is not None:
+        found = tx.characters.active(ctx.guild_id, target.member_id, ctx.channel_id,
+                                     ctx.parent_id)
+        return () if found is None else (found,)
+    return tuple(tx.characters.named(ctx.guild_id, target.name or ""))
+
+
+def resist_option(value: object) -> int | str | None:
+    """``resist`` as given: a number of dice (0-100, checked again as every declared bound
+    is: the option is text), or a trait's name."""
+    if value is None or isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if _NUMBER.fullmatch(text):
+        number = int(text)
+        if not 0 <= number <= MAX_POOL:
+            raise UserError(out_of_range("resist", 0, MAX_POOL, length=False))
+        return number
+    return text
+
+
+def _refuse(refusal: Refusal) -> UserError:
+    return UserError(cannot_roll(refusal_text(refusal)))
+
+
+def resisted(
+    request: RollRequest,
+    trait_text: str | None,
+    target: ResistTarget | None,
+    targets: tuple[CharacterRecord, ...],
+) -> RollRequest:
+    """The request with the target's resistance trait subtracted (RULES.md §6, `cofd`);
+    refused when the trait, the target or its sheet is missing, or foreign to the ruleset."""
+    if trait_text is None:
+        raise _refuse(Refusal.of(RefusalCode.RESIST_TARGET_ALONE))
+    if request.ruleset is not Ruleset.COFD:
+        raise _refuse(Refusal.of(RefusalCode.OPTION_NOT_IN_RULESET, options="resist",
+                                 ruleset=request.ruleset.value))
+    trait = characters.resist_trait(trait_text)
+    if isinstance(trait, Refusal):
+        raise _refuse(trait)
+    if target is None:
+        raise _refuse(Refusal.of(RefusalCode.RESIST_NO_TARGET, trait=trait))
+    if not targets:
+        raise _refuse(
+            Refusal.of(RefusalCode.RESIST_TARGET_NO_CHARACTER) if target.member_id is not None
+            else Refusal.of(RefusalCode.RESIST_TARGET_UNKNOWN,
+                            name=(target.name or "")[:characters.MAX_NAME]))
+    if len(targets) > 1:
+        raise _refuse(Refusal.of(RefusalCode.RESIST_TARGET_AMBIGUOUS,
+                                 name=targets[0].name, count=len(targets)))
+    sheet = targets[0].sheet
+    value = characters.resistance(sheet, trait)
+    if isinstance(value, Refusal):
+        raise _refuse(value)
+    return characters.with_resistance(request, trait, value, sheet.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +254,20 @@ class ByName:
 
     parts: tuple[NamedPart, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
+    """The roll options; ``resist`` may name a trait of ``resist_target``'s sheet."""
     spec: str | None = None
+
+    @property
+    def target(self) -> ResistTarget | None:
+        """Whose sheet a named ``resist`` reads, if ``resist_target`` was given."""
+        text = self.options.get("resist_target")
+        return None if not text else ResistTarget.of(str(text))
 
     def request(self, ctx: Ctx, gathered: Gathered) -> RollRequest:
         """The engine request: names from the sheet, each term with its source, and the
         sheet's specialty and untrained adjustments (RULES.md §6); or a refusal."""
-        return self.resolve(ctx, gathered.config, gathered.character)[0]
+        return self.resolve(ctx, gathered.config, gathered.character,
+                            targets=gathered.targets)[0]
 
     def resolve(
         self,
@@ -179,9 +275,15 @@ class ByName:
         config: ChannelConfig,
         record: CharacterRecord | None,
         ruleset: Ruleset | None = None,
+        targets: tuple[CharacterRecord, ...] = (),
     ) -> tuple[RollRequest, characters.Resolved]:
         """The request in ``ruleset`` (default: the channel's) with the names resolved
-        against ``record`` (the acting member's character), and what the sheet said."""
+        against ``record`` (the acting member's character), and what the sheet said; a
+        named ``resist`` reads ``targets`` (what :func:`read_targets` found)."""
+        options = {k: v for k, v in self.options.items() if k not in {"resist", "resist_target"}}
+        resist = resist_option(self.options.get("resist"))
+        if isinstance(resist, int):
+            options["resist"] = resist
         named = any(part.value is None for part in self.parts)
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
@@ -193,9 +295,14 @@ class ByName:
             if found.code is RefusalCode.CHARACTER_NONE:
                 raise UserError(NO_CHARACTER_FOR_NAMES)
             raise UserError(cannot_roll(refusal_text(found)))
-        request = build_request(ruleset or config.ruleset, found.terms, **self.options)
+        request = build_request(ruleset or config.ruleset, found.terms, **options)
         name = None if record is None else record.name
-        return characters.with_sheet(request, found, name), found
+        request = characters.with_sheet(request, found, name)
+        target = self.target
+        if isinstance(resist, str) or target is not None:
+            trait = resist if isinstance(resist, str) else None
+            request = resisted(request, trait, target, targets)
+        return request, found
 
 
 def format_parts(parts: tuple[NamedPart, ...]) -> str:
@@ -251,7 +358,7 @@ async def roll(
     transaction holds the table, so a refused or failed write draws nothing, and two
     rolls of one member never count from the same state.
     """
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
     config, character = gathered.config, gathered.character
     asked = asked_request(ask, ctx, gathered)
     character_id = None if character is None else character.id
@@ -340,7 +447,7 @@ def _answer(
 async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False) -> Reply:
     """The exact chances of a request in this channel's ruleset, with a chart: for the
     asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds)."""
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
     config = gathered.config
     request = asked_request(ask, ctx, gathered)
     chances = await asyncio.to_thread(exact_odds, request)

@@ -181,7 +181,7 @@ async def start(
 ) -> Reply:
     """`/teamwork start`: post a new teamwork card for the member's request (trait names
     from the member's active character)."""
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
     config = gathered.config
     request = asked_request(ask, ctx, gathered)
     try:

@@ -38,7 +38,9 @@ _OPTIONS: Final[dict[Ruleset, str]] = {
     Ruleset.COFD: (
         "`again` 10/9/8/none (default 10-again) · `rote` (failed dice rerolled once) · "
         "`specialty` (+1 die) · `untrained` mental (-3) / physical or social (-1) · "
-        "`resist` (dice to subtract) · `extra` (extra successes on a success) · "
+        "`resist` (dice to subtract, or Resolve/Stamina/Composure/Defense with "
+        "`resist_target:@member` or a character's name: that sheet's trait) · "
+        "`extra` (extra successes on a success) · "
         "`exceptional_at` (default 5)\n"
         "Below 1 die you roll a chance die: only a 10 succeeds, a 1 is a dramatic failure."
     ),
@@ -270,7 +272,9 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             "`fistful_step`: dice lost per earlier action in a turn · `text_only`: words "
             "instead of emoji and symbols, for screen readers · `dice_order`: rolled / sorted · "
             "`compact`: short roll cards · `plain`: plain messages without embeds, for members "
-            "whose Discord hides embeds. `value` suggests what each option takes.",
+            "whose Discord hides embeds · `initiative_pool`: trait names a fistful sheet rolls "
+            "for initiative (default Dexterity + Composure). `value` suggests what each option "
+            "takes.",
         ),
         (
             "Who",
@@ -345,7 +349,9 @@ _INITIATIVE: Final[dict[Ruleset, str]] = {
     ),
     Ruleset.FISTFUL: (
         "An initiative roll of the pool + modifier (6 to 10 succeed, 10s roll again). Most "
-        "successes first, a botch last; ties go to the larger pool, then to a roll-off."
+        "successes first, a botch last; ties go to the larger pool, then to a roll-off. "
+        "Without a pool, the sheet rolls the channel's `initiative_pool` (default "
+        "Dexterity + Composure; `/config set option:initiative_pool value:Wits + Composure`)."
     ),
 }
 

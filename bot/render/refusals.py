@@ -256,8 +256,26 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "resistance by name is Resolve, Stamina, Composure or Defense, not “{trait}”"
     ),
     _C.RESIST_NO_TARGET: (
-        "resisting with {trait} needs target: the member or the character whose {trait} it is"
+        "resisting with {trait} needs resist_target: the member (@member) or the character's "
+        "name whose {trait} it is"
     ),
+    _C.RESIST_TARGET_ALONE: (
+        "resist_target says whose sheet resist reads: give resist a trait name too "
+        "(resist:Composure resist_target:@member)"
+    ),
+    _C.RESIST_TARGET_NO_CHARACTER: (
+        "that member has no active character in this server: they can make one with "
+        "/character create, or name a character with resist_target:<name>"
+    ),
+    _C.RESIST_TARGET_UNKNOWN: (
+        "no character in this server is named “{name}”: give a character's name or "
+        "mention a member (resist_target:@member)"
+    ),
+    _C.RESIST_TARGET_AMBIGUOUS: (
+        "{count} characters in this server are named “{name}”: mention the member whose "
+        "character it is instead (resist_target:@member)"
+    ),
+    _C.RESIST_NOT_ON_SHEET: "{character}'s sheet has no {trait} to resist with",
 }
 
 
@@ -277,7 +295,7 @@ def _shown(char: str) -> str:
 #: Parameters that are a member's text (names, specialties, Conditions): shown escaped.
 _USER_TEXT: Final = frozenset({"name", "trait", "skill", "specialty", "condition", "part",
                                "closest", "matches", "skills", "specialties", "conditions",
-                               "field", "detail", "version"})
+                               "field", "detail", "version", "character"})
 
 
 def _plain(text: str) -> str:

@@ -43,6 +43,9 @@ SETTING_VALUES: dict[ChannelOption, str] = {
     ChannelOption.DICE_ORDER: "rolled | sorted",
     ChannelOption.COMPACT: "on | off (short roll cards)",
     ChannelOption.PLAIN: "on | off (plain messages, no embeds)",
+    ChannelOption.INITIATIVE_POOL: (
+        "trait names such as Wits + Composure (fistful: what /init join rolls from the sheet)"
+    ),
 }
 
 #: Channels named in a server-wide ruleset change (the rest are counted).
@@ -58,6 +61,7 @@ SETTING_NAMES: dict[ChannelOption, str] = {
     ChannelOption.DICE_ORDER: "Dice order",
     ChannelOption.COMPACT: "Compact roll cards",
     ChannelOption.PLAIN: "Plain messages (no embeds)",
+    ChannelOption.INITIATIVE_POOL: "Fistful initiative pool",
 }
 
 #: (value to type, what it means) of each setting: /config set's value suggestions.
@@ -89,6 +93,11 @@ SETTING_CHOICES: dict[ChannelOption, tuple[tuple[str, str], ...]] = {
     ChannelOption.PLAIN: (
         ("on", "plain text messages, for members whose Discord hides embeds"),
         ("off", "embeds (cards with colours and fields)"),
+    ),
+    ChannelOption.INITIATIVE_POOL: (
+        ("Dexterity + Composure", "fistful initiative rolls Dexterity + Composure (default)"),
+        ("Wits + Composure", "fistful initiative rolls Wits + Composure"),
+        ("Dexterity + Wits", "fistful initiative rolls Dexterity + Wits"),
     ),
 }
 
@@ -203,6 +212,7 @@ def config_shown(config: ChannelConfig) -> str:
         f"**Dice order:** {_value(config.dice_order)}",
         f"**Compact roll cards:** {_value(config.compact)}",
         f"**Plain messages (no embeds):** {_value(config.plain)}",
+        f"**Fistful initiative pool:** {safe(config.initiative_pool)}",
         "**Storyteller role:** "
         + (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id else "not set")
         + " (and anyone with Manage Channels)",
@@ -215,6 +225,8 @@ def config_shown(config: ChannelConfig) -> str:
 def _setting_value(option: ChannelOption, value: object) -> str:
     if option is ChannelOption.RULESET and isinstance(value, Ruleset):
         return RULESET_NAMES[value]
+    if option is ChannelOption.INITIATIVE_POOL:
+        return safe(str(value))
     return _value(value)
 
 

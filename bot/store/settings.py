@@ -34,7 +34,8 @@ class SettingsRepository(Repository):
         """One channel's own overrides (all unset when never configured)."""
         row = self._one(
             "SELECT ruleset, will_timing, pressure, fistful_step, text_only, dice_order,"
-            " compact, plain FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
+            " compact, plain, initiative_pool"
+            " FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
         base = {"guild_id": guild_id, "channel_id": channel_id}
@@ -125,14 +126,16 @@ class SettingsRepository(Repository):
         row = updated.model_dump(mode="json")
         self._run(
             "INSERT INTO channel_settings (guild_id, channel_id, ruleset, will_timing,"
-            " pressure, fistful_step, text_only, dice_order, compact, plain)"
+            " pressure, fistful_step, text_only, dice_order, compact, plain, initiative_pool)"
             " VALUES (:guild_id, :channel_id, :ruleset, :will_timing,"
-            " :pressure, :fistful_step, :text_only, :dice_order, :compact, :plain)"
+            " :pressure, :fistful_step, :text_only, :dice_order, :compact, :plain,"
+            " :initiative_pool)"
             " ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
             " ruleset = excluded.ruleset, will_timing = excluded.will_timing,"
             " pressure = excluded.pressure, fistful_step = excluded.fistful_step,"
             " text_only = excluded.text_only, dice_order = excluded.dice_order,"
             " compact = excluded.compact, plain = excluded.plain,"
+            " initiative_pool = excluded.initiative_pool,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             row,
         )

@@ -39,7 +39,7 @@ from bot.cogs.rolling import Rolling
 from bot.edge.transformers import PoolTransformer
 from bot.flows.config import parse_option
 from bot.flows.reply import UserError
-from bot.flows.rolls import build_request
+from bot.flows.rolls import ResistTarget, build_request, resist_option, resisted
 from bot.render.messages import APOLOGY
 from bot.render.refusals import refusal_text
 from bot.render.rolls import roll_embed
@@ -121,7 +121,8 @@ ROLL_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "rote": st.booleans(),
     "specialty": st.booleans(),
     "untrained": st.none() | st.sampled_from([category.value for category in SkillCategory]),
-    "resist": st.integers(0, 100),
+    "resist": st.none() | st.integers(0, 100).map(str) | typed_text(max_size=32),
+    "resist_target": st.none() | typed_text(max_size=72),
     "extra": st.integers(0, 100),
     "exceptional_at": st.none() | st.integers(1, 10),
     "difficulty": st.none() | st.integers(2, 10),
@@ -181,10 +182,22 @@ async def test_any_pool_text_is_read_or_refused_with_a_message(text: str) -> Non
 def request_for(
     ruleset: Ruleset, terms: tuple[Term, ...], options: dict[str, Any]
 ) -> RollRequest | UserError:
+    """As ByName builds it, with no sheet in the server: a named resist or a target is
+    refused (their rules: tests/flows/test_resist_flows.py)."""
+    given = {k: v for k, v in options.items() if k not in {"resist", "resist_target"}}
     try:
-        return build_request(ruleset, terms, **options)
+        resist = resist_option(options["resist"])
+        if isinstance(resist, int):
+            given["resist"] = resist
+        request = build_request(ruleset, terms, **given)
+        target = options["resist_target"]
+        if isinstance(resist, str) or target is not None:
+            trait = resist if isinstance(resist, str) else None
+            request = resisted(request, trait, None if target is None else ResistTarget.of(target),
+                               ())
     except UserError as error:
         return error
+    return request
 
 
 def config_value(option: ChannelOption, text: str) -> OptionValue | UserError:

@@ -1,11 +1,12 @@
 """Characters through the real bot: a roll by trait name whose Will button spends the
-character's Will after a restart; a sheet imported from an attachment; delete's button."""
+character's Will after a restart; a sheet imported from an attachment; delete's button;
+a roll resisted by another member's sheet (the text options as Discord sends them)."""
 
 from __future__ import annotations
 
 from engine.characters import exported, new_sheet, set_traits
 from engine.models import Ruleset
-from tests.e2e.bot_fixtures import StartRealBot, Table
+from tests.e2e.bot_fixtures import StartRealBot, Table, ask
 from tests.e2e.harness import Upload
 
 
@@ -88,3 +89,19 @@ async def test_init_join_with_no_pool_reads_the_sheet(
     press = await ada.click(card, label="Join")
     assert (await press.ack()).name == "UPDATE_MESSAGE"
     await card.wait_for(lambda m: "Mara" in m.text and "11" in m.text)
+
+
+async def test_roll_resisted_by_a_members_composure_from_their_sheet(
+    table: Table, start: StartRealBot
+) -> None:
+    await start([8, 9, 2])
+    await ask(table.bob, table.channel, "character create", name="Bram")
+    await ask(table.bob, table.channel, "character set", traits="Composure 3")
+    roll = await ask(table.ada, table.channel, "roll", pool="6", resist="Composure",
+                     resist_target=f"<@{table.bob.id}>")
+    assert not roll.ephemeral, roll.text
+    assert "-3 dice: resistance" in roll.text
+    assert "Resistance: Composure of Bram, from the sheet" in roll.text
+    assert "2 successes" in roll.text
+    refused = await ask(table.ada, table.channel, "roll", pool="6", resist="Composure")
+    assert refused.ephemeral and "needs resist_target" in refused.text

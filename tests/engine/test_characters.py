@@ -28,9 +28,12 @@ from engine.characters import (
     parse_assignments,
     remove_condition,
     remove_specialty,
+    resist_trait,
+    resistance,
     resolve,
     set_traits,
     suggestions,
+    with_resistance,
     with_sheet,
 )
 from engine.models import RollRequest, Ruleset, SkillCategory, Term, TermSource
@@ -416,3 +419,45 @@ def test_initiative_pool_is_the_sheets_initiative_trait_in_its_own_ruleset() -> 
 
 def test_fold_ignores_case_spaces_accents_hyphens() -> None:
     assert fold("Self-Control") == fold("self control") == fold("SÉLF CONTROL".replace("É", "E"))
+
+
+@pytest.mark.parametrize(
+    ("typed", "trait"),
+    [("Composure", "Composure"), ("composure", "Composure"), ("comp", "Composure"),
+     ("  RES ", "Resolve"), ("s", "Stamina"), ("Def", "Defense"), ("defense", "Defense")],
+)
+def test_a_resistance_trait_is_matched_as_pool_names_are(typed: str, trait: str) -> None:
+    assert resist_trait(typed) == trait
+
+
+@pytest.mark.parametrize("typed", ["Wits", "", "Dexterity", "Composure 2", "x"])
+def test_a_resistance_trait_other_than_the_four_is_refused(typed: str) -> None:
+    refused = resist_trait(typed)
+    assert isinstance(refused, Refusal)
+    assert refused.code is RefusalCode.RESIST_TRAIT
+
+
+def test_resistance_reads_the_targets_sheet_derived_defense_included() -> None:
+    sheet = sheet_with(("Composure", 3), ("Wits", 2), ("Dexterity", 4), ("Athletics", 1))
+    assert resistance(sheet, "Composure") == 3
+    assert resistance(sheet, "Defense") == 3, "lower of Wits and Dexterity, + Athletics"
+    v20 = new_sheet("Lucita", Ruleset.V20)
+    refused = resistance(v20, "Composure")
+    assert isinstance(refused, Refusal)
+    assert refused.code is RefusalCode.RESIST_NOT_ON_SHEET
+    assert refused.params == {"trait": "Composure", "character": "Lucita"}
+
+
+def test_with_resistance_subtracts_and_names_the_trait_and_its_sheet() -> None:
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(value=6),))
+    resisted = with_resistance(request, "Composure", 3, "Bob")
+    assert resisted.resist == 3
+    assert resisted.sheet is not None
+    assert (resisted.sheet.resist, resisted.sheet.resist_of) == ("Composure", "Bob")
+    sheet = sheet_with(("Wits", 3), ("Composure", 2))
+    found = resolve(parse_pool_names("Wits + Composure"), sheet)
+    assert isinstance(found, Resolved)
+    mine = with_sheet(RollRequest(ruleset=Ruleset.COFD, terms=found.terms), found, "Ada")
+    both = with_resistance(mine, "Resolve", 2, "Bob")
+    assert both.sheet is not None
+    assert both.sheet.character == "Ada", "the roller's notes are kept"

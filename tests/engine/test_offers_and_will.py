@@ -259,9 +259,11 @@ def test_labels_match_without_regard_to_case_or_runs_of_whitespace() -> None:
 def test_a_channel_config_gives_the_value_of_each_option() -> None:
     config = ChannelConfig(guild_id=5, channel_id=6, ruleset=Ruleset.V20, fistful_step=2,
                            text_only=True, dice_order=DiceOrder.SORTED, pressure=False,
-                           will_timing=WillTiming.BEFORE, compact=True)
+                           will_timing=WillTiming.BEFORE, compact=True,
+                           initiative_pool="Wits + Composure")
     assert [config.value(option) for option in ChannelOption] == [
         Ruleset.V20, WillTiming.BEFORE, False, 2, True, DiceOrder.SORTED, True, False,
+        "Wits + Composure",
     ]
 
 

@@ -104,6 +104,7 @@ async def test_setting_a_channel_option_answers_old_and_new_values_in_force(
         (ChannelOption.FISTFUL_STEP, 0),
         (ChannelOption.TEXT_ONLY, True),
         (ChannelOption.DICE_ORDER, DiceOrder.SORTED),
+        (ChannelOption.INITIATIVE_POOL, "Wits + Composure"),
     ],
 )
 async def test_every_channel_option_is_stored_and_confirmed(
@@ -136,6 +137,9 @@ async def test_changing_one_option_keeps_the_others(store: Store) -> None:
         (ChannelOption.PRESSURE, 1),
         (ChannelOption.RULESET, "v20"),
         (ChannelOption.DICE_ORDER, WillTiming.ANY),
+        (ChannelOption.INITIATIVE_POOL, ""),
+        (ChannelOption.INITIATIVE_POOL, 3),
+        (ChannelOption.INITIATIVE_POOL, "x" * 101),
     ],
 )
 async def test_a_value_that_does_not_fit_the_option_is_refused_and_nothing_changes(
