@@ -56,6 +56,7 @@ from bot.render.buttons import (
 )
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
+from bot.render.rolls import refusal_cause
 from bot.render.text import message_link
 from bot.store import Conflict, Tx
 from engine import will
@@ -361,7 +362,8 @@ async def start(
 def _rolled(result: RollResult) -> RollResult:
     """The result of a roll the engine made, or the refusal as the member's answer."""
     if result.refused:
-        raise UserError(cannot_roll(refusal_text(result.refusal)))
+        cause = refusal_cause(result.request, None)  # the table's penalties, and their remedy
+        raise UserError(cannot_roll(refusal_text(result.refusal)) + cause)
     return result
 
 

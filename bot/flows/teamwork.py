@@ -45,6 +45,7 @@ from bot.render.contest import DIFFICULTY_FIELD, POOL_FIELD, not_a_difficulty, p
 from bot.render.message import Message
 from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
+from bot.render.rolls import refusal_cause
 from bot.render.teamwork import (
     HELP_FORM_TITLE,
     NO_OPEN_TEAMWORK,
@@ -381,7 +382,8 @@ async def _roll(
             request = with_table_state(teamwork.primary_request(action.teamwork), table)
             result = roll_dice(request, deps.faces)
             if result.refused:
-                raise UserError(cannot_roll(refusal_text(result.refusal)))
+                cause = refusal_cause(request, record.label)
+                raise UserError(cannot_roll(refusal_text(result.refusal)) + cause)
             if request.will and table.pool is not None \
                     and tx.will.debit(ctx.guild_id, ctx.user_id, _id(character)) is None:
                 raise Conflict(PressRefusal.NO_WILL)
