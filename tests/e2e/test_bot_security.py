@@ -116,6 +116,8 @@ OPEN_TO_PLAYERS = frozenset(
         "character show", "character use", "character list", "character rename",
         "character delete", "character export", "character import",
         "stats",
+        # a member's own saved rolls (per member per server)
+        "saved add", "saved roll", "saved list", "saved delete",
     }
 )
 
