@@ -246,7 +246,7 @@ async def test_every_button_on_someone_elses_roll_is_refused_and_changes_nothing
         message for message in fake.messages(table.channel) if "pick the lock" in message.text
     )
     labels = [button["label"] for button in roll.buttons]
-    assert labels == ["Spend Will", "Take a Beat", "Try again"]
+    assert labels == ["Spend Will", "Take a Beat", "Try again", "Save this roll"]
     before = table_state(bot.db_path)
 
     for label in labels:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.edge.ids import Kind, parse
-from bot.flows import characters, rolls, saved
+from bot.flows import characters, history, rolls, saved
 from bot.render.buttons import (
     REFUSALS,
     ROLL_AGAIN,
@@ -279,6 +279,8 @@ async def test_roll_again_rolls_the_same_request_with_fresh_dice_once(table: Tab
     assert twice.answer.ephemeral
     assert twice.answer.message.content == REFUSALS[PressRefusal.CLOSED]
     assert table.faces.left == 3
+    log = await table.run(history.history(table.deps, table.ctx()))
+    assert "rolled again" in log.answer.text
 
 
 async def test_roll_again_is_the_rollers_alone_and_a_stale_key_is_told(table: Table) -> None:
