@@ -32,6 +32,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.initiative",
     "bot.cogs.characters",
     "bot.cogs.stats",
+    "bot.cogs.saved",
 )
 
 

@@ -1,4 +1,5 @@
-"""What a stored roll offers its roller now: Spend Will, Take a Beat, Try again.
+"""What a stored roll offers its roller now: Spend Will, Take a Beat, Try again, Roll again,
+Save this roll.
 
 Decided once, here; render draws the buttons from :class:`Offers`, and each
 button's flow checks the same rule through :func:`refusal` before it acts
@@ -19,10 +20,15 @@ class Offers(Frozen):
     will: bool = False
     beat: bool = False
     retry: bool = False
+    again: bool = False
+    """Roll again: the same request as asked, fresh dice (not where Try again is offered:
+    on a failed labelled roll Try again is that button, named for the attempt it makes)."""
+    save: bool = False
+    """Save this roll: the request as asked, under a name."""
 
     def any(self) -> bool:
         """Whether the message has any button."""
-        return self.will or self.beat or self.retry
+        return self.will or self.beat or self.retry or self.again or self.save
 
 
 def will_state_for(result: RollResult, config: ChannelConfig) -> WillState:
@@ -50,10 +56,15 @@ def offers(roll: RollRecord) -> Offers:
     if roll.closed or roll.void:
         return Offers()
     result = roll.result
+    retry = bool(roll.label) and result.failed and not roll.retried and roll.action_id is None
+    # Only a roll kept as asked can be asked again or saved (not an action's roll).
+    asked = roll.asked is not None and roll.action_id is None
     return Offers(
         will=roll.will_state is WillState.OFFERED,
         beat=beat_allowed(result),
-        retry=bool(roll.label) and result.failed and not roll.retried and roll.action_id is None,
+        retry=retry,
+        again=asked and not retry and not roll.retried,
+        save=asked,
     )
 
 
@@ -114,4 +125,17 @@ def retry_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
         return PressRefusal.ALREADY_RETRIED
     if roll.closed:
         return PressRefusal.CLOSED
+    return None
+
+
+def again_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
+    """Why Roll again would not act on this roll now; None when it would. A roll rolled
+    again is closed by the new roll, so a second press hears that it is closed."""
+    refused = pressed_refusal(roll, user_id)
+    if refused is not None or roll is None:
+        return refused
+    if roll.closed:
+        return PressRefusal.CLOSED
+    if roll.retried:
+        return PressRefusal.ALREADY_RETRIED
     return None

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.characters import Character
 from engine.models import RollRequest, RollResult, Ruleset
+from engine.saved import Asked
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -225,6 +226,9 @@ class RollRecord(Record):
     """The character the roll was made with (its Will and Beats), if any."""
     character_name: str | None = None
     """That character's name when it rolled (kept after a rename or a delete)."""
+    asked: Asked | None = None
+    """The roll as its roller asked for it (Roll again, Save this roll); None for rolls of
+    actions and rolls stored before it was kept."""
 
 
 class WillPool(Record):

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.edge.ctx import ctx_of, deps_of
-from bot.flows import characters
+from bot.flows import characters, saved
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
@@ -27,4 +27,12 @@ async def character_names(
     """``character``: the member's sheets (a Storyteller's: every sheet of the server)."""
     pairs = await characters.character_suggestions(
         deps_of(interaction), ctx_of(interaction), current)
+    return _choices(pairs)
+
+
+async def saved_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """``name`` of `/saved roll` and `/saved delete`: the member's saved rolls."""
+    pairs = await saved.suggestions(deps_of(interaction), ctx_of(interaction), current)
     return _choices(pairs)

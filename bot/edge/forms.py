@@ -16,7 +16,7 @@ from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.errors import answering_errors, reply_ephemeral
 from bot.edge.ids import Kind, Press, parse
 from bot.edge.respond import DiscordResponder
-from bot.flows import contest, extended
+from bot.flows import contest, extended, saved
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
@@ -33,6 +33,7 @@ FormFlow = Callable[[Deps, Ctx, Press, Mapping[str, str]], Awaitable[Reply]]
 FORMS: Final[dict[Kind, FormFlow]] = {
     Kind.CONDITION_FORM: extended.condition_submitted,
     Kind.POOL_FORM: contest.pool_form_submitted,
+    Kind.SAVE_FORM: saved.form_submitted,
 }
 
 

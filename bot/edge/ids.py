@@ -4,7 +4,7 @@ A custom_id names what was pressed and the database keys it acts on, nothing
 else: the database is the truth, so a button works the same after a restart.
 Scheme ``sb1`` (never reuse a prefix; parse old versions here when it changes):
 
-- a roll's message: ``sb1:<will|beat|retry>:<roll id>``;
+- a roll's message: ``sb1:<will|beat|retry|again|save>:<roll id>``;
 - an extended action's card: ``sb1:ext:<choice>:<action id>:<version>``;
 - an extended roll's message: ``sb1:extroll:<will|beat>:<roll id>``;
 - the Take a Condition form: ``sb1:extcond:<action id>:<version>``;
@@ -14,7 +14,8 @@ Scheme ``sb1`` (never reuse a prefix; parse old versions here when it changes):
 - the pool form: ``sb1:form:<help|resist>:<action id>``;
 - an initiative card: ``sb1:init:<join|next|delay|act|end>:<tracker id>:<turn>`` (the
   tracker's turn marker when the card was drawn, in the version's place).
-- a character's confirmation: ``sb1:char:delete:<character id>:<version>``.
+- a character's confirmation: ``sb1:char:delete:<character id>:<version>``;
+- the Save this roll form: ``sb1:saveas:<roll id>``.
 
 The card's version is the action's version when the card was drawn, so a
 press on a card the action has moved past is recognised. Keys are bounded to
@@ -54,6 +55,7 @@ class Kind(StrEnum):
     POOL_FORM = "form"
     INITIATIVE_CARD = "init"
     CHARACTER = "char"
+    SAVE_FORM = "saveas"
 
 
 class Press(NamedTuple):
@@ -67,7 +69,7 @@ class Press(NamedTuple):
 
 #: kind → (actions it accepts (empty: none), whether it carries a version).
 _SHAPES: Final[dict[Kind, tuple[frozenset[str], bool]]] = {
-    Kind.ROLL: (frozenset({"will", "beat", "retry"}), False),
+    Kind.ROLL: (frozenset({"will", "beat", "retry", "again", "save"}), False),
     Kind.EXTENDED_CARD: (
         frozenset({"roll", "take_condition", "lose_progress", "abandon", "reduce_required",
                    "shorten_interval", "exceptional_result", "start_over", "waive"}),
@@ -81,6 +83,7 @@ _SHAPES: Final[dict[Kind, tuple[frozenset[str], bool]]] = {
     Kind.POOL_FORM: (frozenset({"help", "resist"}), False),
     Kind.INITIATIVE_CARD: (frozenset({"join", "next", "delay", "act", "end"}), True),
     Kind.CHARACTER: (frozenset({"delete"}), True),
+    Kind.SAVE_FORM: (frozenset(), False),
 }
 
 _NUMBER: Final = re.compile(r"[0-9]{1,19}")
@@ -139,7 +142,8 @@ def format_id(press: Press) -> str:
 
 
 def roll_button(action: str, roll_id: int) -> str:
-    """Spend Will, Take a Beat or Try again on a roll's message."""
+    """Spend Will, Take a Beat, Try again, Roll again or Save this roll on a roll's
+    message."""
     return format_id(Press(Kind.ROLL, action, roll_id))
 
 
@@ -184,3 +188,8 @@ def initiative_button(action: str, tracker_id: int, turn: int) -> str:
 def character_button(action: str, character_id: int, version: int) -> str:
     """A confirmation about a character, drawn when the sheet was at ``version``."""
     return format_id(Press(Kind.CHARACTER, action, character_id, version))
+
+
+def save_form(roll_id: int) -> str:
+    """The Save this roll form of a roll (the name to save it under)."""
+    return format_id(Press(Kind.SAVE_FORM, "", roll_id))

@@ -1,4 +1,5 @@
-"""`/roll`, `/odds` and the buttons of a roll: Spend Will, Take a Beat, Try again.
+"""`/roll`, `/odds` and the buttons of a roll: Spend Will, Take a Beat, Try again, Roll
+again, Save this roll (its form is answered by :mod:`bot.flows.saved`).
 
 Each flow gathers what it needs in one read, asks the engine, writes what the
 engine decided in one transaction, and returns a :class:`Reply`. Dice are drawn
@@ -7,7 +8,8 @@ write draws nothing, and two presses of one button at once take effect (and
 draw) once. A roll is stored before its message is sent, so a roll the bot
 answered is never lost, and a refused roll changes nothing. Trips to the
 database: a roll 3 (its settings, its write, its message id), Spend Will 1,
-Take a Beat and Try again 2 (plus the retry's roll).
+Take a Beat and Try again 2 (plus the retry's roll), Roll again 3 (the roll and the
+settings read together), Save this roll 1 (its form's submission 1).
 """
 
 from __future__ import annotations
@@ -43,13 +45,21 @@ from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause, roll_message, secret_notice
+from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import options_text
 from bot.store import Conflict, Tx
 from engine import characters, will
 from engine.constants import MAX_POOL
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource
 from engine.odds import odds as exact_odds
-from engine.offers import beat_refusal, retry_refusal, will_spend_refusal, will_state_for
+from engine.offers import (
+    again_refusal,
+    beat_refusal,
+    pressed_refusal,
+    retry_refusal,
+    will_spend_refusal,
+    will_state_for,
+)
 from engine.parser import NamedPart, format_pool
 from engine.records import (
     ActionRecord,
@@ -62,6 +72,7 @@ from engine.records import (
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
+from engine.saved import Asked
 from engine.table import actions, attempts
 
 
@@ -304,6 +315,18 @@ class ByName:
             request = resisted(request, trait, target, targets)
         return request, found
 
+    def asked(self) -> Asked:
+        """The request in the member's words, as a roll keeps it (Will left out)."""
+        return Asked.of(self.parts, self.options, self.spec)
+
+    @classmethod
+    def of(cls, asked: Asked, *, will: bool = False) -> ByName:
+        """A request kept as asked, asked again (with Will declared, if ``will``)."""
+        options: dict[str, Any] = dict(asked.options)
+        if will:
+            options["will"] = True
+        return cls(asked.named_parts(), options, asked.spec)
+
 
 def format_parts(parts: tuple[NamedPart, ...]) -> str:
     """A pool as typed, bare names kept: ``Wits + Composure 2 - 1`` (an action's default
@@ -341,6 +364,10 @@ def asked_request(ask: Ask | ByName, ctx: Ctx, gathered: Gathered) -> RollReques
     return ask.request(ctx, gathered) if isinstance(ask, ByName) else ask(gathered.config)
 
 
+Refused = Callable[[RollRecord | None, int], PressRefusal | None]
+"""Why a roll's button would not act (what a claimed retry answers when the claim fails)."""
+
+
 async def roll(
     deps: Deps,
     ctx: Ctx,
@@ -349,6 +376,7 @@ async def roll(
     label: str | None,
     private: bool,
     retry_of: int | None = None,
+    asked: Asked | None = None,
 ) -> Reply:
     """Roll what the member asks for, store it and answer with its message.
 
@@ -359,17 +387,40 @@ async def roll(
     rolls of one member never count from the same state.
     """
     gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
+    return await roll_gathered(deps, ctx, gathered, ask, label=label, private=private,
+                               retry_of=retry_of, asked=asked)
+
+
+async def roll_gathered(
+    deps: Deps,
+    ctx: Ctx,
+    gathered: Gathered,
+    ask: Ask | ByName,
+    *,
+    label: str | None,
+    private: bool,
+    retry_of: int | None = None,
+    asked: Asked | None = None,
+    refused: Refused = retry_refusal,
+) -> Reply:
+    """:func:`roll` once its settings and sheet were read (by a flow that read them with
+    what it needed besides: a saved roll, the roll pressed). ``retry_of``: the roll whose
+    one retry this roll claims in its write (``refused`` says why when the claim fails);
+    ``asked``: the request in the member's words, kept with the roll (a request by name
+    keeps its own)."""
     config, character = gathered.config, gathered.character
-    asked = asked_request(ask, ctx, gathered)
+    if isinstance(ask, ByName):
+        asked = ask.asked()
+    wanted = asked_request(ask, ctx, gathered)
     character_id = None if character is None else character.id
 
     def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
         table = read_table(tx, ctx, config, label, character_id)
-        request = with_table_state(asked, table)
+        request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
         if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
-            reason = retry_refusal(tx.rolls.get(retry_of), ctx.user_id)
+            reason = refused(tx.rolls.get(retry_of), ctx.user_id)
             raise UserError(REFUSALS[reason or PressRefusal.ALREADY_RETRIED])
         result = roll_dice(request, deps.faces)
         if result.refused:
@@ -390,6 +441,7 @@ async def roll(
             private=private,
             character_id=character_id,
             character_name=None if character is None else character.name,
+            asked=asked,
         )
         count_roll(tx, ctx, table, label, result)
         return record, closed, left
@@ -516,6 +568,10 @@ async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         return await spend_will_pressed(deps, ctx, press.key)
     if press.action == "beat":
         return await take_beat_pressed(deps, ctx, press.key)
+    if press.action == "again":
+        return await roll_again_pressed(deps, ctx, press.key)
+    if press.action == "save":
+        return await save_pressed(deps, ctx, press.key)
     return await try_again_pressed(deps, ctx, press.key)
 
 
@@ -612,6 +668,51 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     return await roll(
         deps, ctx, lambda _: request,
         label=state.roll.label, private=state.roll.private, retry_of=roll_id,
+        asked=state.roll.asked,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PressedAgain:
+    """What Roll again reads in one trip: the roll pressed, the settings and the sheet."""
+
+    roll: RollRecord | None
+    gathered: Gathered
+
+
+async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Roll again: the same request as its roller asked it (trait names resolved against
+    the sheet of now, the channel's ruleset of now), fresh dice, the successive-attempt
+    rules applied as to any roll. Will is not declared again: the new roll offers Spend
+    Will like any roll. The press claims the roll's one retry in the new roll's write,
+    so two presses at once roll once."""
+    def read(tx: Tx) -> PressedAgain:
+        pressed = tx.rolls.get(roll_id)
+        asked = None if pressed is None or pressed.asked is None else ByName.of(pressed.asked)
+        return PressedAgain(roll=pressed, gathered=gather(tx, ctx, asked))
+
+    state = await deps.store.read(read)
+    record = state.roll
+    refused = again_refusal(record, ctx.user_id)
+    if refused is not None or record is None:
+        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+    if record.asked is None or record.action_id is not None:
+        raise UserError(NOT_ASKED)
+    return await roll_gathered(
+        deps, ctx, state.gathered, ByName.of(record.asked),
+        label=record.label, private=record.private, retry_of=roll_id, refused=again_refusal,
+    )
+
+
+async def save_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
+    """Save this roll: the roller is asked a name in a form (answered by
+    :func:`bot.flows.saved.form_submitted`); the roll itself does not change."""
+    record = await deps.store.read(lambda tx: tx.rolls.get(roll_id))
+    refused = pressed_refusal(record, ctx.user_id)
+    if refused is not None or record is None:
+        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+    if record.asked is None or record.action_id is not None:
+        raise UserError(NOT_ASKED)
+    return Reply(modal=save_form(roll_id, record.label))
 
 

@@ -13,6 +13,8 @@ from engine.records import PressRefusal, WillPool
 SPEND_WILL = "Spend Will"
 TAKE_BEAT = "Take a Beat"
 TRY_AGAIN = "Try again"
+ROLL_AGAIN = "Roll again"
+SAVE_ROLL = "Save this roll"
 
 def view_of(buttons: Iterable[tuple[str, str, discord.ButtonStyle]]) -> discord.ui.View | None:
     """A message's buttons from (custom_id, label, style); None when there are none.
@@ -32,10 +34,11 @@ def view_of(buttons: Iterable[tuple[str, str, discord.ButtonStyle]]) -> discord.
 
 
 def roll_buttons(
-    roll_id: int, *, will: bool, beat: bool, retry: bool = False, extended: bool = False
+    roll_id: int, *, will: bool, beat: bool, retry: bool = False, extended: bool = False,
+    again: bool = False, save: bool = False,
 ) -> discord.ui.View | None:
-    """Spend Will, Take a Beat and Try again as a roll offers them (an extended action's
-    roll has its own ids: its effects reach the action)."""
+    """Spend Will, Take a Beat, Try again, Roll again and Save this roll as a roll offers
+    them (an extended action's roll has its own ids: its effects reach the action)."""
     make = ids.extended_roll_button if extended else ids.roll_button
     looks: list[tuple[str, str, discord.ButtonStyle]] = []
     if will:
@@ -44,6 +47,10 @@ def roll_buttons(
         looks.append((make("beat", roll_id), TAKE_BEAT, discord.ButtonStyle.secondary))
     if retry and not extended:
         looks.append((ids.roll_button("retry", roll_id), TRY_AGAIN, discord.ButtonStyle.secondary))
+    if again and not extended:
+        looks.append((ids.roll_button("again", roll_id), ROLL_AGAIN, discord.ButtonStyle.secondary))
+    if save and not extended:
+        looks.append((ids.roll_button("save", roll_id), SAVE_ROLL, discord.ButtonStyle.secondary))
     return view_of(looks)
 
 

@@ -10,12 +10,13 @@ from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, safe
 from engine.constants import MAX_EXTRA, MAX_POOL
 from engine.models import Ruleset
+from engine.saved import MAX_SAVED
 
 __all__ = ["COMMAND_TOPICS", "HELP_TOPICS", "help_embed"]
 
 HELP_TOPICS: Final = (
-    "roll", "secret", "will", "odds", "characters", "extended", "teamwork", "contest",
-    "multi", "init", "storyteller", "history", "stats", "config",
+    "roll", "secret", "will", "odds", "characters", "saved", "extended", "teamwork",
+    "contest", "multi", "init", "storyteller", "history", "stats", "config",
 )
 
 #: The help topic of every command (a test checks each command the bot has is here).
@@ -24,6 +25,7 @@ COMMAND_TOPICS: Final = {
     "extended": "extended", "teamwork": "teamwork", "contest": "contest", "multi": "multi",
     "init": "init", "scene": "storyteller", "turn": "storyteller", "night": "storyteller",
     "history": "history", "stats": "stats", "config": "config", "help": "roll",
+    "saved": "saved",
 }
 
 _POOL: Final = (
@@ -89,21 +91,28 @@ _WILL: Final[dict[Ruleset, str]] = {
     ),
 }
 
+_AGAIN_AND_SAVE: Final = (
+    "**Roll again**: the same roll with fresh dice (Try again is that button on a failed "
+    "labelled roll). **Save this roll**: keep it under a name for `/saved roll`."
+)
+
 _BUTTONS: Final[dict[Ruleset, str]] = {
     Ruleset.COFD: (
         "**Spend Will**: adds Willpower after the roll, in place.\n"
         "**Take a Beat**: on a failure, make it a dramatic failure and gain a Beat.\n"
-        "**Try again**: on a failed labelled roll, roll again with -1 die per earlier failure."
+        "**Try again**: on a failed labelled roll, roll again with -1 die per earlier failure.\n"
+        + _AGAIN_AND_SAVE
     ),
     Ruleset.V20: (
         "**Spend Will**: adds Willpower's success after the roll, in place.\n"
         "**Try again**: on a failed labelled roll, roll again at +1 difficulty per earlier "
-        "failure (never reaching 10)."
+        "failure (never reaching 10).\n" + _AGAIN_AND_SAVE
     ),
     Ruleset.FISTFUL: (
         "**Spend Will**: adds 3 dice after the roll, in place; dice already rolled keep "
         "their places.\n"
-        "**Try again**: on a failed labelled roll, roll the same request again."
+        "**Try again**: on a failed labelled roll, roll the same request again.\n"
+        + _AGAIN_AND_SAVE
     ),
 }
 
@@ -522,6 +531,32 @@ def _characters(ruleset: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
+def _saved(_: Ruleset) -> list[tuple[str, str]]:
+    return [
+        (
+            "Saved rolls",
+            "`/saved add name:<name> pool:<dice> [label] [spec] [options] [replace]` keeps a "
+            f"roll under a name (up to {MAX_SAVED} in this server; a name already used needs "
+            "`replace:True`). `/saved roll name:<name> [modifier] [will] [label] [private]` "
+            "rolls it; `name` autocompletes yours. `/saved list` · `/saved delete name:<name>`. "
+            "**Save this roll** on one of your rolls asks a name and saves it as you asked it.",
+        ),
+        (
+            "Rolled as of now",
+            "A saved roll keeps its pool as you typed it: trait names (`Wits + Composure`) are "
+            "read from your character's sheet when you roll, and the channel's ruleset applies "
+            "then (an option it does not have is refused). Will is never saved: declare it "
+            "with `will:True` or press **Spend Will** after the roll.",
+        ),
+        (
+            "Roll again",
+            "Every roll offers **Roll again**: the same roll, fresh dice, successive-attempt "
+            "penalties as for any roll. On a failed labelled roll that button is **Try again**. "
+            "Only the roller may press it, once.",
+        ),
+    ]
+
+
 _TOPICS: Final = {
     "roll": _roll,
     "secret": _secret,
@@ -537,4 +572,5 @@ _TOPICS: Final = {
     "teamwork": _teamwork,
     "init": _init,
     "stats": _stats,
+    "saved": _saved,
 }

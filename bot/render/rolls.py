@@ -190,7 +190,8 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
         secret=record.private,
         compact=config.compact,
     )
-    view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry)
+    view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry,
+                        again=offered.again, save=offered.save)
     return shaped(Message(embed=embed, view=view), config)
 
 

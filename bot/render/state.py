@@ -163,7 +163,9 @@ def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     if record.beat:
         changes.append("Beat taken")
     if record.retried:
-        changes.append("tried again")
+        # Try again is a failed labelled roll's button; Roll again every other roll's.
+        changes.append("tried again" if record.label and record.result.failed
+                       else "rolled again")
     if record.private:
         changes.append("secret")
     if changes:

@@ -19,6 +19,7 @@ from engine.records import (
     Voided,
     WillState,
 )
+from engine.saved import Asked
 
 #: The most rolls one history page may ask for.
 MAX_HISTORY = 100
@@ -50,7 +51,14 @@ def _roll(row: sqlite3.Row) -> RollRecord:
         updated_at=row["updated_at"],
         character_id=row["character_id"],
         character_name=row["character_name"],
+        asked=_asked(row),
     )
+
+
+def _asked(row: sqlite3.Row) -> Asked | None:
+    """The roll as asked, when the row has it (queries that name their columns may not)."""
+    text = row["asked_json"] if "asked_json" in row.keys() else None  # noqa: SIM118
+    return None if text is None else Asked.model_validate_json(text)
 
 
 class RollRepository(Repository):
@@ -77,6 +85,7 @@ class RollRepository(Repository):
         action_id: int | None = None,
         character_id: int | None = None,
         character_name: str | None = None,
+        asked: Asked | None = None,
     ) -> RollRecord:
         """Store a new roll; the stored roll (its id is the key its buttons carry).
 
@@ -86,8 +95,9 @@ class RollRepository(Repository):
         """
         row = self._returning(
             "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
-            " request_json, result_json, will_state, action_id, character_id, character_name)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
+            " request_json, result_json, will_state, action_id, character_id, character_name,"
+            " asked_json)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
             (
                 guild_id,
                 channel_id,
@@ -101,6 +111,7 @@ class RollRepository(Repository):
                 action_id,
                 character_id,
                 character_name,
+                None if asked is None else asked.model_dump_json(),
             ),
         )
         # Built from what the caller gave, not parsed back from the JSON just written.
@@ -111,7 +122,7 @@ class RollRepository(Repository):
             void=False, voided_by=None, action_id=action_id, message_id=None,
             copy_channel_id=None, copy_message_id=None,
             created_at=row["created_at"], updated_at=row["updated_at"],
-            character_id=character_id, character_name=character_name,
+            character_id=character_id, character_name=character_name, asked=asked,
         )
         self._stats.counted(record)
         return record

@@ -31,6 +31,7 @@ from bot.store.characters import CharacterRepository
 from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.rolls import RollRepository
+from bot.store.saved import SavedRollRepository
 from bot.store.settings import SettingsRepository
 from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
@@ -62,6 +63,7 @@ class Tx:
     initiative: InitiativeRepository
     characters: CharacterRepository
     stats: StatsRepository
+    saved: SavedRollRepository
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -95,6 +97,7 @@ class Store:
             initiative=InitiativeRepository(raw),
             characters=characters,
             stats=stats,
+            saved=SavedRollRepository(raw),
         )
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0

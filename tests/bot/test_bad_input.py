@@ -326,7 +326,8 @@ async def live(fake: FakeDiscord, tmp_path: Path, zygote: Zygote) -> AsyncIterat
 
 
 #: Commands that only read: whatever the answer, the database stays as it was.
-READ_ONLY = frozenset({"will show", "config show", "help", "odds", "extended list"})
+READ_ONLY = frozenset({"will show", "config show", "help", "odds", "extended list",
+                       "saved list"})
 
 
 def is_refusal(reply: Message) -> bool:
@@ -348,6 +349,9 @@ def may_change(path: str, options: dict[str, Any], reply: Message) -> bool:
     if path.startswith("character "):
         # Every confirmation names the sheet in bold; no refusal does.
         return "**" in reply.text or not is_refusal(reply)
+    if path in {"saved add", "saved delete"}:
+        # Confirmations say what was done first; no refusal starts so.
+        return reply.text.startswith(("Saved ", "Replaced ", "Deleted "))
     return not is_refusal(reply)
 
 

@@ -32,6 +32,9 @@ VERSIONS = st.integers(min_value=1, max_value=ids.MAX_VERSION)
         ("sb1:resist:9", Press(Kind.RESIST, "", 9)),
         ("sb1:form:resist:9", Press(Kind.POOL_FORM, "resist", 9)),
         ("sb1:init:next:6:4", Press(Kind.INITIATIVE_CARD, "next", 6, 4)),
+        ("sb1:again:12", Press(Kind.ROLL, "again", 12)),
+        ("sb1:save:12", Press(Kind.ROLL, "save", 12)),
+        ("sb1:saveas:12", Press(Kind.SAVE_FORM, "", 12)),
     ],
 )
 def test_ids_drawn_before_this_change_keep_working(custom_id: str, press: Press) -> None:
@@ -76,6 +79,6 @@ def test_every_builder_parses_back(key: int, version: int) -> None:
 def test_every_kind_of_id_reaches_one_flow() -> None:
     """A button kind is answered by the one button router, a form kind by the form router;
     none is left to the stale answer, none is routed twice."""
-    forms = {Kind.CONDITION_FORM, Kind.POOL_FORM}
+    forms = {Kind.CONDITION_FORM, Kind.POOL_FORM, Kind.SAVE_FORM}
     assert set(FORMS) == forms
     assert set(ROUTES) == set(Kind) - forms

@@ -41,7 +41,7 @@ async def test_spend_will_after_failure_adds_three_dice_in_place_and_debits_will
     await roll.wait_for(lambda m: "3 successes" in m.text)
     assert "Will: **9** **10** 2" in roll.text
     assert "Willpower (spent after the roll)" in roll.text
-    assert roll.buttons == []
+    assert [button["label"] for button in roll.buttons] == ["Roll again", "Save this roll"]
     notice = await press.followup()
     assert notice.ephemeral
     assert "Will 2/3" in notice.text
@@ -59,7 +59,8 @@ async def test_someone_elses_spend_will_is_refused_and_changes_nothing(
     assert refusal.ephemeral
     assert "Only the member who made this roll" in refusal.text
     assert roll.edits == 0
-    assert [button["label"] for button in roll.buttons] == ["Spend Will", "Take a Beat"]
+    assert [button["label"] for button in roll.buttons] == [
+        "Spend Will", "Take a Beat", "Roll again", "Save this roll"]
 
 
 async def test_spend_will_with_an_empty_will_pool_is_refused(
@@ -136,7 +137,7 @@ async def test_take_a_beat_turns_the_failure_into_a_dramatic_failure_and_counts_
     assert (await press.ack()).name == "UPDATE_MESSAGE"
     await roll.wait_for(lambda m: "Dramatic failure" in m.text)
     labels = [button["label"] for button in roll.buttons]
-    assert labels == ["Try again"], "a Beat ends the Will offer; the failure may be retried"
+    assert labels == ["Try again", "Save this roll"], "a Beat ends the Will offer only"
     assert "1 Beat" in (await press.followup()).text
     assert "1 Beat" in await will_of(table, table.ada)
 

@@ -33,7 +33,8 @@ async def test_cofd_roll_shows_every_die_the_outcome_and_the_breakdown(
     assert "Strength 3 + Brawl 2" in reply.text
     assert "Chronicles of Darkness" in reply.text
     assert "Ada" in reply.text
-    assert [button["label"] for button in reply.buttons] == ["Spend Will"]
+    assert [button["label"] for button in reply.buttons] == [
+        "Spend Will", "Roll again", "Save this roll"]
 
 
 async def test_cofd_rote_nine_again_and_specialty_together(

@@ -111,6 +111,8 @@ OPEN_TO_PLAYERS = frozenset(
         "character show", "character use", "character list", "character rename",
         "character delete", "character export", "character import",
         "stats",
+        # a member's own saved rolls (per member per server)
+        "saved add", "saved roll", "saved list", "saved delete",
     }
 )
 
@@ -239,7 +241,7 @@ async def test_every_button_on_someone_elses_roll_is_refused_and_changes_nothing
         message for message in fake.messages(table.channel) if "pick the lock" in message.text
     )
     labels = [button["label"] for button in roll.buttons]
-    assert labels == ["Spend Will", "Take a Beat", "Try again"]
+    assert labels == ["Spend Will", "Take a Beat", "Try again", "Save this roll"]
     before = table_state(bot.db_path)
 
     for label in labels:

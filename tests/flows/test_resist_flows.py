@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.flows import characters, extended, rolls, teamwork
+from bot.flows import characters, extended, rolls, saved, teamwork
 from bot.render.refusals import refusal_text
 from engine.models import Ruleset
 from engine.parser import parse_pool_names
@@ -235,3 +235,35 @@ async def test_teamwork_resists_with_the_targets_trait(table: Table) -> None:
     assert not said.answer.ephemeral, said.answer.text
     request = (await action(table)).state(TeamworkAction).teamwork.request
     assert request.resist == 2
+
+
+async def test_a_saved_roll_keeps_a_named_resist_and_its_target(dice: Table) -> None:
+    table = dice
+    await create(table, "Mara", ALICE, "Strength 3, Brawl 3")
+    await create(table, "Bram", BOB, "Composure 3")
+    kept = await table.run(saved.add(
+        table.deps, table.ctx(), "grapple", parse_pool_names("Strength + Brawl"),
+        {"resist": "Composure", "resist_target": MENTION_BOB}, label=None, spec=None,
+        replace=False,
+    ))
+    assert kept.answer.ephemeral and "grapple" in kept.answer.text
+
+    said = await table.run(saved.roll(table.deps, table.ctx(), "grapple"))
+
+    assert "Resistance: Composure of Bram, from the sheet" in said.answer.text
+    record = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert record is not None and record.result.request.resist == 3
+
+
+async def test_roll_again_reads_the_resisting_sheet_again(dice: Table) -> None:
+    table = dice
+    await create(table, "Mara", ALICE, "Strength 3, Brawl 3")
+    await create(table, "Bram", BOB, "Composure 3")
+    await roll(table, "Strength + Brawl", resist="Composure", resist_target=MENTION_BOB)
+    table.faces.add(8, 8, 8)
+
+    said = await table.run(rolls.roll_again_pressed(table.deps, table.ctx(), 1))
+
+    assert "Resistance: Composure of Bram, from the sheet" in said.answer.text
+    again = await table.store.read(lambda tx: tx.rolls.get(2))
+    assert again is not None and again.result.request.resist == 3

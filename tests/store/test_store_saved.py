@@ -1,0 +1,90 @@
+"""Saved rolls and rolls kept as asked: the repository against a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, Tx
+from engine.parser import parse_pool_names
+from engine.records import WillState
+from engine.saved import Asked
+from tests.store.conftest import GUILD, OTHER, ROLLER, failure
+
+OTHER_GUILD = 1_000_000_000_000_000_009
+
+
+def asked(pool: str = "Wits + Composure", **options: bool | int | str) -> Asked:
+    return Asked.of(parse_pool_names(pool), options)
+
+
+async def test_put_then_get_by_the_folded_name_round_trips(store: Store) -> None:
+    kept = asked("Wits + Investigation 3 - 1", again="9", rote=True)
+    saved = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "  Spot  the Lie ",
+                                                      kept, "lie"))
+    assert saved.name == "Spot the Lie"
+    again = await store.read(lambda tx: tx.saved.get(GUILD, ROLLER, "spot the lie"))
+    assert again == saved
+    assert again is not None
+    assert again.asked == kept
+    assert again.asked.named_parts() == parse_pool_names("Wits + Investigation 3 - 1")
+
+
+async def test_put_on_a_folded_name_replaces_it_in_place(store: Store) -> None:
+    first = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "Punch", asked("5"), None))
+    second = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "PUNCH", asked("6"), "x"))
+    assert second.id == first.id
+    assert second.name == "PUNCH" and second.label == "x"
+    assert await store.read(lambda tx: tx.saved.count(GUILD, ROLLER)) == 1
+
+
+async def test_saved_rolls_are_per_member_and_per_server_listed_by_name(store: Store) -> None:
+    def fill(tx: Tx) -> None:
+        for guild, user, name in [(GUILD, ROLLER, "b"), (GUILD, ROLLER, "A"),
+                                  (GUILD, OTHER, "c"), (OTHER_GUILD, ROLLER, "d")]:
+            tx.saved.put(guild, user, name, asked("3"), None)
+
+    await store.write(fill)
+    assert await store.read(lambda tx: tx.saved.names(GUILD, ROLLER)) == ["A", "b"]
+    assert [s.name for s in await store.read(lambda tx: tx.saved.all(GUILD, ROLLER))] == [
+        "A", "b"]
+    assert await store.read(lambda tx: tx.saved.count(OTHER_GUILD, ROLLER)) == 1
+    assert await store.read(lambda tx: tx.saved.get(GUILD, OTHER, "b")) is None
+
+
+async def test_delete_answers_what_it_deleted_once(store: Store) -> None:
+    await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "Punch", asked("5"), None))
+    gone = await store.write(lambda tx: tx.saved.delete(GUILD, ROLLER, "punch"))
+    assert gone is not None and gone.name == "Punch"
+    assert await store.write(lambda tx: tx.saved.delete(GUILD, ROLLER, "punch")) is None
+
+
+async def test_a_roll_keeps_its_asked_form_and_older_rolls_have_none(store: Store) -> None:
+    kept = asked("Wits + Composure", again="8")
+
+    def insert(tx: Tx, with_asked: Asked | None) -> int:
+        record = tx.rolls.insert(
+            guild_id=GUILD, channel_id=1, roller_id=ROLLER, result=failure(),
+            will_state=WillState.OFFERED, asked=with_asked)
+        return record.id
+
+    with_form = await store.write(lambda tx: insert(tx, kept))
+    without = await store.write(lambda tx: insert(tx, None))
+    first = await store.read(lambda tx: tx.rolls.get(with_form))
+    second = await store.read(lambda tx: tx.rolls.get(without))
+    assert first is not None and first.asked == kept
+    assert second is not None and second.asked is None
+
+
+async def test_the_table_refuses_two_rows_of_one_folded_name(store: Store, db_path: Path) -> None:
+    await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "Punch", asked("5"), None))
+    conn = sqlite3.connect(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute(
+                "INSERT INTO saved_rolls (guild_id, user_id, name, name_key, asked_json)"
+                " VALUES (?, ?, 'punch', 'punch', '{}')", (GUILD, ROLLER))
+    finally:
+        conn.close()
