@@ -1,11 +1,18 @@
 """The PostgreSQL backend: the same synchronous repositories, spoken through asyncpg.
 
 A transaction's body is the same plain function of the repositories as on SQLite
-(:meth:`bot.store.Store.read`). It runs whole in a worker thread, on one pooled
-connection; each statement it runs is handed to the event loop
-(``run_coroutine_threadsafe``) and awaited there, so the loop serves other members
-meanwhile and the repositories keep ONE copy of their logic. The text they hold is
-SQLite's dialect; :mod:`bot.store.dialect` translates it.
+(:meth:`bot.store.Store.read`), and it runs whole in one worker thread, as SQLite's
+runs in aiosqlite's: one trip from the event loop per transaction. Each worker has
+its own event loop and its own connection, so the body's statements go straight to
+the server (``run_until_complete`` on the worker's loop) and the repositories keep
+ONE copy of their logic. The text they hold is SQLite's dialect;
+:mod:`bot.store.dialect` translates it.
+
+Writes go to ONE writer thread, one at a time, as on SQLite: a body that draws dice
+(an extended action's Roll) runs only after the write before it committed, so two
+presses at once roll once, and no body of this process re-runs for losing to another
+of its own. Processes split the guilds (shards), so theirs seldom collide; when they
+do, SERIALIZABLE re-runs the loser. Reads run on :data:`READERS` threads at once.
 
 Guarantees, as on SQLite:
 
@@ -26,11 +33,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import queue
 import random
 import re
 import sqlite3
+import threading
+import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -49,14 +58,8 @@ T = TypeVar("T")
 
 #: Attempts of one transaction before the member is told the database is busy.
 TRIES: Final = 12
-#: Write transactions one process runs at once. One, as on SQLite: a body that draws dice
-#: (an extended action's Roll) then runs only after the write before it committed, so two
-#: presses at once roll once and no body of this process re-runs for losing to another
-#: of its own. Processes split the guilds (shards), so theirs seldom collide; when they
-#: do, SERIALIZABLE re-runs the loser. Reads run in parallel on the pool.
-WRITERS: Final = 1
-#: Connections per process (and worker threads running transaction bodies).
-POOL_SIZE: Final = 10
+#: Threads (each with its connection) running read transactions, besides the writer's.
+READERS: Final = 4
 #: Seconds a statement may take, and a start-up connection attempt.
 STATEMENT_TIMEOUT: Final = 10.0
 CONNECT_TIMEOUT: Final = 5.0
@@ -172,11 +175,10 @@ class PgConnection:
         self._call(self.conn.execute(statement))
 
     def _call(self, work: Any) -> Any:
-        """Run a coroutine on the event loop and wait for it here (one round trip)."""
+        """Run a coroutine on this worker thread's own event loop (one round trip)."""
         self.round_trips += 1
-        future = asyncio.run_coroutine_threadsafe(work, self.loop)
         try:
-            return future.result(STATEMENT_TIMEOUT + 1)
+            return self.loop.run_until_complete(work)
         except asyncpg.IntegrityConstraintViolationError as error:
             refused = PgIntegrityError(str(error))
             self.failure = self.failure or refused
@@ -215,15 +217,59 @@ class _Again(Exception):  # noqa: N818 - a signal between two methods, never see
         self.careful = careful
 
 
-class PgEngine:
-    """A pool of connections, the threads that run transaction bodies, and the retries."""
+class _Reconnect(Exception):  # noqa: N818 - a signal between two methods
+    """The connection was found dead at BEGIN (nothing done yet): connect again."""
 
-    def __init__(self, pool: asyncpg.Pool, server: Where) -> None:
-        self._pool = pool
-        self._executor = ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="pg-tx")
+
+class _Worker(threading.Thread):
+    """A thread with its own event loop and connection, running transactions from a queue
+    one at a time (as aiosqlite's thread does for SQLite)."""
+
+    def __init__(self, engine: PgEngine, jobs: queue.SimpleQueue[Any], name: str) -> None:
+        super().__init__(name=name, daemon=True)
+        self._engine = engine
+        self._jobs = jobs
+        self.loop = asyncio.new_event_loop()
+        self._conn: asyncpg.Connection | None = None
+
+    def run(self) -> None:
+        try:
+            while (job := self._jobs.get()) is not None:
+                job(self)
+        finally:
+            self.drop()
+            self.loop.close()
+
+    def connection(self) -> asyncpg.Connection:
+        """This thread's connection, made again when it was lost."""
+        if self._conn is None or self._conn.is_closed():
+            self._conn = self.loop.run_until_complete(asyncpg.connect(
+                self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
+            ))
+        return self._conn
+
+    def drop(self) -> None:
+        """Forget the connection (lost, or the store closes)."""
+        if self._conn is not None:
+            self._conn.terminate()
+            self._conn = None
+
+
+class PgEngine:
+    """Worker threads, each with its own connection: one for writes (one at a time, as on
+    SQLite), :data:`READERS` for reads. The event loop hands a whole transaction to a
+    worker (one trip), whose statements then go straight to the server."""
+
+    def __init__(self, url: str, server: Where) -> None:
+        self.url = url
         self.server = server
-        self._writers = asyncio.Semaphore(WRITERS)
-        self._running: set[asyncio.Future[Any]] = set()
+        self._writes: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._reads: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._workers = [_Worker(self, self._writes, "pg-write")] + [
+            _Worker(self, self._reads, f"pg-read-{n}") for n in range(READERS)
+        ]
+        for worker in self._workers:
+            worker.start()
         #: Round trips to the server so far (statements, BEGIN and COMMIT).
         self.round_trips = 0
 
@@ -233,60 +279,67 @@ class PgEngine:
         naming the server (never the password) when it cannot be reached or used."""
         server = where(url)
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT,
-                command_timeout=STATEMENT_TIMEOUT,
+            conn = await asyncpg.connect(
+                url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
             )
         except (*UNAVAILABLE, asyncpg.PostgresError, ValueError) as error:
             msg = f"{server} cannot be reached: {_reason(error, url)}"
             raise StoreError(msg) from None
         try:
-            async with pool.acquire() as conn:
-                applied = await migrate(conn, migrations)
-        except BaseException:
-            await pool.close()
-            raise
+            applied = await migrate(conn, migrations)
+        finally:
+            await conn.close()
         log.info("store open: %s (%d migrations applied now)", server, len(applied))
-        return cls(pool, server)
+        return cls(url, server)
 
     async def close(self) -> None:
-        """Close once the transactions under way are over."""
-        if self._running:
-            await asyncio.wait(set(self._running))
-        await self._pool.close()
-        self._executor.shutdown(wait=True)
+        """Close once the transactions already queued are over."""
+        for worker in self._workers:
+            (self._writes if worker.name == "pg-write" else self._reads).put(None)
+        await asyncio.to_thread(self._join)
+
+    def _join(self) -> None:
+        for worker in self._workers:
+            worker.join()
 
     async def run(self, begin: str, body: Callable[[PgConnection], T], *, write: bool) -> T:
-        """``body`` between ``begin`` and COMMIT on a pooled connection, re-run after a
-        lost race (bounded); ROLLBACK and re-raise when it raises.
+        """``body`` between ``begin`` and COMMIT in a worker, re-run after a lost race
+        (bounded); ROLLBACK and re-raise when it raises.
 
-        A caller cancelled meanwhile does not stop a body once begun (as on SQLite): the
-        transaction finishes whole, committed or rolled back, before its connection goes
-        back to the pool."""
-        work = asyncio.ensure_future(self._attempts(begin, body, write=write))
-        self._running.add(work)
-        work.add_done_callback(self._running.discard)
-        return await asyncio.shield(work)
-
-    async def _attempts(
-        self, begin: str, body: Callable[[PgConnection], T], *, write: bool
-    ) -> T:
+        A caller cancelled meanwhile does not stop a body once queued (as on SQLite): the
+        transaction finishes whole, committed or rolled back."""
         loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+
+        def settle(outcome: Callable[[], None]) -> None:
+            if not answer.done():
+                outcome()
+
+        def job(worker: _Worker) -> None:
+            try:
+                result = self._attempts(worker, begin, body)
+            except BaseException as error:  # handed to the caller, whatever it is
+                failed = error
+                loop.call_soon_threadsafe(settle, lambda: answer.set_exception(failed))
+            else:
+                loop.call_soon_threadsafe(settle, lambda: answer.set_result(result))
+
+        (self._writes if write else self._reads).put(job)
+        return await asyncio.shield(answer)
+
+    def _attempts(self, worker: _Worker, begin: str, body: Callable[[PgConnection], T]) -> T:
         careful = False
         for attempt in range(TRIES):
             try:
-                async with (
-                    self._writers if write else contextlib.nullcontext(),
-                    self._pool.acquire() as conn,
-                ):
-                    return await loop.run_in_executor(
-                        self._executor, self._transaction, conn, loop, careful, begin, body
-                    )
+                return self._transaction(worker.connection(), worker.loop, careful, begin, body)
             except _Again as again:
                 careful = careful or again.careful
-                # Spread the retries of colliding transactions apart (at most ~50 ms).
-                await asyncio.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 6)))
+                # Spread the retries of colliding transactions apart (at most ~64 ms).
+                time.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 6)))
+            except _Reconnect:
+                worker.drop()
             except UNAVAILABLE as error:
+                worker.drop()
                 log.warning("%s unavailable: %s", self.server, error)
                 raise StoreUnavailable(str(self.server)) from error
         raise StoreBusy(str(self.server))
@@ -302,7 +355,10 @@ class PgEngine:
         """In a worker thread: BEGIN, the body, COMMIT; ROLLBACK if it raises."""
         tx = PgConnection(conn, loop, careful=careful)
         try:
-            tx.run(begin)
+            try:
+                tx.run(begin)
+            except UNAVAILABLE as error:  # the server closed it while it was idle
+                raise _Reconnect from error
             try:
                 answer = body(tx)
             except BaseException as error:

@@ -33,9 +33,10 @@ def test_quoted_text_and_casts_are_kept() -> None:
 
 
 def test_the_time_stamp_becomes_postgresqls_same_text() -> None:
-    translated = translate(f"UPDATE t SET updated_at = {SQLITE_NOW} WHERE id = ?")
+    translated = translate("UPDATE t SET updated_at = %s WHERE id = ?".replace("%s", SQLITE_NOW))
 
-    assert translated.sql == f"UPDATE t SET updated_at = {POSTGRES_NOW} WHERE id = $1"
+    expected = "UPDATE t SET updated_at = %s WHERE id = $1".replace("%s", POSTGRES_NOW)
+    assert translated.sql == expected
 
 
 def test_a_parameter_only_tested_for_null_is_given_as_text() -> None:
