@@ -4,13 +4,18 @@ Run from the repository root::
 
     .venv/bin/python -m bench.bench_flows
     .venv/bin/python -m bench.bench_flows --seconds 5 --concurrency 1 8
+    .venv/bin/python -m bench.bench_flows --database-url postgresql://bot@localhost/bench
 
 Each workload runs the flow the bot runs for one interaction (``bot/flows/``),
 on a fresh SQLite file (WAL, as in production), with seeded dice and a
 responder that records instead of calling Discord, so what is measured is the
 bot's own work: store trips, engine, render. Printed per workload: the trips
 to the database thread one interaction takes (``Store.trips``, counted, not
-timed), operations/s and p50/p99 latency. Each task acts as its own member in
+timed), the round trips to the database server it takes on PostgreSQL
+(``Store.round_trips``: statements, BEGIN and COMMIT; SQLite has none beyond its
+trips), operations/s and p50/p99 latency. With ``--database-url`` the flows run on
+that PostgreSQL database instead, which is EMPTIED before each workload: give it a
+database of its own. Each task acts as its own member in
 its own channel (no conflicts). Figures go into BENCHMARKS.md; nothing here is
 a timed test.
 """
@@ -24,6 +29,8 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+import asyncpg
 
 from bot.edge.ids import Kind, Press
 from bot.flows import initiative, rolls
@@ -136,21 +143,44 @@ async def _trips(deps: Deps, workload: Workload, member: int) -> int:
     return deps.store.trips - before
 
 
-async def measure(name: str, workload: Workload, seconds: float, concurrency: int) -> None:
+async def _emptied(url: str) -> str:
+    """The bench's PostgreSQL database with every table emptied (the schema kept)."""
+    conn = await asyncpg.connect(url)
+    try:
+        tables = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'schema_version'"
+        )
+        if tables:
+            names = ", ".join(row[0] for row in tables)
+            await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return url
+
+
+async def measure(
+    name: str, workload: Workload, seconds: float, concurrency: int, url: str | None = None
+) -> None:
+    _TRACKERS.clear()
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.sqlite3")
+        target = Path(folder) / "bench.sqlite3" if url is None else await _emptied(url)
+        store = await Store.open(target)
         deps = Deps(store=store, faces=seeded_faces(7))
         try:
             if workload is _spend_will:  # the press's own trips, without its roll's
                 reply = await rolls.roll(deps, _ctx(999_999), _ask(2), label=None,
                                          private=False)
-                before = deps.store.trips
+                before, round_before = deps.store.trips, deps.store.round_trips
                 await run(rolls.spend_will_pressed(deps, _ctx(999_999), _roll_id(reply)), Quiet())
                 trips = deps.store.trips - before
+                round_trips = deps.store.round_trips - round_before
             else:
                 if workload is _init_next:  # the press's own trips, without the set-up
                     await _fight(deps, 999_999)
+                round_before = deps.store.round_trips
                 trips = await _trips(deps, workload, 999_999)
+                round_trips = deps.store.round_trips - round_before
             latencies: list[float] = []
             stop = time.perf_counter() + seconds
 
@@ -167,7 +197,8 @@ async def measure(name: str, workload: Workload, seconds: float, concurrency: in
             await store.close()
     cuts = statistics.quantiles(latencies, n=100)
     print(
-        f"{name:<11} concurrency {concurrency:>2}: {trips} trips/interaction, "
+        f"{name:<11} concurrency {concurrency:>2}: {trips} trips/interaction"
+        f" ({round_trips} round trips), "
         f"{len(latencies) / elapsed:7.0f} ops/s, p50 {cuts[49] * 1000:6.2f} ms, "
         f"p99 {cuts[98] * 1000:6.2f} ms"
     )
@@ -182,10 +213,12 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--database-url", default=None,
+                        help="a PostgreSQL database of the bench's own (emptied each workload)")
     args = parser.parse_args()
     for concurrency in args.concurrency:
         for name, workload in WORKLOADS.items():
-            await measure(name, workload, args.seconds, concurrency)
+            await measure(name, workload, args.seconds, concurrency, args.database_url)
     print("(spend_will: ops/s and latency include the roll it is pressed on;"
           " its trips are the press's alone; init_next: Next on an initiative card of"
           " five combatants, each member's first press sets the fight up)")

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -89,13 +90,21 @@ def dice_source(settings: Settings) -> FaceSource:
     return system_faces()
 
 
+def database_target(settings: Settings) -> Path | str:
+    """``DATABASE_URL`` (PostgreSQL) when set, else the SQLite file of ``DATABASE_PATH``."""
+    if settings.database_url is not None:
+        return settings.database_url.get_secret_value()
+    return settings.database_path
+
+
 async def run(settings: Settings) -> int:
     """Run until the bot stops or a signal asks it to; always close the database."""
     try:
-        store = await Store.open(settings.database_path)
+        store = await Store.open(database_target(settings))
     except (MigrationError, StoreError) as error:
         msg = f"The database cannot be used, nothing was started: {error}"
         raise StartupError(msg) from None
+    log.info("Store in use: %s", store.describe)
     faces = dice_source(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

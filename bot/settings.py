@@ -29,6 +29,11 @@ class Settings(BaseSettings):
         default=Path("data/bot.sqlite3"),
         description="SQLite file holding every table's state; its folder is created if missing.",
     )
+    database_url: SecretStr | None = Field(
+        default=None,
+        description="postgresql://user:password@host:port/database: PostgreSQL instead of the"
+        " SQLite file (wins over DATABASE_PATH); needed for several processes. Never logged.",
+    )
     dev_guild_id: int | None = Field(
         default=None, description="Sync commands to this server at start-up (development)."
     )

@@ -27,14 +27,17 @@ from bot.render.messages import (
     NO_DIRECT_MESSAGES,
     NOT_ALLOWED,
     STORE_BUSY,
+    STORE_CONTENDED,
     STORE_FAILED,
     STORE_FULL,
     STORE_READ_ONLY,
+    STORE_UNAVAILABLE,
     missing_permissions,
     not_a_choice,
     not_a_value,
     out_of_range,
 )
+from bot.store import StoreBusy, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +90,13 @@ def _result_code(error: sqlite3.Error) -> str:
 
 def store_fault_message(error: BaseException) -> str | None:
     """The ephemeral text for a database that refused the work (busy, read-only, full,
-    failing), or None when ``error`` is not such a fault."""
+    failing, a PostgreSQL server gone away), or None when ``error`` is not such a fault."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, StoreUnavailable):
+        return STORE_UNAVAILABLE
+    if isinstance(error, StoreBusy):
+        return STORE_CONTENDED
     fault = _sqlite_error(error)
     if fault is None:
         return None
@@ -102,7 +111,11 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     if message is None:
         message = store_fault_message(error)
         fault = _sqlite_error(error)
-        if message is not None and fault is not None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(original, StoreUnavailable | StoreBusy):
+            log.warning("Database fault in %s: %s (%s)", _describe(interaction),
+                        type(original).__name__, original)
+        elif message is not None and fault is not None:
             # Not the member's mistake and not a bug: whoever runs the bot must see it.
             level = logging.WARNING if message is STORE_BUSY else logging.ERROR
             log.log(

@@ -14,6 +14,14 @@ STORE_BUSY = (
     "The bot's database is busy (another program is using it), so I could not save that. "
     "Please try again in a moment."
 )
+STORE_UNAVAILABLE = (
+    "The bot cannot reach its database just now, so nothing was saved. "
+    "Please try again in a moment."
+)
+STORE_CONTENDED = (
+    "The bot's database is busy with other changes at this table, so nothing was saved. "
+    "Please try again in a moment."
+)
 STORE_READ_ONLY = (
     "The bot's database is read-only right now, so I could not save that. Please tell "
     "whoever runs the bot; reading (/history, /will show, /help) still works."

@@ -31,15 +31,12 @@ class InitiativeRepository(Repository):
     def create(self, guild_id: int, channel_id: int, state: BaseModel) -> TrackerRecord | None:
         """Store a new open tracker at version 1; None (nothing stored) when the channel
         already has an open one."""
-        try:
-            row = self._returning(
-                "INSERT INTO initiative (guild_id, channel_id, state_json) VALUES (?, ?, ?)"
-                " RETURNING *",
-                (guild_id, channel_id, state.model_dump_json()),
-            )
-        except sqlite3.IntegrityError:
-            return None
-        return _tracker(row)
+        row = self._one(
+            "INSERT INTO initiative (guild_id, channel_id, state_json) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING RETURNING *",
+            (guild_id, channel_id, state.model_dump_json()),
+        )
+        return None if row is None else _tracker(row)
 
     def get(self, tracker_id: int) -> TrackerRecord | None:
         """A tracker by id, open or closed."""

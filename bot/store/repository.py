@@ -9,11 +9,30 @@ in the database's own thread, so it costs one trip from the event loop
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 Params = Sequence[Any] | Mapping[str, Any]
 """Positional (``?``) or named (``:name``) parameters."""
+
+
+class Cursor(Protocol):
+    """What a statement answers: its rows, or how many rows it changed."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """The transaction's connection as the repositories use it: ``sqlite3.Connection``,
+    or the PostgreSQL store's (bot.store.postgres.PgConnection), which takes the same
+    SQLite-dialect text and translates it (bot.store.dialect)."""
+
+    def execute(self, sql: str, parameters: Params = (), /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Params], /) -> Cursor: ...
 
 
 class Repository:
@@ -24,7 +43,7 @@ class Repository:
     several calls in one transaction.
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
     def _one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
@@ -32,7 +51,13 @@ class Repository:
         rows = self._conn.execute(sql, params).fetchall()
         return next(iter(rows), None)
 
-    def _all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    def _all(
+        self, sql: str, params: Params = (), *, postgres: str | None = None
+    ) -> list[sqlite3.Row]:
+        """Every row. ``postgres``: the statement's PostgreSQL text, for the few that
+        SQLite's dialect cannot say portably (its JSON functions); both are literal."""
+        if postgres is not None and not isinstance(self._conn, sqlite3.Connection):
+            sql = postgres
         return list(self._conn.execute(sql, params).fetchall())
 
     def _run(self, sql: str, params: Params = ()) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.store.repository import Repository
+from bot.store.repository import Connection, Repository
 from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
 from engine.models import RollRequest, RollResult, WillUse
@@ -65,7 +65,7 @@ class RollRepository(Repository):
     """Rolls and their buttons: Spend Will, Take a Beat, Try again; closing; history; void."""
 
     def __init__(
-        self, conn: sqlite3.Connection, will: WillRepository, stats: StatsRepository
+        self, conn: Connection, will: WillRepository, stats: StatsRepository
     ) -> None:
         super().__init__(conn)
         self._will = will
@@ -262,7 +262,7 @@ class RollRepository(Repository):
             " LEFT JOIN actions ON actions.id = rolls.action_id"
             " WHERE rolls.guild_id = ? AND rolls.channel_id = ?"
             " AND (? IS NULL OR roller_id = ?)"
-            " AND (private = 0 OR roller_id = ? OR ?)"
+            " AND (private = 0 OR roller_id = ? OR ? = 1)"
             " ORDER BY rolls.id DESC LIMIT ?",
             (
                 guild_id,

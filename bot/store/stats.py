@@ -80,15 +80,19 @@ class StatsRepository(Repository):
             " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
-            " DO UPDATE SET rolls = rolls + excluded.rolls, dice = dice + excluded.dice,"
-            " will_spent = will_spent + excluded.will_spent,"
-            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
-            " failure = failure + excluded.failure, success = success + excluded.success,"
-            " exceptional_success = exceptional_success + excluded.exceptional_success,"
-            " botch = botch + excluded.botch, f1 = f1 + excluded.f1, f2 = f2 + excluded.f2,"
-            " f3 = f3 + excluded.f3, f4 = f4 + excluded.f4, f5 = f5 + excluded.f5,"
-            " f6 = f6 + excluded.f6, f7 = f7 + excluded.f7, f8 = f8 + excluded.f8,"
-            " f9 = f9 + excluded.f9, f10 = f10 + excluded.f10",
+            " DO UPDATE SET rolls = stat_tally.rolls + excluded.rolls,"
+            " dice = stat_tally.dice + excluded.dice,"
+            " will_spent = stat_tally.will_spent + excluded.will_spent,"
+            " dramatic_failure = stat_tally.dramatic_failure + excluded.dramatic_failure,"
+            " failure = stat_tally.failure + excluded.failure,"
+            " success = stat_tally.success + excluded.success,"
+            " exceptional_success = stat_tally.exceptional_success + excluded.exceptional_success,"
+            " botch = stat_tally.botch + excluded.botch, f1 = stat_tally.f1 + excluded.f1,"
+            " f2 = stat_tally.f2 + excluded.f2, f3 = stat_tally.f3 + excluded.f3,"
+            " f4 = stat_tally.f4 + excluded.f4, f5 = stat_tally.f5 + excluded.f5,"
+            " f6 = stat_tally.f6 + excluded.f6, f7 = stat_tally.f7 + excluded.f7,"
+            " f8 = stat_tally.f8 + excluded.f8, f9 = stat_tally.f9 + excluded.f9,"
+            " f10 = stat_tally.f10 + excluded.f10",
             [(*key, *values) for key in self._keys(roll)],
         )
 
@@ -101,11 +105,12 @@ class StatsRepository(Repository):
             " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
-            " DO UPDATE SET rolls = rolls + excluded.rolls,"
-            " dramatic_failure = dramatic_failure + excluded.dramatic_failure,"
-            " failure = failure + excluded.failure, success = success + excluded.success,"
-            " exceptional_success = exceptional_success + excluded.exceptional_success,"
-            " botch = botch + excluded.botch",
+            " DO UPDATE SET rolls = stat_shapes.rolls + excluded.rolls,"
+            " dramatic_failure = stat_shapes.dramatic_failure + excluded.dramatic_failure,"
+            " failure = stat_shapes.failure + excluded.failure,"
+            " success = stat_shapes.success + excluded.success,"
+            " exceptional_success = stat_shapes.exceptional_success + excluded.exceptional_success,"
+            " botch = stat_shapes.botch + excluded.botch",
             [(*key, shape, *values) for key in self._keys(roll)],
         )
 
@@ -125,7 +130,7 @@ class StatsRepository(Repository):
                                          _outcomes(before.outcome, 1), strict=True)]
         faces = [a - b for a, b in zip(_faces(after), _faces(before), strict=True)]
         self._tally(roll, (0, len(after.dice) - len(before.dice), spent, *outcome, *faces))
-        self._run("INSERT OR IGNORE INTO stat_first (roll_id, outcome) VALUES (?, ?)",
+        self._run("INSERT INTO stat_first (roll_id, outcome) VALUES (?, ?) ON CONFLICT DO NOTHING",
                   (roll.id, before.outcome.value))
 
     def uncounted(self, roll: RollRecord) -> None:
@@ -292,6 +297,19 @@ class StatsRepository(Repository):
                 guild_id, channel_id, roller_id, roller_id,
                 day, day, kept, kept, limit,
             ),
+            postgres="SELECT id, created_at, roller_id, roller_name, label, private, void, beat,"
+            " will_state, request_json::jsonb ->> 'ruleset' AS ruleset,"
+            " coalesce((result_json::jsonb #>> '{breakdown,dice}')::bigint, 0) AS dice,"
+            " result_json::jsonb ->> 'outcome' AS outcome,"
+            " (result_json::jsonb ->> 'successes')::bigint AS successes,"
+            " (SELECT coalesce(string_agg(d.value ->> 0, ' ' ORDER BY d.n), '')"
+            "  FROM jsonb_array_elements(CASE jsonb_typeof(result_json::jsonb -> 'dice')"
+            "  WHEN 'array' THEN result_json::jsonb -> 'dice' ELSE '[]' END)"
+            "  WITH ORDINALITY AS d(value, n)) AS faces"
+            " FROM rolls WHERE guild_id = ? AND channel_id = ?"
+            " AND (? IS NULL OR roller_id = ?) AND (? IS NULL OR created_at >= ?)"
+            " AND (? IS NULL OR request_json::jsonb ->> 'ruleset' = ?)"
+            " ORDER BY id DESC LIMIT ?",
         )
         return [_logged(row) for row in rows]
 

@@ -11,6 +11,10 @@ however many statements it runs, and nothing else can interleave with it, so
 a read-modify-write inside one ``write`` is atomic. A write that finds the
 state changed since its flow read it raises :class:`Conflict` (rolled back)
 with the engine's reason, which the flow answers.
+
+``Store.open`` takes the SQLite file's path, or a ``postgresql://`` URL: then the
+same bodies run on PostgreSQL (:class:`PostgresStore`, bot/store/postgres.py) with
+the same guarantees.
 """
 
 from __future__ import annotations
@@ -28,8 +32,11 @@ import aiosqlite
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
 from bot.store.characters import CharacterRepository
+from bot.store.errors import StoreError
 from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
+from bot.store.postgres import PgEngine, is_postgres_url
+from bot.store.repository import Connection
 from bot.store.rolls import RollRepository
 from bot.store.saved import SavedRollRepository
 from bot.store.settings import SettingsRepository
@@ -45,10 +52,6 @@ MIN_SQLITE = (3, 37, 0)
 BUSY_TIMEOUT_MS = 1000
 
 T = TypeVar("T")
-
-
-class StoreError(RuntimeError):
-    """The database cannot be used as the store needs it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,41 +79,58 @@ class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of th
         self.reason = reason
 
 
+def build_tx(raw: Connection) -> Tx:
+    """The repositories over one connection (SQLite's, or a PostgreSQL transaction's)."""
+    characters = CharacterRepository(raw)
+    will = WillRepository(raw, characters)
+    stats = StatsRepository(raw)
+    return Tx(
+        settings=SettingsRepository(raw),
+        rolls=RollRepository(raw, will, stats),
+        will=will,
+        attempts=AttemptRepository(raw),
+        actions=ActionRepository(raw),
+        initiative=InitiativeRepository(raw),
+        characters=characters,
+        stats=stats,
+        saved=SavedRollRepository(raw),
+    )
+
+
 class Store:
     """The bot's only access to its database. Build it with :meth:`open`."""
+
+    #: Which database, for the start-up log (never a password).
+    describe = "SQLite"
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         # aiosqlite made this connection in its worker thread; every transaction body
         # runs there too (see _in_thread), so it is only ever used from that thread.
         raw = conn._conn
-        characters = CharacterRepository(raw)
-        will = WillRepository(raw, characters)
-        stats = StatsRepository(raw)
         self._raw = raw
-        self._tx = Tx(
-            settings=SettingsRepository(raw),
-            rolls=RollRepository(raw, will, stats),
-            will=will,
-            attempts=AttemptRepository(raw),
-            actions=ActionRepository(raw),
-            initiative=InitiativeRepository(raw),
-            characters=characters,
-            stats=stats,
-            saved=SavedRollRepository(raw),
-        )
+        self._tx = build_tx(raw)
         #: Trips to the database thread so far (the load benchmark reports them per command).
         self.trips = 0
 
+    @property
+    def round_trips(self) -> int:
+        """Round trips to the database server so far: SQLite has none beyond its trips."""
+        return self.trips
+
     @classmethod
-    async def open(cls, path: Path | str, migrations: Path = MIGRATIONS_DIR) -> Store:
+    async def open(cls, path: Path | str, migrations: Path | None = None) -> Store:
         """Open (or create) the database file and bring its schema up to date.
 
         Creates the parent folder, switches to WAL, turns foreign keys on and
         applies pending migrations; raises :class:`StoreError` (the file cannot be
         opened or used) or :class:`bot.store.migrations.MigrationError` when the bot
-        must not start.
+        must not start. A ``postgresql://`` URL opens :class:`PostgresStore` instead
+        (its migrations are ``migrations/postgres``).
         """
+        if is_postgres_url(path):
+            return await PostgresStore.connect(str(path), migrations)
+        migrations = MIGRATIONS_DIR if migrations is None else migrations
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             msg = (
                 f"SQLite {'.'.join(map(str, MIN_SQLITE))} or newer is needed,"
@@ -159,8 +179,10 @@ class Store:
         except BaseException:
             await conn.close()
             raise
-        log.info("store open at %s (%d migrations applied now)", path, len(applied))
-        return cls(conn)
+        log.info("store open: SQLite file %s (%d migrations applied now)", path, len(applied))
+        store = cls(conn)
+        store.describe = f"SQLite file {path}"
+        return store
 
     async def close(self) -> None:
         """Close the connection once the transactions already queued are over."""
@@ -193,3 +215,41 @@ class Store:
                 self._raw.rollback()
             raise
         return answer
+
+
+class PostgresStore(Store):
+    """The same store on PostgreSQL: each body runs in a worker thread whose statements
+    go to the server through the event loop (bot/store/postgres.py)."""
+
+    def __init__(self, engine: PgEngine) -> None:  # no SQLite connection: no super()
+        self._engine = engine
+        self.trips = 0
+        self.describe = str(engine.server)
+
+    @classmethod
+    async def connect(cls, url: str, migrations: Path | None = None) -> PostgresStore:
+        """Connect to ``url`` and apply ``migrations`` (default ``migrations/postgres``)."""
+        folder = MIGRATIONS_DIR / "postgres" if migrations is None else migrations
+        return cls(await PgEngine.connect(url, folder))
+
+    @property
+    def round_trips(self) -> int:
+        """Round trips to the server so far: statements, BEGIN and COMMIT."""
+        return self._engine.round_trips
+
+    async def close(self) -> None:
+        await self._engine.close()
+
+    async def _in_thread(self, begin: str, body: Callable[[Tx], T]) -> T:
+        self.trips += 1
+        # Writes (SERIALIZABLE) run one at a time in this process (bot/store/postgres.py).
+        write = begin.endswith("SERIALIZABLE")
+        return await self._engine.run(begin, lambda conn: body(build_tx(conn)), write=write)
+
+    async def read(self, body: Callable[[Tx], T]) -> T:
+        """Run ``body`` in one consistent view of the database."""
+        return await self._in_thread("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+
+    async def write(self, body: Callable[[Tx], T]) -> T:
+        """Run ``body`` as if alone (SERIALIZABLE, re-run after a lost race, bounded)."""
+        return await self._in_thread("BEGIN ISOLATION LEVEL SERIALIZABLE", body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from bot.store.characters import CharacterRepository
-from bot.store.repository import Repository
+from bot.store.repository import Connection, Repository
 from engine import will
 from engine.characters import beat_added, with_will
 from engine.records import WillPool
@@ -27,7 +27,7 @@ class WillRepository(Repository):
     character keeps the member-level pool.
     """
 
-    def __init__(self, conn: sqlite3.Connection, characters: CharacterRepository) -> None:
+    def __init__(self, conn: Connection, characters: CharacterRepository) -> None:
         super().__init__(conn)
         self._characters = characters
 
@@ -120,7 +120,7 @@ class WillRepository(Repository):
             return sheet.beats
         row = self._returning(
             "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
-            " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats + 1,"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats.beats + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " RETURNING beats",
             (guild_id, user_id),

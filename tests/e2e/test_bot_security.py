@@ -373,6 +373,10 @@ PASSED_THROUGH = {
     ("repository.py", "_returning", "sql"): "the helpers pass their caller's SQL on",
     ("store.py", "_transaction", "begin"): "BEGIN or BEGIN IMMEDIATE, chosen by the caller",
     ("migrations.py", "_apply", "statement"): "a statement of a migration file in the repo",
+    ("postgres.py", "run", "statement"): "BEGIN, COMMIT or ROLLBACK, chosen by the store",
+    ("postgres.py", "_status", "sql"): "a repository's literal SQL, translated (dialect.py)",
+    ("postgres.py", "_many", "sql"): "a repository's literal SQL, translated (dialect.py)",
+    ("postgres.py", "_apply", "script"): "a migration file in the repo (migrations/postgres)",
 }
 
 

@@ -109,3 +109,26 @@ async def test_sigterm_closes_the_database_cleanly_and_rolls_survive_a_restart(
     history = await ask(table.ada, table.channel, "history")
 
     assert "kept" in history.text
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("postgresql://bot:hunter2@127.0.0.1:9/bot", "127.0.0.1:9"),
+        ("postgresql://bot:hunter2@db.example:port/bot", "db.example"),
+    ],
+    ids=["unreachable", "malformed"],
+)
+async def test_an_unusable_database_url_is_one_line_naming_the_server_never_the_password(
+    tmp_path: Path, url: str, named: str
+) -> None:
+    env = clean_env(DISCORD_TOKEN="x", DATABASE_URL=url)
+
+    code, out, err = await run_bot(env, tmp_path)
+
+    assert code != 0
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("The database cannot be used, nothing was started: ")
+    assert named in last
+    assert "hunter2" not in out + err

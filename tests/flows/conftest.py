@@ -198,8 +198,9 @@ class Table:
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    store = await Store.open(tmp_path / "bot.sqlite3")
+async def table(store_target: Path | str) -> AsyncIterator[Table]:
+    """A table on each backend (tests/conftest.py): SQLite, then PostgreSQL."""
+    store = await Store.open(store_target)
     faces = Faces()
     source: FaceSource = faces
     yield Table(deps=Deps(store=store, faces=source), faces=faces)

@@ -37,8 +37,10 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+async def store(store_target: Path | str) -> AsyncIterator[Store]:
+    """The store on each backend (tests/conftest.py): a new SQLite file (``db_path``) or
+    a new PostgreSQL database."""
+    opened = await Store.open(store_target)
     yield opened
     await opened.close()
 

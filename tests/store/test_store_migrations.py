@@ -67,7 +67,7 @@ async def test_the_database_file_is_in_wal_mode(store: Store, db_path: Path) -> 
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(sqlite3.IntegrityError, match=r"(?i)foreign key"):
         await store.write(
             lambda tx: tx.rolls.insert(
                 guild_id=GUILD,

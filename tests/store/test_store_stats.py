@@ -237,8 +237,9 @@ async def test_since_reads_whole_months_and_the_days_of_one_month(store: Store) 
                 stats._run(
                     "INSERT INTO stat_tally VALUES (?, 0, 0, ?, ?, 0, 'cofd', ?, ?, 0,"
                     " 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)"
-                    " ON CONFLICT DO UPDATE SET rolls = rolls + excluded.rolls,"
-                    " dice = dice + excluded.dice",
+                    " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private,"
+                    " ruleset) DO UPDATE SET rolls = stat_tally.rolls + excluded.rolls,"
+                    " dice = stat_tally.dice + excluded.dice",
                     (GUILD, span, bucket, 1, number),
                 )
 

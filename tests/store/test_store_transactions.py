@@ -151,7 +151,13 @@ async def test_a_write_once_begun_finishes_whole_even_if_its_caller_is_cancelled
         await task
     release.set()
 
-    pool, beats = await _will_and_beats(store)
+    # On PostgreSQL a later read may run beside the body's end: wait for the commit. A
+    # half transaction would show the pool without the Beat, and never the Beat.
+    for _ in range(300):
+        pool, beats = await _will_and_beats(store)
+        if beats:
+            break
+        await asyncio.sleep(0.01)
     assert pool is not None
     assert beats == 1
 

@@ -1,0 +1,172 @@
+"""What only the PostgreSQL store has to prove: several processes over one database
+(two stores stand for two processes), migrations under the advisory lock, a server that
+cannot be reached or goes away. Everything else runs on both backends (``store``)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from urllib.parse import urlsplit
+
+import asyncpg
+import pytest
+
+from bot.store import Store, StoreError, StoreUnavailable, Tx
+from bot.store.migrations import MIGRATIONS_DIR, discover
+from engine.models import WillUse
+from engine.records import ActionKind, WillState
+from tests.postgres_server import PostgresServer
+from tests.store.conftest import GUILD, ROLLER, failure, roll, track_will, with_will
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+async def _two(url: str) -> tuple[Store, Store]:
+    return await Store.open(url), await Store.open(url)
+
+
+async def test_processes_starting_together_apply_each_migration_once(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+
+    stores = await asyncio.gather(*(Store.open(url) for _ in range(4)))
+    for store in stores:
+        await store.close()
+
+    conn = await asyncpg.connect(url)
+    try:
+        versions = [row[0] for row in await conn.fetch(
+            "SELECT version FROM schema_version ORDER BY version"
+        )]
+    finally:
+        await conn.close()
+    assert versions == [m.version for m in discover(MIGRATIONS_DIR / "postgres")]
+
+
+def test_every_sqlite_migration_has_its_postgresql_mirror() -> None:
+    sqlite = [m.name for m in discover(MIGRATIONS_DIR)]
+    postgres = [m.name for m in discover(MIGRATIONS_DIR / "postgres")]
+
+    assert postgres == sqlite
+
+
+async def test_spend_will_pressed_100_times_at_once_from_two_processes_spends_one(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.fresh_database()
+    first, second = await _two(url)
+    try:
+        await first.write(lambda tx: track_will(tx, maximum=5))
+        roll_id = await roll(first, result=failure(), will_state=WillState.OFFERED)
+        spent = with_will(failure(will=WillUse.NONE))
+
+        def press(tx: Tx) -> bool:
+            if tx.rolls.spend_will(roll_id, ROLLER, spent) is None:
+                return False
+            tx.will.debit(GUILD, ROLLER)
+            return True
+
+        answers = await asyncio.gather(
+            *(store.write(press) for _ in range(50) for store in (first, second))
+        )
+        pool = await second.read(lambda tx: tx.will.get(GUILD, ROLLER))
+    finally:
+        await first.close()
+        await second.close()
+
+    assert answers.count(True) == 1
+    assert pool is not None
+    assert pool.current == 4
+
+
+async def test_an_action_continued_from_two_processes_loses_no_roll(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.fresh_database()
+    first, second = await _two(url)
+    try:
+        action = await first.write(
+            lambda tx: tx.actions.create(
+                ActionKind.EXTENDED, guild_id=GUILD, channel_id=1, owner_id=ROLLER,
+                label="research", state=failure(),
+            )
+        )
+
+        async def continue_once(store: Store) -> None:
+            # A flow's loop: read the version, write over it, read again if it moved.
+            while True:
+                record = await store.read(lambda tx: tx.actions.get(action.id))
+                assert record is not None
+                version = record.version
+                done = await store.write(
+                    lambda tx, v=version: tx.actions.update(action.id, v, failure())
+                )
+                if done is not None:
+                    return
+
+        await asyncio.gather(
+            *(continue_once(store) for _ in range(20) for store in (first, second))
+        )
+        final = await first.read(lambda tx: tx.actions.get(action.id))
+    finally:
+        await first.close()
+        await second.close()
+
+    assert final is not None
+    assert final.version == 1 + 40
+
+
+async def test_a_malformed_url_is_refused_naming_the_server_never_the_password() -> None:
+    with pytest.raises(StoreError) as refused:
+        await Store.open("postgresql://bot:hunter2@db.example:notaport/bot")
+
+    assert "db.example" in str(refused.value)
+    assert "hunter2" not in str(refused.value)
+
+
+async def test_an_unreachable_server_is_named_with_its_port_never_the_password() -> None:
+    with pytest.raises(StoreError) as refused:
+        await Store.open("postgresql://bot:hunter2@127.0.0.1:9/bot")
+
+    assert "127.0.0.1:9" in str(refused.value)
+    assert "hunter2" not in str(refused.value)
+
+
+async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    loop = asyncio.get_running_loop()
+    inside = asyncio.Event()
+    go_on = threading.Event()
+
+    def interrupted(tx: Tx) -> object:
+        tx.will.get(GUILD, ROLLER)
+        loop.call_soon_threadsafe(inside.set)
+        assert go_on.wait(5)
+        return tx.will.get(GUILD, ROLLER)  # the server is gone by now
+
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        read = asyncio.create_task(store.read(interrupted))
+        await inside.wait()
+        admin = await asyncpg.connect(postgres.url())
+        try:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                urlsplit(url).path.lstrip("/"),
+            )
+        finally:
+            await admin.close()
+        go_on.set()
+
+        with pytest.raises(StoreUnavailable):
+            await read
+        pool = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
+    finally:
+        await store.close()
+
+    assert pool is not None
+    assert pool.current == 5
