@@ -17,7 +17,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import StorytellerBot
+from bot.client import build_bot
 from bot.endpoints import apply_endpoint_overrides
 from bot.settings import Settings
 from bot.store import Store, StoreError
@@ -111,7 +111,7 @@ async def run(settings: Settings) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
-        async with StorytellerBot(settings=settings, store=store, faces=faces) as bot:
+        async with build_bot(settings=settings, store=store, faces=faces) as bot:
             running = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
             stopping = asyncio.create_task(stop.wait())
             await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)

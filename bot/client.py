@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -48,11 +49,17 @@ class StorytellerBot(commands.Bot):
             intents=discord.Intents(guilds=True),
             tree_cls=StorytellerTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            **self._shard_options(settings),
         )
         self.settings = settings
         self.store = store
         self.faces = faces
         self.deps = Deps(store=store, faces=faces)
+
+    @staticmethod
+    def _shard_options(settings: Settings) -> dict[str, Any]:
+        """Options for the client class below :class:`commands.Bot`: none when unsharded."""
+        return {}
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Pressed)
@@ -61,7 +68,11 @@ class StorytellerBot(commands.Bot):
         await self._sync()
 
     async def _sync(self) -> None:
-        """Sync deliberately: to the development guild if set, globally only when asked."""
+        """Sync deliberately: to the development guild if set, globally only when asked;
+        of several processes only the one running shard 0 syncs."""
+        if not self.settings.syncs_commands:
+            log.info("Commands not synced: the process running shard 0 syncs them")
+            return
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -79,3 +90,20 @@ class StorytellerBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+
+
+class ShardedStorytellerBot(StorytellerBot, commands.AutoShardedBot):
+    """The same bot on discord.py's sharded client: ``SHARD_COUNT`` shards in all, this
+    process running ``SHARD_IDS`` (every shard when unset). Each guild's events arrive
+    on the shard ``(guild_id >> 22) % SHARD_COUNT``."""
+
+    @staticmethod
+    def _shard_options(settings: Settings) -> dict[str, Any]:
+        ids = None if settings.shard_ids is None else list(settings.shard_ids)
+        return {"shard_count": settings.shard_count, "shard_ids": ids}
+
+
+def build_bot(*, settings: Settings, store: Store, faces: FaceSource) -> StorytellerBot:
+    """The sharded bot when ``SHARD_COUNT`` is set, else the plain one."""
+    kind = ShardedStorytellerBot if settings.sharded else StorytellerBot
+    return kind(settings=settings, store=store, faces=faces)

@@ -7,10 +7,10 @@ builds :class:`Settings` once and passes it on.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engine.constants import SIDES
 
@@ -34,6 +34,61 @@ class Settings(BaseSettings):
         description="postgresql://user:password@host:port/database: PostgreSQL instead of the"
         " SQLite file (wins over DATABASE_PATH); needed for several processes. Never logged.",
     )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        description="Shards across every process; unset runs one unsharded connection.",
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None,
+        description="This process's shards, comma-separated (e.g. '0,1'), each from 0 to"
+        " SHARD_COUNT-1; unset with SHARD_COUNT set runs every shard here.",
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_shards(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",")]
+            if not all(part.isdigit() for part in parts):
+                msg = f"shard ids are whole numbers separated by commas, e.g. '0,1', not {value!r}"
+                raise ValueError(msg)
+            return tuple(int(part) for part in parts)
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_within_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
+        if value is None or "shard_count" not in info.data:  # a bad SHARD_COUNT is said alone
+            return value
+        count: int | None = info.data["shard_count"]
+        if count is None:
+            msg = "SHARD_IDS needs SHARD_COUNT, the number of shards across every process"
+            raise ValueError(msg)
+        if outside := sorted({shard for shard in value if not 0 <= shard < count}):
+            msg = (
+                f"shard {', '.join(map(str, outside))} is outside 0..{count - 1}"
+                f" (SHARD_COUNT={count})"
+            )
+            raise ValueError(msg)
+        if twice := sorted({shard for shard in value if value.count(shard) > 1}):
+            msg = f"shard {', '.join(map(str, twice))} is listed more than once"
+            raise ValueError(msg)
+        return value
+
+    @property
+    def sharded(self) -> bool:
+        """Whether this process runs shards (``SHARD_COUNT`` set)."""
+        return self.shard_count is not None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Only the process running shard 0 (or an unsharded one) syncs commands: one
+        sync per deployment, not one per process."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
     dev_guild_id: int | None = Field(
         default=None, description="Sync commands to this server at start-up (development)."
     )

@@ -49,6 +49,7 @@ async def start_bot(
         env_extra: Mapping[str, str] | None = None,
         dice_seed: int | None = None,
         db_path: Path | None = None,
+        synced: bool = True,
     ) -> BotProcess:
         name = f"bot{len(started) + 1}"
         process = BotProcess(
@@ -61,7 +62,7 @@ async def start_bot(
             zygote=zygote,
         )
         started.append(process)
-        await process.start()
+        await process.start(synced=synced)
         return process
 
     yield start

@@ -132,3 +132,34 @@ async def test_an_unusable_database_url_is_one_line_naming_the_server_never_the_
     assert last.startswith("The database cannot be used, nothing was started: ")
     assert named in last
     assert "hunter2" not in out + err
+
+
+async def test_only_the_process_running_shard_0_syncs_commands(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Two processes of one deployment (SHARD_COUNT=2): shard 1 connects as shard 1 and
+    leaves the commands alone; shard 0 syncs them. Were shard 1 to sync, it would have done
+    so before its IDENTIFY (setup_hook runs at login)."""
+    second = {"SHARD_COUNT": "2", "SHARD_IDS": "1"}
+    await start_bot(BOT, env_extra=second, synced=False)
+
+    assert fake.gateway.identified_shards == [(1, 2)]
+    assert fake.command_syncs == 0
+
+    await start_bot(BOT, env_extra={"SHARD_COUNT": "2", "SHARD_IDS": "0"})
+
+    assert fake.gateway.identified_shards == [(1, 2), (0, 2)]
+    assert fake.command_syncs >= 1
+    assert fake.find_command("roll")
+
+
+async def test_a_shard_outside_the_count_is_one_line_exit_2(tmp_path: Path) -> None:
+    env = clean_env(DISCORD_TOKEN="token", SHARD_COUNT="2", SHARD_IDS="0,2")
+
+    code, out, err = await run_bot(env, tmp_path)
+
+    assert code == 2
+    assert out == ""
+    assert err.strip().splitlines() == [
+        "Invalid settings: SHARD_IDS: Value error, shard 2 is outside 0..1 (SHARD_COUNT=2)"
+    ]

@@ -376,11 +376,12 @@ class FakeDiscord:
             "redirect_uris": [],
         }
 
-    def ready_payload(self, session_id: str) -> JSON:
+    def ready_payload(self, session_id: str, *, with_guild: bool = True) -> JSON:
+        """READY; a shard that does not own the guild is told of no guild."""
         return {
             "v": 10,
             "user": self.bot_user_payload(),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if with_guild else [],
             "session_id": session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,

@@ -1,7 +1,9 @@
 """The fake gateway: one websocket endpoint speaking Discord's v10 gateway protocol.
 
 Supports what discord.py's ``DiscordWebSocket`` exercises: HELLO, heartbeats, IDENTIFY →
-READY + GUILD_CREATE, RESUME → RESUMED (or INVALID_SESSION for unknown sessions), and
+READY + GUILD_CREATE (with ``shard: [id, count]`` the guild is sent to, and its events
+routed to, only the session whose shard owns it: ``(guild_id >> 22) % count``), RESUME →
+RESUMED (or INVALID_SESSION for unknown sessions), and
 ``compress=zlib-stream`` (one deflate stream per connection, every frame ending in the
 Z_SYNC_FLUSH suffix) or plain JSON text frames when no compression is asked for.
 """
@@ -61,6 +63,8 @@ class Session:
     intents: int
     seq: int = 0
     connection: Connection | None = None
+    #: Whether the fake's guild is on this session's shard (always, unsharded).
+    owns_guild: bool = True
 
 
 class Gateway:
@@ -75,6 +79,8 @@ class Gateway:
         self._queued: list[tuple[str, JSON]] = []
         self._flushes: set[asyncio.Task[None]] = set()
         self.identifies = 0
+        #: The ``shard`` of each IDENTIFY in order (None: unsharded).
+        self.identified_shards: list[tuple[int, int] | None] = []
         self.resumes = 0
         self.compressions: list[str | None] = []
 
@@ -208,16 +214,34 @@ class Gateway:
             self._fake.record_failure("auth", "WS", "/", 401, "IDENTIFY with a wrong token")
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]
+        ):
+            self._fake.record_failure("gateway", "WS", "/", 400, f"IDENTIFY shard {shard!r}")
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        owns = shard is None or (self._fake.guild_id >> 22) % shard[1] == shard[0]
         session = Session(
-            id=secrets.token_hex(16), intents=int(data.get("intents", 0)), connection=connection
+            id=secrets.token_hex(16),
+            intents=int(data.get("intents", 0)),
+            connection=connection,
+            owns_guild=owns,
         )
         self._sessions[session.id] = session
         connection.session = session
-        self._queued.clear()  # GUILD_CREATE below carries the whole current model
-        ready = self._fake.ready_payload(session.id)
+        self.identified_shards.append(None if shard is None else (shard[0], shard[1]))
+        if owns:
+            self._queued.clear()  # GUILD_CREATE below carries the whole current model
+        ready = self._fake.ready_payload(session.id, with_guild=owns)
+        if shard is not None:
+            ready["shard"] = shard  # Discord echoes it; discord.py's sharded client reads it
         await connection.send_dispatch(session, "READY", ready)
-        await connection.send_dispatch(session, "GUILD_CREATE", self._fake.guild_create_payload())
-        self.current = session
+        if owns:
+            await connection.send_dispatch(
+                session, "GUILD_CREATE", self._fake.guild_create_payload()
+            )
+            self.current = session
         self.identifies += 1
         self._fake.changes.notify()
 
@@ -229,6 +253,7 @@ class Gateway:
         session.connection = connection
         connection.session = session
         await connection.send_dispatch(session, "RESUMED", {})
-        self.current = session
+        if session.owns_guild:
+            self.current = session
         self.resumes += 1
         self._fake.changes.notify()

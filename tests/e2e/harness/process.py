@@ -43,6 +43,7 @@ class StartBot(Protocol):
         env_extra: Mapping[str, str] | None = None,
         dice_seed: int | None = None,
         db_path: Path | None = None,
+        synced: bool = True,
     ) -> BotProcess: ...
 
 
@@ -111,8 +112,9 @@ class BotProcess:
             env["DICE_SEED"] = str(self.dice_seed)
         return env | self.env_extra
 
-    async def start(self, timeout: float = 30.0) -> None:
-        """Spawn the bot; return once it has IDENTIFYed and synced its commands."""
+    async def start(self, timeout: float = 30.0, *, synced: bool = True) -> None:
+        """Spawn the bot; return once it has IDENTIFYed and synced its commands (only
+        IDENTIFYed when not ``synced``: a shard other than 0 syncs nothing)."""
         if self.running:
             raise RuntimeError(f"{self!r} is already running")
         self.starts += 1
@@ -132,7 +134,14 @@ class BotProcess:
                 )
         self._watcher = asyncio.create_task(self._watch(self._proc))
         self.fake.changes.add_guard(self._check_alive)
-        await self.fake.wait_ready(since=mark, timeout=timeout)
+        if synced:
+            await self.fake.wait_ready(since=mark, timeout=timeout)
+        else:
+            await self.fake.wait_until(
+                lambda: self.fake.gateway.identifies > mark.identifies,
+                timeout,
+                f"the bot to identify (since {mark})",
+            )
 
     async def stop(self, timeout: float = 10.0) -> int:
         """SIGTERM, wait (SIGKILL after ``timeout``), return the exit code."""
