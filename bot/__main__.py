@@ -8,6 +8,7 @@ clear line and exit code 2; SIGINT and SIGTERM close the bot and the database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -21,6 +22,7 @@ from bot.client import build_bot
 from bot.endpoints import apply_endpoint_overrides
 from bot.settings import Settings
 from bot.store import Store, StoreError
+from bot.store.lock import exclusive_use
 from bot.store.migrations import MigrationError
 from engine.faces import FaceSource, ScriptedFaces, seeded_faces, system_faces
 
@@ -98,6 +100,18 @@ def database_target(settings: Settings) -> Path | str:
 
 
 async def run(settings: Settings) -> int:
+    """Run while holding the SQLite file for this process alone (PostgreSQL is shared)."""
+    with contextlib.ExitStack() as held:
+        if settings.database_url is None:
+            try:
+                held.enter_context(exclusive_use(settings.database_path))
+            except StoreError as error:
+                msg = f"The database cannot be used, nothing was started: {error}"
+                raise StartupError(msg) from None
+        return await serve(settings)
+
+
+async def serve(settings: Settings) -> int:
     """Run until the bot stops or a signal asks it to; always close the database."""
     try:
         store = await Store.open(database_target(settings))

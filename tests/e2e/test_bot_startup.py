@@ -163,3 +163,29 @@ async def test_a_shard_outside_the_count_is_one_line_exit_2(tmp_path: Path) -> N
     assert err.strip().splitlines() == [
         "Invalid settings: SHARD_IDS: Value error, shard 2 is outside 0..1 (SHARD_COUNT=2)"
     ]
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_refuses_to_start(
+    fake: FakeDiscord, start: StartRealBot, tmp_path: Path
+) -> None:
+    first = await start()
+    env = clean_env(
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(first.db_path),
+    )
+
+    code, out, err = await run_bot(env, tmp_path)
+
+    assert code == 2
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"The database cannot be used, nothing was started: {first.db_path} is in use by"
+        f" another bot process (pid {first.pid}): one SQLite file serves one process. Stop"
+        " that one, give this one its own DATABASE_PATH, or run several processes on"
+        " PostgreSQL (DATABASE_URL)."
+    )
+    assert fake.gateway.identifies == 1  # the second never reached Discord
+    assert first.running
