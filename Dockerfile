@@ -23,5 +23,6 @@ ENV PATH=/opt/venv/bin:$PATH \
     DATABASE_PATH=/data/bot.sqlite3
 # The SQLite file (and its WAL) live on a volume, so they survive a new image.
 VOLUME /data
-USER storyteller
+# Numeric, so the host and any orchestrator resolve it the same way (hadolint DL3066).
+USER 10001
 CMD ["python", "-m", "bot"]
