@@ -290,7 +290,9 @@ async def odds(table: Table, member: Member, driver: Driver) -> None:
     options = roll_options(table.ruleset, table.rng)
     options.pop("need", None)
     pool = table.rng.choice(POOLS[table.ruleset])
-    await driver.fire("odds", lambda: member.slash(table.channel, "odds", pool=pool, **options))
+    await driver.fire(
+        "odds", lambda: member.slash(table.channel, "odds", pool=pool, **options), ephemeral=True
+    )
 
 
 async def extended(table: Table, member: Member, driver: Driver, *, max_rolls: int = 3) -> None:

@@ -52,20 +52,32 @@ def beat_allowed(result: RollResult) -> bool:
 
 
 def offers(roll: RollRecord) -> Offers:
-    """The buttons a stored roll offers now (none once it is closed or void)."""
-    if roll.closed or roll.void:
+    """The buttons a stored roll offers now: none once void; once closed (a newer roll,
+    the turn or the scene moved on) only what does not depend on the moment, Roll again
+    and Save this roll."""
+    if roll.void:
         return Offers()
     result = roll.result
-    retry = bool(roll.label) and result.failed and not roll.retried and roll.action_id is None
+    live = not roll.closed
+    retry = (live and bool(roll.label) and result.failed and not roll.retried
+             and roll.action_id is None)
     # Only a roll kept as asked can be asked again or saved (not an action's roll).
     asked = roll.asked is not None and roll.action_id is None
     return Offers(
-        will=roll.will_state is WillState.OFFERED,
-        beat=beat_allowed(result),
+        will=live and roll.will_state is WillState.OFFERED,
+        beat=live and beat_allowed(result),
         retry=retry,
         again=asked and not retry and not roll.retried,
         save=asked,
     )
+
+
+def closing_changes(roll: RollRecord) -> bool:
+    """Whether closing this roll (just closed, or voided) changed its message: it is void,
+    it offered Will, a Beat or Try again, or it was rolled again by the write that closed
+    it. A message whose buttons stay as they were needs no edit (no REST call)."""
+    was_open = roll.model_copy(update={"closed": False})
+    return roll.void or roll.retried or offers(was_open) != offers(roll)
 
 
 def pressed_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
@@ -129,13 +141,11 @@ def retry_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
 
 
 def again_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
-    """Why Roll again would not act on this roll now; None when it would. A roll rolled
-    again is closed by the new roll, so a second press hears that it is closed."""
+    """Why Roll again would not act on this roll now; None when it would. It works on a
+    closed roll too (the same request, fresh dice, whenever the roller wants), once."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
-    if roll.closed:
-        return PressRefusal.CLOSED
     if roll.retried:
         return PressRefusal.ALREADY_RETRIED
     return None

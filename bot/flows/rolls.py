@@ -55,6 +55,7 @@ from engine.odds import odds as exact_odds
 from engine.offers import (
     again_refusal,
     beat_refusal,
+    closing_changes,
     pressed_refusal,
     retry_refusal,
     will_spend_refusal,
@@ -131,11 +132,12 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
 
 
 def closed_edits(closed: list[RollRecord], config: ChannelConfig) -> tuple[Edit, ...]:
-    """Messages of rolls just closed (they lose their buttons), in the background."""
+    """Messages of rolls just closed whose buttons changed (Spend Will, Take a Beat, Try
+    again go), in the background; a card that keeps the same buttons is left alone."""
     return tuple(
         Edit(record.channel_id, record.message_id, roll_message(record, config))
         for record in closed
-        if record.message_id is not None and not record.private
+        if record.message_id is not None and not record.private and closing_changes(record)
     )
 
 
@@ -364,7 +366,6 @@ def asked_request(ask: Ask | ByName, ctx: Ctx, gathered: Gathered) -> RollReques
     return ask.request(ctx, gathered) if isinstance(ask, ByName) else ask(gathered.config)
 
 
-Refused = Callable[[RollRecord | None, int], PressRefusal | None]
 """Why a roll's button would not act (what a claimed retry answers when the claim fails)."""
 
 
@@ -401,13 +402,13 @@ async def roll_gathered(
     private: bool,
     retry_of: int | None = None,
     asked: Asked | None = None,
-    refused: Refused = retry_refusal,
+    again: bool = False,
 ) -> Reply:
     """:func:`roll` once its settings and sheet were read (by a flow that read them with
     what it needed besides: a saved roll, the roll pressed). ``retry_of``: the roll whose
-    one retry this roll claims in its write (``refused`` says why when the claim fails);
-    ``asked``: the request in the member's words, kept with the roll (a request by name
-    keeps its own)."""
+    one retry this roll claims in its write: Try again (only while that roll is open), or
+    Roll again (``again``: whenever); ``asked``: the request in the member's words, kept
+    with the roll (a request by name keeps its own)."""
     config, character = gathered.config, gathered.character
     if isinstance(ask, ByName):
         asked = ask.asked()
@@ -419,7 +420,10 @@ async def roll_gathered(
         request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
-        if retry_of is not None and tx.rolls.claim_retry(retry_of, ctx.user_id) is None:
+        if retry_of is not None and tx.rolls.claim_retry(
+            retry_of, ctx.user_id, while_open=not again
+        ) is None:
+            refused = again_refusal if again else retry_refusal
             reason = refused(tx.rolls.get(retry_of), ctx.user_id)
             raise UserError(REFUSALS[reason or PressRefusal.ALREADY_RETRIED])
         result = roll_dice(request, deps.faces)
@@ -700,7 +704,7 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(NOT_ASKED)
     return await roll_gathered(
         deps, ctx, state.gathered, ByName.of(record.asked),
-        label=record.label, private=record.private, retry_of=roll_id, refused=again_refusal,
+        label=record.label, private=record.private, retry_of=roll_id, again=True,
     )
 
 

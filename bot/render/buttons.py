@@ -79,7 +79,7 @@ REFUSALS: dict[PressRefusal, str] = {
     PressRefusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
     PressRefusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
     PressRefusal.ALREADY_RETRIED: (
-        "This roll was already tried again; use the newer roll's buttons."
+        "This roll was already rolled again (or tried again): use the newer roll's buttons."
     ),
     PressRefusal.BUSY: (
         "The table changed several times while I tried: nothing was rolled, try again."

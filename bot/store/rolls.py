@@ -209,16 +209,28 @@ class RollRepository(Repository):
         self._stats.reread(*before, record)
         return record
 
-    def claim_retry(self, roll_id: int, user_id: int) -> RollRecord | None:
-        """Claim the roll's one "Try again" (the caller rolls the new attempt in the same
-        transaction): only the roller, once, while the roll is open. None when it changed
+    def claim_retry(
+        self, roll_id: int, user_id: int, *, while_open: bool = True
+    ) -> RollRecord | None:
+        """Claim the roll's one "Try again" or "Roll again" (the caller rolls the new
+        attempt in the same transaction): only the roller, once, not void; Try again only
+        while the roll is open (``while_open``), Roll again whenever. None when it changed
         nothing."""
-        row = self._one(
-            "UPDATE rolls SET retried = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND roller_id = ? AND retried = 0 AND closed = 0 AND void = 0"
-            " RETURNING *",
-            (roll_id, user_id),
-        )
+        if while_open:
+            row = self._one(
+                "UPDATE rolls SET retried = 1,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND roller_id = ? AND retried = 0 AND closed = 0 AND void = 0"
+                " RETURNING *",
+                (roll_id, user_id),
+            )
+        else:
+            row = self._one(
+                "UPDATE rolls SET retried = 1,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND roller_id = ? AND retried = 0 AND void = 0 RETURNING *",
+                (roll_id, user_id),
+            )
         return None if row is None else _roll(row)
 
     def close(

@@ -68,4 +68,4 @@ async def test_roll_again_on_an_old_card_after_a_restart_is_the_rollers_alone(
     again = await (await table.ada.click(roll, label="Roll again")).reply()
     assert not again.ephemeral
     assert "2 successes" in again.text
-    await roll.wait_for(lambda m: m.buttons == [])
+    await roll.wait_for(lambda m: [b["label"] for b in m.buttons] == ["Save this roll"])

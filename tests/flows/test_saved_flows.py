@@ -17,7 +17,7 @@ from bot.render.buttons import (
 from bot.render.saved import NAME_FIELD
 from engine.models import AdjustmentKind, Ruleset
 from engine.parser import parse_pool, parse_pool_names
-from engine.records import ChannelOption, PressRefusal, RollRecord
+from engine.records import ChannelOption, PressRefusal, RollRecord, WillTiming
 from engine.saved import MAX_NAME, MAX_SAVED, Asked
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table
 
@@ -277,10 +277,32 @@ async def test_roll_again_rolls_the_same_request_with_fresh_dice_once(table: Tab
     table.faces.add(8, 8, 8)
     twice = await table.run(rolls.roll_again_pressed(table.deps, table.ctx(), key))
     assert twice.answer.ephemeral
-    assert twice.answer.message.content == REFUSALS[PressRefusal.CLOSED]
+    assert twice.answer.message.content == REFUSALS[PressRefusal.ALREADY_RETRIED]
     assert table.faces.left == 3
     log = await table.run(history.history(table.deps, table.ctx()))
     assert "rolled again" in log.answer.text
+
+
+async def test_a_closed_card_keeps_roll_again_and_save_and_is_not_edited_for_them(
+    table: Table,
+) -> None:
+    """Closing takes only what depends on the moment (Spend Will, Take a Beat, Try again):
+    a card that offered just Roll again and Save this roll is not edited (no REST call),
+    and its Roll again still rolls."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.WILL_TIMING, WillTiming.BEFORE))  # no Spend Will
+    table.faces.add(8, 8, 8)
+    first = roll_id(await slash_roll(table, "3"))  # a success: no Will, no Beat offered
+    table.faces.add(8, 8, 8)
+    second = await slash_roll(table, "3")
+    assert second.of("edit") == [], "the first card keeps its buttons: nothing to edit"
+    assert (await stored(table, first)).closed
+    table.faces.add(9, 9, 9)
+
+    again = await table.run(rolls.roll_again_pressed(table.deps, table.ctx(), first))
+
+    assert not again.answer.ephemeral
+    assert (await latest(table)).result.successes == 3
 
 
 async def test_roll_again_is_the_rollers_alone_and_a_stale_key_is_told(table: Table) -> None:
