@@ -42,6 +42,18 @@ class Migration:
     sql: str
 
 
+def refuse_unknown(done: set[int], migrations: list[Migration], directory: Path) -> None:
+    """Refuse a database that has a version this code does not know: it was written by a
+    newer bot, and guessing at its schema could lose what it holds."""
+    unknown = done - {migration.version for migration in migrations}
+    if unknown:
+        msg = (
+            f"the database has schema versions {sorted(unknown)} that {directory} "
+            "does not contain: it was written by a newer version of the bot"
+        )
+        raise MigrationError(msg)
+
+
 def discover(directory: Path) -> list[Migration]:
     """The migration files in ``directory``, in version order.
 
@@ -112,13 +124,7 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) 
     """
     migrations = discover(directory)
     done = await _applied_versions(conn)
-    unknown = done - {migration.version for migration in migrations}
-    if unknown:
-        msg = (
-            f"the database has schema versions {sorted(unknown)} that {directory} "
-            "does not contain: it was written by a newer version of the bot"
-        )
-        raise MigrationError(msg)
+    refuse_unknown(done, migrations, directory)
     applied: list[int] = []
     for migration in migrations:
         if migration.version in done:

@@ -49,7 +49,7 @@ import asyncpg
 
 from bot.store.dialect import Translated, arguments, translate
 from bot.store.errors import StoreBusy, StoreError, StoreUnavailable
-from bot.store.migrations import Migration, MigrationError, discover
+from bot.store.migrations import Migration, MigrationError, discover, refuse_unknown
 from bot.store.repository import Params
 
 log = logging.getLogger(__name__)
@@ -420,13 +420,7 @@ async def migrate(conn: asyncpg.Connection, directory: Path) -> list[int]:
             " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
         )
         done = {row["version"] for row in await conn.fetch("SELECT version FROM schema_version")}
-        unknown = done - {migration.version for migration in migrations}
-        if unknown:
-            msg = (
-                f"the database has schema versions {sorted(unknown)} that {directory} "
-                "does not contain: it was written by a newer version of the bot"
-            )
-            raise MigrationError(msg)
+        refuse_unknown(done, migrations, directory)
         applied: list[int] = []
         for migration in migrations:
             if migration.version not in done:
