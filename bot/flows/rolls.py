@@ -46,11 +46,11 @@ from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause, roll_message, secret_notice
 from bot.render.saved import NOT_ASKED, save_form
-from bot.render.text import options_text
+from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
 from engine import characters, will
 from engine.constants import MAX_POOL
-from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource
+from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource, WillUse
 from engine.odds import odds as exact_odds
 from engine.offers import (
     again_refusal,
@@ -62,6 +62,7 @@ from engine.offers import (
     will_state_for,
 )
 from engine.parser import NamedPart, format_pool
+from engine.prepare import prepare
 from engine.records import (
     ActionRecord,
     ChannelConfig,
@@ -500,6 +501,17 @@ def _answer(
     )
 
 
+def _pool_as_rolled(request: RollRequest) -> str:
+    """The pool with every automatic adjustment (resistance, specialty, untrained...) on
+    one line, as /odds computed it: ``Strength 3 + Brawl 3 · -2 dice: resistance · = 4
+    dice``; the terms alone when the request is refused."""
+    prepared = prepare(request)
+    if isinstance(prepared, Refusal):
+        return format_pool(request.terms)
+    will = WillUse.DECLARED if request.will else WillUse.NONE
+    return " · ".join(breakdown_text(prepared.breakdown, request.ruleset, will).splitlines())
+
+
 async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False) -> Reply:
     """The exact chances of a request in this channel's ruleset, with a chart: for the
     asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds)."""
@@ -509,7 +521,7 @@ async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False)
     chances = await asyncio.to_thread(exact_odds, request)
     if chances.refusal is not None:
         raise UserError(no_odds(refusal_text(chances.refusal)))
-    pool_text = format_pool(request.terms)
+    pool_text = _pool_as_rolled(request)
     chosen = options_text(request)
     chart = await asyncio.to_thread(
         odds_chart_png, chances, title=chart_title(pool_text, request.ruleset, chosen)

@@ -278,3 +278,9 @@ async def test_will_and_a_beat_pressed_together_never_lose_the_will_dice(
     assert spent is (not beat_first), "a Beat taken first closes the Will offer"
     assert (stored.result.will is WillUse.AFTER) is spent, "the Will dice are where Will went"
     assert pool.current == (4 if spent else 5)
+
+
+async def test_odds_show_the_pool_as_rolled_with_its_resistance(table: Table) -> None:
+    said = await table.run(rolls.odds(table.deps, table.ctx(), ask(5, resist=2)))
+
+    assert "Pool: 5 · -2 dice: resistance · = 3 dice" in said.answer.text
