@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
-from bot.edge.options import roll_options
+from bot.edge.options import SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
 from bot.edge.transformers import SheetPool
 from bot.flows import extended
@@ -43,7 +43,7 @@ class Extended(commands.GroupCog, group_name="extended"):
     @app_commands.describe(
         pool="Dice per roll: Intelligence 3 + Academics 2, or Intelligence + Academics "
         "(cofd: the traits set the roll limit)",
-        spec="A specialty of a Skill in the pool, from your character's sheet",
+        spec=SPEC_HELP,
         target="Successes required (fistful: may be left out when max_rolls is set)",
         max_rolls="Roll limit (cofd default: Attribute + Skill + Specialty; else no limit)",
         interval="Time each roll takes: 30 minutes, 1 hour, 1 day",

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
-from bot.edge.options import EVERY_OPTION, roll_options
+from bot.edge.options import EVERY_OPTION, LABEL_HELP, SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
 from bot.edge.transformers import SheetPool
 from bot.flows import rolls
@@ -28,9 +28,9 @@ class Rolling(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         pool="Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Wits + Composure",
-        label="What the roll is for (labelled rolls count successive attempts)",
+        label=LABEL_HELP,
         private="A secret roll: you see the dice, the channel sees that you rolled",
-        spec="A specialty of a Skill in the pool, from your character's sheet",
+        spec=SPEC_HELP,
     )
     @app_commands.autocomplete(pool=pool_traits)
     @roll_options(*EVERY_OPTION)
@@ -55,7 +55,7 @@ class Rolling(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         pool="Dice to roll: 7, 4+3, or Strength 3 + Brawl 2 - 1",
-        spec="A specialty of a Skill in the pool, from your character's sheet",
+        spec=SPEC_HELP,
         public="Show the odds to the whole channel (default: only to you)",
     )
     @app_commands.autocomplete(pool=pool_traits)

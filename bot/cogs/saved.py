@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.completion import pool_traits, saved_names
 from bot.edge.ctx import ctx_of, deps_of
-from bot.edge.options import EVERY_OPTION, roll_options
+from bot.edge.options import EVERY_OPTION, LABEL_HELP, SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
 from bot.edge.transformers import SheetPool
 from bot.flows import saved
@@ -35,8 +35,8 @@ class Saved(commands.GroupCog, group_name="saved"):
     @app_commands.describe(
         name="A name to roll it by (1-64 characters)",
         pool="Dice or traits: 7, Strength 3 + Brawl 2, or Wits + Composure (read when rolled)",
-        label="What the roll is for (labelled rolls count successive attempts)",
-        spec="A specialty of a Skill in the pool, from your character's sheet",
+        label=LABEL_HELP,
+        spec=SPEC_HELP,
         replace="Replace your saved roll of the same name",
     )
     @app_commands.autocomplete(pool=pool_traits)

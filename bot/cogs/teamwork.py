@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
-from bot.edge.options import roll_options
+from bot.edge.options import SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
 from bot.edge.transformers import SheetPool
 from bot.flows import teamwork
@@ -51,7 +51,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         pool=_POOL,
         label="What the action is (default: your name's action)",
         helper_limit="v20: helpers beyond this many raise every roll's difficulty by 1 each",
-        spec="A specialty of a Skill in the pool, from your character's sheet",
+        spec=SPEC_HELP,
     )
     @app_commands.autocomplete(pool=pool_traits)
     @roll_options(

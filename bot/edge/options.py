@@ -33,6 +33,11 @@ UNTRAINED_CHOICES: Final = [
 ]
 
 
+#: Descriptions of the options that go with the roll options on several commands.
+SPEC_HELP: Final = "A specialty of a Skill in the pool, from your character's sheet"
+LABEL_HELP: Final = "What the roll is for (labelled rolls count successive attempts)"
+
+
 @dataclass(frozen=True, slots=True)
 class RollOption:
     """One option: its annotation (type and bounds), default and description."""
