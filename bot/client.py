@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.edge import forms
 from bot.edge.buttons import Pressed, answer_unrouted
 from bot.edge.errors import StorytellerTree
+from bot.edge.translator import CatalogueTranslator
 from bot.flows.context import Deps
 from bot.settings import Settings
 from bot.store import Store
@@ -62,6 +63,7 @@ class StorytellerBot(commands.Bot):
         return {}
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(Pressed)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

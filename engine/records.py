@@ -76,9 +76,18 @@ class ChannelOption(StrEnum):
     COMPACT = "compact"
     PLAIN = "plain"
     INITIATIVE_POOL = "initiative_pool"
+    LANGUAGE = "language"
 
 
-OptionValue = Ruleset | WillTiming | DiceOrder | bool | int | str
+class Language(StrEnum):
+    """The languages the bot speaks (Discord's locale codes); English is the source."""
+
+    EN = "en"
+    PT_BR = "pt-BR"
+    ES_ES = "es-ES"
+
+
+OptionValue = Ruleset | WillTiming | DiceOrder | Language | bool | int | str
 """A value of a channel option (its type depends on the option)."""
 
 
@@ -90,6 +99,8 @@ class GuildSettings(Record):
     storyteller_role_id: int | None = None
     storyteller_channel_id: int | None = None
     """Where full copies of secret rolls go."""
+    language: Language | None = None
+    """The language of the server's public messages (a channel may choose its own)."""
 
 
 class ChannelSettings(Record):
@@ -107,6 +118,7 @@ class ChannelSettings(Record):
     plain: bool | None = None
     initiative_pool: str | None = Field(default=None, min_length=1,
                                         max_length=MAX_INITIATIVE_POOL)
+    language: Language | None = None
 
 
 #: `fistful`: the pool a member's sheet rolls for initiative unless the channel sets
@@ -138,6 +150,9 @@ class ChannelConfig(Record):
     """Messages as plain text, no embeds: for members whose client hides embeds."""
     initiative_pool: str = DEFAULT_INITIATIVE_POOL
     """`fistful`: the trait names a member's sheet rolls for initiative without a pool."""
+    language: Language | None = None
+    """The language of public messages: the channel's, its parent's or the server's
+    choice; None: the server's preferred locale on Discord decides (else English)."""
     storyteller_role_id: int | None = None
     storyteller_channel_id: int | None = None
 

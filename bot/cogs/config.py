@@ -49,14 +49,19 @@ class Config(commands.GroupCog, group_name="config"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="set")
-    @app_commands.describe(option="The setting", value="Its new value (suggested as you type)")
+    @app_commands.describe(
+        option="The setting",
+        value="Its new value (suggested as you type)",
+        scope="This channel, or the whole server (language only; needs Manage Server)",
+    )
     @app_commands.choices(option=OPTION_CHOICES)
     async def set_(
         self, interaction: discord.Interaction, option: str,
-        value: app_commands.Range[str, 1, MAX_INITIATIVE_POOL]
+        value: app_commands.Range[str, 1, MAX_INITIATIVE_POOL],
+        scope: Literal["channel", "server"] = "channel",
     ) -> None:
-        """Admin: change a setting of this channel."""
-        flow = config.set_option(deps_of(interaction), ctx_of(interaction), option, value)
+        """Admin: change a setting of this channel (or the server's language)."""
+        flow = config.set_option(deps_of(interaction), ctx_of(interaction), option, value, scope)
         await run(flow, DiscordResponder(interaction))
 
     @set_.autocomplete("value")

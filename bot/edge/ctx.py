@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.flows.context import Ctx, Deps
+from bot.render.lang import personal_voice, speak
 
 
 def deps_of(interaction: discord.Interaction) -> Deps:
@@ -37,4 +38,12 @@ def ctx_of(interaction: discord.Interaction) -> Ctx:
         manages_guild=permissions.manage_guild,
         role_ids=roles,
         message_id=interaction.message.id if interaction.message is not None else None,
+        locale=interaction.locale.value,
+        guild_locale=None if interaction.guild_locale is None else interaction.guild_locale.value,
     )
+
+
+def speak_to(interaction: discord.Interaction) -> None:
+    """Answer the member in their client's language for the rest of this interaction
+    (a flow draws public messages in the table's)."""
+    speak(personal_voice(interaction.locale.value))

@@ -21,6 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.edge.ctx import speak_to
 from bot.flows.reply import UserError
 from bot.render.messages import (
     APOLOGY,
@@ -187,6 +188,7 @@ class StorytellerTree(app_commands.CommandTree[discord.Client]):
     option's bounds are checked again before a command runs."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        speak_to(interaction)
         command = interaction.command
         if (
             interaction.type is discord.InteractionType.application_command
@@ -205,7 +207,9 @@ class StorytellerTree(app_commands.CommandTree[discord.Client]):
 
 @asynccontextmanager
 async def answering_errors(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Run a button or modal callback with the same error answers as slash commands."""
+    """Run a button or modal callback in the member's language, with the same error
+    answers as slash commands."""
+    speak_to(interaction)
     try:
         yield
     except Exception as error:

@@ -13,8 +13,10 @@ from typing import TypeVar
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.rolls import format_parts
+from bot.render.lang import speaking, voice
 from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
+    ONLY_LANGUAGE_SERVER_WIDE,
     missing_permissions,
     not_a_choice,
     not_a_setting_value,
@@ -26,6 +28,7 @@ from bot.render.state import (
     SETTING_VALUES,
     config_changed,
     config_shown,
+    server_language_changed,
     server_ruleset_changed,
     storyteller_changed,
 )
@@ -36,6 +39,7 @@ from engine.records import (
     MAX_INITIATIVE_POOL,
     ChannelOption,
     DiceOrder,
+    Language,
     OptionValue,
     WillTiming,
 )
@@ -111,6 +115,8 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
     try:
         if option is ChannelOption.INITIATIVE_POOL:
             return initiative_pool(text)
+        if option is ChannelOption.LANGUAGE:
+            return next(each for each in Language if each.value.casefold() == value)
         if option is ChannelOption.WILL_TIMING:
             return WillTiming(value)
         if option is ChannelOption.DICE_ORDER:
@@ -123,7 +129,7 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
         step = int(value)
         if not 0 <= step <= MAX_STEP:
             raise ValueError(value)
-    except ValueError:
+    except (ValueError, StopIteration):
         raise UserError(not_a_setting_value(option.value, text, SETTING_VALUES[option])) from None
     return step
 
@@ -159,22 +165,38 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
     return say(await deps.store.write(channel), ephemeral=False)
 
 
-async def set_option(deps: Deps, ctx: Ctx, option: str, value: str) -> Reply:
-    """Change one setting of this channel (Manage Channels); turning pressure off forgets
-    the channel's successive attempts."""
+async def set_option(
+    deps: Deps, ctx: Ctx, option: str, value: str, scope: str = "channel"
+) -> Reply:
+    """Change one setting of this channel (Manage Channels), or the server's language
+    (Manage Server); turning pressure off forgets the channel's successive attempts. The
+    confirmation is said in the language in force after the change."""
     chosen = _choice(ChannelOption, "option", option, tuple(SETTING_VALUES))
-    _manages_channel(ctx)
+    if scope not in SCOPES:
+        raise UserError(not_a_choice("scope", SCOPES))
+    if scope == "server":
+        if chosen is not ChannelOption.LANGUAGE:
+            raise UserError(ONLY_LANGUAGE_SERVER_WIDE)
+        _manages_guild(ctx)
+    else:
+        _manages_channel(ctx)
     parsed = parse_option(chosen, value)
 
-    def write(tx: Tx) -> str:
+    def write(tx: Tx) -> Reply:
+        if scope == "server" and isinstance(parsed, Language):
+            language = parsed
+            server_change = tx.settings.set_guild_language(ctx.guild_id, language)
+            with speaking(voice(language)):
+                return say(server_language_changed(server_change), ephemeral=False)
         change = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
         )
         if chosen is ChannelOption.PRESSURE and parsed is False:
             tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id)
-        return config_changed(chosen, ctx.channel_id, change)
+        with speaking(ctx.public_voice(ctx.config(tx))):
+            return say(config_changed(chosen, ctx.channel_id, change), ephemeral=False)
 
-    return say(await deps.store.write(write), ephemeral=False)
+    return await deps.store.write(write)
 
 
 async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None = None) -> Reply:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.render.lang import Voice, public_voice
 from bot.store import Store, Tx
 from engine.faces import FaceSource
 from engine.records import ChannelConfig
@@ -42,10 +43,19 @@ class Ctx:
     role_ids: frozenset[int] = frozenset()
     message_id: int | None = None
     """The message whose button was pressed, if any."""
+    locale: str | None = None
+    """The member's Discord client language (their own answers speak it)."""
+    guild_locale: str | None = None
+    """The server's preferred locale on Discord (public messages, unless a setting says)."""
 
     def config(self, tx: Tx) -> ChannelConfig:
         """Inside a read: the settings in force here."""
         return tx.settings.config(self.guild_id, self.channel_id, self.parent_id)
+
+    def public_voice(self, config: ChannelConfig) -> Voice:
+        """The language of messages the table sees here; draw them inside
+        ``with speaking(ctx.public_voice(config))`` (a member's own answers keep theirs)."""
+        return public_voice(config.language, self.guild_locale)
 
     def storyteller(self, config: ChannelConfig) -> bool:
         """A Storyteller here: Manage Channels, or the role an admin set."""

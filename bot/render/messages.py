@@ -41,6 +41,10 @@ NOT_STORYTELLER = (
     "Only the Storyteller can do this: a member with Manage Channels here, "
     "or with the Storyteller role (/config storyteller)."
 )
+ONLY_LANGUAGE_SERVER_WIDE = (
+    "Only the language has a server-wide value in /config set (the ruleset has"
+    " /config ruleset scope:server): leave scope at channel for this setting."
+)
 EVERYONE_IS_NO_STORYTELLER = "@everyone cannot be the Storyteller role: pick a role."
 WILL_NOT_TRACKED = "Your Will is not tracked yet: set it with /will set max:<n>."
 

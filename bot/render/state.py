@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.render.buttons import will_pool_text
+from bot.render.lang import LANGUAGE_NAMES, _
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, message_link, plural, safe
 from engine.models import Outcome, Ruleset
@@ -18,6 +19,7 @@ from engine.records import (
     ChannelConfig,
     ChannelOption,
     GuildSettings,
+    Language,
     RollRecord,
     WillPool,
     WillState,
@@ -46,6 +48,7 @@ SETTING_VALUES: dict[ChannelOption, str] = {
     ChannelOption.INITIATIVE_POOL: (
         "trait names such as Wits + Composure (fistful: what /init join rolls from the sheet)"
     ),
+    ChannelOption.LANGUAGE: " | ".join(language.value for language in Language),
 }
 
 #: Channels named in a server-wide ruleset change (the rest are counted).
@@ -62,6 +65,7 @@ SETTING_NAMES: dict[ChannelOption, str] = {
     ChannelOption.COMPACT: "Compact roll cards",
     ChannelOption.PLAIN: "Plain messages (no embeds)",
     ChannelOption.INITIATIVE_POOL: "Fistful initiative pool",
+    ChannelOption.LANGUAGE: "Language",
 }
 
 #: (value to type, what it means) of each setting: /config set's value suggestions.
@@ -98,6 +102,9 @@ SETTING_CHOICES: dict[ChannelOption, tuple[tuple[str, str], ...]] = {
         ("Dexterity + Composure", "fistful initiative rolls Dexterity + Composure (default)"),
         ("Wits + Composure", "fistful initiative rolls Wits + Composure"),
         ("Dexterity + Wits", "fistful initiative rolls Dexterity + Wits"),
+    ),
+    ChannelOption.LANGUAGE: tuple(
+        (language.value, LANGUAGE_NAMES[language]) for language in Language
     ),
 }
 
@@ -215,6 +222,7 @@ def config_shown(config: ChannelConfig) -> str:
         f"**Compact roll cards:** {_value(config.compact)}",
         f"**Plain messages (no embeds):** {_value(config.plain)}",
         f"**Fistful initiative pool:** {safe(config.initiative_pool)}",
+        f"**Language:** {language_name(config.language)}",
         "**Storyteller role:** "
         + (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id else "not set")
         + " (and anyone with Manage Channels)",
@@ -229,7 +237,28 @@ def _setting_value(option: ChannelOption, value: object) -> str:
         return RULESET_NAMES[value]
     if option is ChannelOption.INITIATIVE_POOL:
         return safe(str(value))
+    if option is ChannelOption.LANGUAGE:
+        return language_name(value if isinstance(value, Language) else None)
     return _value(value)
+
+
+def language_name(language: Language | None) -> str:
+    """A language setting as members read it (unset: Discord's choice for the server)."""
+    if language is None:
+        return _("the server's language on Discord")
+    return LANGUAGE_NAMES[language]
+
+
+def server_language_changed(change: Change[Language | None]) -> str:
+    """The server's language changed (said in the new one); channels that chose their
+    own keep it."""
+    new, old = language_name(change.new), language_name(change.old)
+    if change.new == change.old:
+        return _("The server's language stays {new}: it already was.", new=new)
+    return _(
+        "The server's language is now {new} (it was {old}). Channels that chose"
+        " their own language keep it.", new=new, old=old,
+    )
 
 
 def config_changed(option: ChannelOption, channel_id: int, change: Change[Any]) -> str:

@@ -8,6 +8,7 @@ from typing import Final
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
+from bot.render.lang import user
 from engine.models import (
     Adjustment,
     AdjustmentKind,
@@ -86,12 +87,12 @@ def safe(text: str, *, limit: int | None = None) -> str:
     """
     escaped = _escape(text)
     if limit is None or len(escaped) <= limit:
-        return escaped
+        return user(escaped)
     raw = text[:limit]
     while True:
         escaped = _escape(raw) + "…"
         if len(escaped) <= limit:
-            return escaped
+            return user(escaped)
         raw = raw[: len(raw) - (len(escaped) - limit)]
 
 

@@ -12,6 +12,7 @@ from engine.records import (
     ChannelOption,
     ChannelSettings,
     GuildSettings,
+    Language,
     OptionValue,
 )
 
@@ -22,7 +23,7 @@ class SettingsRepository(Repository):
     def guild(self, guild_id: int) -> GuildSettings:
         """The server's settings (all unset when never configured)."""
         row = self._one(
-            "SELECT ruleset, storyteller_role_id, storyteller_channel_id"
+            "SELECT ruleset, storyteller_role_id, storyteller_channel_id, language"
             " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
@@ -34,7 +35,7 @@ class SettingsRepository(Repository):
         """One channel's own overrides (all unset when never configured)."""
         row = self._one(
             "SELECT ruleset, will_timing, pressure, fistful_step, text_only, dice_order,"
-            " compact, plain, initiative_pool"
+            " compact, plain, initiative_pool, language"
             " FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
@@ -60,6 +61,8 @@ class SettingsRepository(Repository):
             chosen = [getattr(level, option.value) for level in levels]
             if option is ChannelOption.RULESET:
                 chosen.append(guild.ruleset)
+            elif option is ChannelOption.LANGUAGE:
+                chosen.append(guild.language)
             value = next((value for value in chosen if value is not None), None)
             if value is not None:
                 values[option.value] = value
@@ -85,6 +88,19 @@ class SettingsRepository(Repository):
             (guild_id, None if ruleset is None else ruleset.value),
         )
         return Change[Ruleset](old=old, new=ruleset or Ruleset.COFD)
+
+    def set_guild_language(
+        self, guild_id: int, language: Language | None
+    ) -> Change[Language | None]:
+        """Set (or, with None, clear) the server's language; the setting before and after."""
+        old = self.guild(guild_id).language
+        self._run(
+            "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            (guild_id, None if language is None else language.value),
+        )
+        return Change[Language | None](old=old, new=language)
 
     def set_storyteller(
         self, guild_id: int, role_id: int | None, channel_id: int | None
@@ -126,16 +142,17 @@ class SettingsRepository(Repository):
         row = updated.model_dump(mode="json")
         self._run(
             "INSERT INTO channel_settings (guild_id, channel_id, ruleset, will_timing,"
-            " pressure, fistful_step, text_only, dice_order, compact, plain, initiative_pool)"
+            " pressure, fistful_step, text_only, dice_order, compact, plain, initiative_pool,"
+            " language)"
             " VALUES (:guild_id, :channel_id, :ruleset, :will_timing,"
             " :pressure, :fistful_step, :text_only, :dice_order, :compact, :plain,"
-            " :initiative_pool)"
+            " :initiative_pool, :language)"
             " ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
             " ruleset = excluded.ruleset, will_timing = excluded.will_timing,"
             " pressure = excluded.pressure, fistful_step = excluded.fistful_step,"
             " text_only = excluded.text_only, dice_order = excluded.dice_order,"
             " compact = excluded.compact, plain = excluded.plain,"
-            " initiative_pool = excluded.initiative_pool,"
+            " initiative_pool = excluded.initiative_pool, language = excluded.language,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             row,
         )

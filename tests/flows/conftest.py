@@ -3,6 +3,12 @@
 A test builds a :class:`Ctx` by hand, runs a flow through the same
 :func:`bot.flows.reply.run` the edge uses, and reads what the member would
 have seen from the :class:`Recorder`.
+
+On SQLite the flows speak the pseudo-locales of :mod:`tests.flows.pseudo`
+(the member's own and the table's), and every message is checked for words
+that came from no catalogue before the test reads it, in English; on
+PostgreSQL they speak English itself. A test about a real language turns the
+pseudo-locales off with :meth:`Table.speak`.
 """
 
 from __future__ import annotations
@@ -16,11 +22,13 @@ import pytest
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, run
+from bot.render import lang
 from bot.render.message import Message
 from bot.store import Store
 from engine.faces import FaceSource, ScriptedFaces
 from engine.models import Term
 from engine.parser import NamedPart
+from tests.flows import pseudo
 
 GUILD = 1_000_000_000_000_000_001
 CHANNEL = 2_000_000_000_000_000_002
@@ -106,6 +114,8 @@ class Recorder:
     said: list[Said] = field(default_factory=list)
     modals: list[discord.ui.Modal] = field(default_factory=list)
     unpostable: set[int] = field(default_factory=set)
+    pseudo: bool = False
+    """Check each message in the pseudo-locales, then record it in English."""
     _answered: bool = False
     _next_id: int = 900
 
@@ -113,37 +123,43 @@ class Recorder:
         self._next_id += 1
         return self._next_id
 
+    def _said(self, message: Message, ephemeral: bool, kind: str, target: int | None = None
+              ) -> None:
+        if self.pseudo:
+            message = pseudo.heard(message, ephemeral=ephemeral)
+        self.said.append(Said(message, ephemeral, kind, target))
+
     def answered(self) -> bool:
         return self._answered
 
     async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
         assert not self._answered, "an interaction is answered once"
         self._answered = True
-        self.said.append(Said(message, ephemeral, "respond"))
+        self._said(message, ephemeral, "respond")
         return None if ephemeral else self._id()
 
     async def update(self, message: Message) -> None:
         assert not self._answered, "an interaction is answered once"
         self._answered = True
-        self.said.append(Said(message, False, "update"))
+        self._said(message, False, "update")
 
     async def open_modal(self, modal: discord.ui.Modal) -> None:
         assert not self._answered, "an interaction is answered once"
         self._answered = True
-        self.modals.append(modal)
+        self.modals.append(pseudo.heard_form(modal) if self.pseudo else modal)
 
     async def followup(self, message: Message, *, ephemeral: bool) -> None:
         assert self._answered, "a follow-up comes after the answer"
-        self.said.append(Said(message, ephemeral, "followup"))
+        self._said(message, ephemeral, "followup")
 
     async def post(self, channel_id: int, message: Message) -> int | None:
         if channel_id in self.unpostable:
             return None
-        self.said.append(Said(message, False, "post", channel_id))
+        self._said(message, False, "post", channel_id)
         return self._id()
 
     def edit_later(self, edit: Edit) -> None:
-        self.said.append(Said(edit.message, False, "edit", edit.message_id))
+        self._said(edit.message, False, "edit", edit.message_id)
 
     @property
     def answer(self) -> Said:
@@ -161,6 +177,22 @@ class Table:
     deps: Deps
     faces: Faces
     last: Recorder | None = None
+    pseudo: bool = False
+    """Speak the pseudo-locales (SQLite) rather than English (PostgreSQL)."""
+    locale: str | None = None
+    """The members' client locale when not in the pseudo-locales (None: Discord's
+    default, English)."""
+    guild_locale: str | None = None
+
+    def speak(self, locale: str | None, guild_locale: str | None = None) -> None:
+        """Play in real languages from now on: the members' client and the server's
+        preferred locale (the pseudo-locales are off)."""
+        self.pseudo = False
+        self.locale, self.guild_locale = locale, guild_locale
+
+    @property
+    def _locales(self) -> tuple[str | None, str | None]:
+        return (pseudo.OWN, pseudo.PUBLIC) if self.pseudo else (self.locale, self.guild_locale)
 
     def ctx(
         self,
@@ -183,13 +215,16 @@ class Table:
             manages_channel=storyteller or user_id == STORYTELLER,
             role_ids=frozenset(roles),
             message_id=message_id,
+            locale=self._locales[0],
+            guild_locale=self._locales[1],
         )
 
     async def run(self, flow: Awaitable[Reply], *, unpostable: Iterable[int] = ()) -> Recorder:
         """Run a flow as the edge does; the recorder of what it said."""
-        recorder = Recorder(unpostable=set(unpostable))
+        recorder = Recorder(unpostable=set(unpostable), pseudo=self.pseudo)
         self.last = recorder
-        await run(flow, recorder)
+        with lang.speaking(lang.personal_voice(self._locales[0])):
+            await run(flow, recorder)
         return recorder
 
     @property
@@ -198,12 +233,19 @@ class Table:
 
 
 @pytest.fixture
-async def table(store_target: Path | str) -> AsyncIterator[Table]:
-    """A table on each backend (tests/conftest.py): SQLite, then PostgreSQL."""
+async def table(
+    store_target: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Table]:
+    """A table on each backend (tests/conftest.py): SQLite in the pseudo-locales, then
+    PostgreSQL in English."""
+    monkeypatch.setitem(lang.EXTRA, pseudo.OWN, pseudo.OWN_VOICE)
+    monkeypatch.setitem(lang.EXTRA, pseudo.PUBLIC, pseudo.PUBLIC_VOICE)
     store = await Store.open(store_target)
     faces = Faces()
     source: FaceSource = faces
-    yield Table(deps=Deps(store=store, faces=source), faces=faces)
+    yield Table(
+        deps=Deps(store=store, faces=source), faces=faces, pseudo=isinstance(store_target, Path)
+    )
     await store.close()
 
 
