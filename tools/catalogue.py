@@ -4,7 +4,7 @@
 (``bot/render/locales/messages.pot``) from the code, adds each new message,
 untranslated, to the part file it belongs to in every language, and drops
 from the part files what the code no longer says. The tests read the same
-:func:`template` to tell what is missing (tests/render/test_catalogues.py).
+:func:`template` to tell what is missing (tests/bot/test_catalogues.py).
 
 Two sources make the template: every ``_``, ``n_``, ``p_`` and ``N_`` call
 of ``bot/`` (Babel's Python extractor), and the slash commands as Discord

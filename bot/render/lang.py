@@ -23,6 +23,7 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from copy import copy
 from functools import cache
 from pathlib import Path
 from typing import Final, Protocol
@@ -31,7 +32,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import NumberPattern
 
 from engine.records import Language
 
@@ -210,13 +211,21 @@ def user(text: str) -> str:
     return current().user(text)
 
 
+def _fixed(pattern: NumberPattern, digits: int) -> NumberPattern:
+    """The language's own pattern with exactly ``digits`` decimals."""
+    fixed = copy(pattern)
+    fixed.frac_prec = (digits, digits)
+    return fixed
+
+
 def number(value: float, digits: int = 0) -> str:
-    """A number as the voice in force writes it (``12.5`` / ``12,5``)."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, pattern, locale=current().locale)
+    """A number as the voice in force writes it (``1,234.5`` / ``1.234,5``)."""
+    locale = current().locale
+    return str(_fixed(locale.decimal_formats[None], digits).apply(value, locale))
 
 
 def percent(fraction: float, digits: int = 1) -> str:
-    """A fraction as a percentage (``0.125`` → ``12.5%`` / ``12,5 %``)."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-    return format_percent(fraction, pattern, locale=current().locale)
+    """A fraction as a percentage as the voice in force writes it (``0.125`` → ``12.5%``,
+    ``12,5%``, ``12,5 %``)."""
+    locale = current().locale
+    return str(_fixed(locale.percent_formats[None], digits).apply(fraction, locale))
