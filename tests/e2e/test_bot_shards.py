@@ -127,7 +127,7 @@ async def test_two_processes_serve_their_own_shards_over_one_postgres_and_surviv
 
     # SIGKILL shard 1's process: shard 0 goes on serving its guild meanwhile.
     assert await processes[1].kill() == -9
-    assert not fake.gateway.serving(shard1.guild.id)
+    await fake.wait_until(lambda: not fake.gateway.serving(shard1.guild.id), 5, "shard 1 gone")
     assert fake.gateway.serving(servers[0].guild.id)
     during = await servers[0].ada.slash(servers[0].channel, "roll", pool="2")
     await answered_once(during, 0)
