@@ -17,8 +17,15 @@ import asyncpg
 import pytest
 
 from tests.e2e.bot_fixtures import BOT, faces
-from tests.e2e.harness import BotProcess, Channel, FakeDiscord, Interaction, Member, StartBot
-from tests.e2e.harness.fake import Guild
+from tests.e2e.harness import (
+    BotProcess,
+    Channel,
+    FakeDiscord,
+    Guild,
+    Interaction,
+    Member,
+    StartBot,
+)
 from tests.postgres_server import PostgresServer
 
 SHARDS = 2
