@@ -348,6 +348,59 @@ async def test_gateway_speaks_plain_json_without_compression(fake: FakeDiscord) 
     assert fake.gateway.compressions == [None]
 
 
+async def test_each_guild_reaches_only_the_shard_session_that_owns_it(fake: FakeDiscord) -> None:
+    """Two sessions of one bot, shards 0 and 1 of 2, and guilds on each: READY names only
+    the session's guilds, each gets only its guilds' GUILD_CREATE, model changes and
+    interactions, and a guild the bot joins later goes to its shard's session alone."""
+    guilds = {shard: fake.add_guild(f"shard {shard}", shard=(shard, 2)) for shard in (0, 1)}
+    tables = {shard: fake.add_channel("table", guild=guild) for shard, guild in guilds.items()}
+    members = {shard: fake.add_member("Ada", guild=guild) for shard, guild in guilds.items()}
+    own_shard = (fake.guild_id >> 22) % 2
+    async with aiohttp.ClientSession() as http:
+        sockets = {}
+        for shard in (0, 1):
+            ws = sockets[shard] = await http.ws_connect(f"{fake.gateway_url}?v=10&encoding=json")
+            await ws.receive_json()  # HELLO
+            identify = {"token": fake.token, "intents": 1, "shard": [shard, 2]}
+            await ws.send_json({"op": 2, "d": identify})
+        for shard, ws in sockets.items():
+            ready = await ws.receive_json()
+            expected = {guilds[shard].id} | ({fake.guild_id} if shard == own_shard else set())
+            assert ready["d"]["shard"] == [shard, 2]
+            assert {int(guild["id"]) for guild in ready["d"]["guilds"]} == expected
+            created = [await ws.receive_json() for _ in expected]
+            assert {int(event["d"]["id"]) for event in created} == expected
+            assert {c["name"] for event in created for c in event["d"]["channels"]} <= {"table"}
+        assert fake.gateway.serving(guilds[0].id) and fake.gateway.serving(guilds[1].id)
+
+        later = fake.add_channel("later", guild=guilds[1])
+        joined = fake.add_guild("joined", shard=(0, 2))
+        presses = {}
+        for shard in (1, 0):  # shard 1 first: were it sent to shard 0's session, 0 sees it first
+            presses[shard] = await fake.dispatch_interaction(
+                members[shard], kind=3, channel=tables[shard],
+                data={"custom_id": "sb1:x", "component_type": 2},
+            )
+
+        first = [await sockets[1].receive_json() for _ in range(2)]
+        assert [(event["t"], event["d"]["id"]) for event in first] == [
+            ("CHANNEL_CREATE", str(later.id)), ("INTERACTION_CREATE", str(presses[1].id))
+        ]
+        assert first[1]["d"]["guild_id"] == str(guilds[1].id)
+        zero = [await sockets[0].receive_json() for _ in range(2)]
+        assert [(event["t"], event["d"]["id"]) for event in zero] == [
+            ("GUILD_CREATE", str(joined.id)), ("INTERACTION_CREATE", str(presses[0].id))
+        ]
+        assert (presses[0].shard, presses[1].shard) == ((0, 2), (1, 2))
+        for ws in sockets.values():
+            await ws.close()
+
+    with pytest.raises(ContractError, match="not a member of the guild"):  # of their own only
+        await fake.dispatch_interaction(
+            members[0], kind=3, channel=tables[1], data={"custom_id": "sb1:x", "component_type": 2}
+        )
+
+
 def test_bot_environment_contract(fake: FakeDiscord, tmp_path: Path) -> None:
     process = BotProcess(fake, BARE_BOT, {"EXTRA": "1"}, tmp_path / "db.sqlite3", dice_seed=7)
 

@@ -1,7 +1,7 @@
 """End-to-end harness: a fake Discord, members that drive it, and a bot-process runner."""
 
 from .driver import ContractError, Member, Upload
-from .fake import FakeDiscord, ReadyMark
+from .fake import FakeDiscord, Guild, ReadyMark
 from .model import (
     Attachment,
     Callback,
@@ -24,6 +24,7 @@ __all__ = [
     "ContractError",
     "Failure",
     "FakeDiscord",
+    "Guild",
     "Interaction",
     "LateAck",
     "Member",

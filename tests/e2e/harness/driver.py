@@ -108,6 +108,8 @@ class Member:
     permissions: int
     locale: str = "en-US"
     joined_at: str = field(default_factory=utc_now_iso)
+    #: The server this member is in (0: the fake's own guild, ``fake.guild_id``).
+    guild_id: int = 0
 
     def __repr__(self) -> str:
         return f"<Member {self.name} id={self.id}>"
@@ -213,7 +215,8 @@ class Member:
         self, channel: Channel, path: str, options: dict[str, Any], *, focused: str | None
     ) -> JSON:
         name, *subpath = path.split()
-        command, is_guild = self.fake.find_command(name)
+        guild = self.fake.guild_of(self)
+        command, is_guild = self.fake.find_command(name, guild=guild)
         resolved = _Resolved(self.fake, self, channel)
         node = command
         chain: list[JSON] = []
@@ -237,7 +240,7 @@ class Member:
             built = [{"name": sub["name"], "type": sub["type"], "options": built}]
         data: JSON = {"id": command["id"], "name": name, "type": 1, "options": built}
         if is_guild:
-            data["guild_id"] = str(self.fake.guild_id)
+            data["guild_id"] = str(guild.id)
         if resolved.payload():
             data["resolved"] = resolved.payload()
         return data

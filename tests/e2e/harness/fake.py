@@ -17,8 +17,8 @@ import asyncio
 import json
 import mimetypes
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from aiohttp import BodyPartReader, web
@@ -151,8 +151,32 @@ def _no_content() -> web.Response:
     return web.Response(status=204)
 
 
+@dataclass(eq=False)
+class Guild:
+    """One server the bot is in: its roles, members and guild commands (its channels are
+    the fake's ``channels``, each naming its guild). The fake's own guild is ``fake.guild``
+    (what the single-guild API works on); ``fake.add_guild`` adds more."""
+
+    id: int
+    name: str
+    everyone_role: Role
+    bot_role: Role
+    locale: str = "en-US"
+    roles: dict[int, Role] = field(default_factory=dict)
+    members: dict[int, Member] = field(default_factory=dict)
+    #: Commands synced to this guild alone (``PUT /applications/{id}/guilds/{id}/commands``).
+    commands: list[JSON] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.roles = {role.id: role for role in (self.everyone_role, self.bot_role)} | self.roles
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name!r} id={self.id}>"
+
+
 class FakeDiscord:
-    """Fake Discord API + gateway. One guild, one application, any number of bot runs."""
+    """Fake Discord API + gateway. One guild (more with :meth:`add_guild`), one
+    application, any number of bot runs."""
 
     def __init__(
         self,
@@ -174,27 +198,12 @@ class FakeDiscord:
         self.bot_user_id = self.application_id
         self.bot_name = bot_name
         self.guild_id = self.snowflakes.next()
-        self.guild_name = "Fake Guild"
-        self.guild_locale = "en-US"
         self.owner_id = self.snowflakes.next()
-        self.everyone_role = Role(
-            self.guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, position=0
-        )
-        self.bot_role = Role(
-            self.snowflakes.next(),
-            bot_name,
-            DEFAULT_BOT_PERMISSIONS,
-            position=1,
-            managed=True,
-            bot_id=self.bot_user_id,
-        )
-        self.roles: dict[int, Role] = {
-            role.id: role for role in (self.everyone_role, self.bot_role)
-        }
+        self.guild = self._new_guild(self.guild_id, "Fake Guild")
+        #: Every guild the bot is in, the fake's own first.
+        self.guilds: dict[int, Guild] = {self.guild_id: self.guild}
         self.channels: dict[int, Channel] = {}
-        self.members: dict[int, Member] = {}
         self.global_commands: list[JSON] = []
-        self.guild_commands: list[JSON] = []
         self.command_syncs = 0
         self.interactions: list[Interaction] = []
         self._interactions_by_id: dict[int, Interaction] = {}
@@ -239,43 +248,130 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
 
+    # ------------------------------------------------------------------ the fake's own guild
+
+    @property
+    def guild_name(self) -> str:
+        return self.guild.name
+
+    @guild_name.setter
+    def guild_name(self, name: str) -> None:
+        self.guild.name = name
+
+    @property
+    def guild_locale(self) -> str:
+        return self.guild.locale
+
+    @guild_locale.setter
+    def guild_locale(self, locale: str) -> None:
+        self.guild.locale = locale
+
+    @property
+    def everyone_role(self) -> Role:
+        return self.guild.everyone_role
+
+    @property
+    def bot_role(self) -> Role:
+        return self.guild.bot_role
+
+    @property
+    def roles(self) -> dict[int, Role]:
+        return self.guild.roles
+
+    @property
+    def members(self) -> dict[int, Member]:
+        return self.guild.members
+
+    @property
+    def guild_commands(self) -> list[JSON]:
+        """The commands synced to the fake's own guild (``DEV_GUILD_ID``)."""
+        return self.guild.commands
+
+    @guild_commands.setter
+    def guild_commands(self, commands: list[JSON]) -> None:
+        self.guild.commands = commands
+
     # ------------------------------------------------------------------ model setup
 
-    def add_role(self, name: str, permissions: int = 0) -> Role:
-        role = Role(self.snowflakes.next(), name, permissions, position=len(self.roles))
-        self.roles[role.id] = role
+    def _new_guild(self, guild_id: int, name: str) -> Guild:
+        everyone = Role(guild_id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS, position=0)
+        bot_role = Role(
+            self.snowflakes.next(),
+            self.bot_name,
+            DEFAULT_BOT_PERMISSIONS,
+            position=1,
+            managed=True,
+            bot_id=self.bot_user_id,
+        )
+        return Guild(guild_id, name, everyone, bot_role)
+
+    def add_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> Guild:
+        """Another server the bot is in. ``shard=(shard_id, shard_count)`` gives it an id
+        whose events Discord sends to that shard (``(guild_id >> 22) % shard_count``).
+
+        Give it channels and members with ``guild=`` on :meth:`add_channel` and
+        :meth:`add_member`. A session already connected that owns it gets its GUILD_CREATE
+        (the bot was invited).
+        """
+        snowflakes = self.snowflakes
+        guild_id = snowflakes.next() if shard is None else snowflakes.next_on_shard(*shard)
+        guild = self._new_guild(guild_id, name)
+        self.guilds[guild.id] = guild
+        self.gateway.guild_added(guild.id)
+        return guild
+
+    def guild_of(self, member: Member) -> Guild:
+        """The guild ``member`` belongs to."""
+        return self.guilds[member.guild_id or self.guild_id]
+
+    def add_role(self, name: str, permissions: int = 0, *, guild: Guild | None = None) -> Role:
+        guild = guild or self.guild
+        role = Role(self.snowflakes.next(), name, permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
         self.gateway.queue(
             "GUILD_ROLE_CREATE",
-            {"guild_id": str(self.guild_id), "role": role.payload()},
+            {"guild_id": str(guild.id), "role": role.payload()},
             intent=INTENT_GUILDS,
+            guild_id=guild.id,
         )
         return role
 
-    def add_category(self, name: str) -> Channel:
-        return self._add_channel(name, CATEGORY_CHANNEL, parent=None)
+    def add_category(self, name: str, *, guild: Guild | None = None) -> Channel:
+        return self._add_channel(name, CATEGORY_CHANNEL, parent=None, guild=guild)
 
-    def add_channel(self, name: str, *, parent: Channel | None = None) -> Channel:
-        """A text channel; under ``parent`` if it is a category, a public thread if it is text."""
+    def add_channel(
+        self, name: str, *, parent: Channel | None = None, guild: Guild | None = None
+    ) -> Channel:
+        """A text channel; under ``parent`` if it is a category, a public thread if it is text.
+
+        In ``guild`` (default: the fake's own, or ``parent``'s).
+        """
         if parent is None or parent.type == CATEGORY_CHANNEL:
-            return self._add_channel(name, TEXT_CHANNEL, parent=parent)
+            return self._add_channel(name, TEXT_CHANNEL, parent=parent, guild=guild)
         if parent.type == TEXT_CHANNEL:
-            return self._add_channel(name, PUBLIC_THREAD, parent=parent)
+            return self._add_channel(name, PUBLIC_THREAD, parent=parent, guild=guild)
         raise ValueError(f"cannot create a channel under {parent!r}")
 
-    def _add_channel(self, name: str, kind: int, *, parent: Channel | None) -> Channel:
+    def _add_channel(
+        self, name: str, kind: int, *, parent: Channel | None, guild: Guild | None = None
+    ) -> Channel:
+        if guild is None:
+            guild = self.guild if parent is None else self.guilds[parent.guild_id]
+        elif parent is not None and parent.guild_id != guild.id:
+            raise ValueError(f"{parent!r} is not a channel of {guild!r}")
         channel = Channel(
             id=self.snowflakes.next(),
             name=name,
             type=kind,
-            guild_id=self.guild_id,
-            position=len(self.channels),
+            guild_id=guild.id,
+            position=sum(1 for c in self.channels.values() if c.guild_id == guild.id),
             parent_id=None if parent is None else parent.id,
             owner_id=self.owner_id if kind == PUBLIC_THREAD else None,
         )
         self.channels[channel.id] = channel
         self._channel_messages[channel.id] = []
         event = "THREAD_CREATE" if channel.is_thread else "CHANNEL_CREATE"
-        self.gateway.queue(event, channel.payload(), intent=INTENT_GUILDS)
+        self.gateway.queue(event, channel.payload(), intent=INTENT_GUILDS, guild_id=guild.id)
         return channel
 
     def add_member(
@@ -285,30 +381,37 @@ class FakeDiscord:
         permissions: int = 0,
         roles: tuple[Role, ...] | list[Role] = (),
         locale: str = "en-US",
+        guild: Guild | None = None,
     ) -> Member:
-        """A guild member. Effective permissions = @everyone | roles | ``permissions``."""
+        """A guild member (of ``guild``, default the fake's own). Effective permissions =
+        @everyone | roles | ``permissions``."""
+        guild = guild or self.guild
         for role in roles:
-            if self.roles.get(role.id) is not role:
+            if guild.roles.get(role.id) is not role:
                 raise ValueError(f"{role!r} is not a role of this guild")
-        member = Member(self, self.snowflakes.next(), name, list(roles), permissions, locale)
-        self.members[member.id] = member
+        member = Member(
+            self, self.snowflakes.next(), name, list(roles), permissions, locale, guild_id=guild.id
+        )
+        guild.members[member.id] = member
         self.gateway.queue(
             "GUILD_MEMBER_ADD",
-            self.member_payload(member) | {"guild_id": str(self.guild_id)},
+            self.member_payload(member) | {"guild_id": str(guild.id)},
             intent=INTENT_GUILD_MEMBERS,
+            guild_id=guild.id,
         )
         return member
 
     # ------------------------------------------------------------------ permissions & payloads
 
     def member_permissions(self, member: Member) -> int:
-        permissions = self.everyone_role.permissions | member.permissions
+        permissions = self.guild_of(member).everyone_role.permissions | member.permissions
         for role in member.roles:
             permissions |= role.permissions
         return ALL_PERMISSIONS if permissions & PERM_ADMINISTRATOR else permissions
 
-    def bot_permissions(self) -> int:
-        permissions = self.everyone_role.permissions | self.bot_role.permissions
+    def bot_permissions(self, guild: Guild | None = None) -> int:
+        guild = guild or self.guild
+        permissions = guild.everyone_role.permissions | guild.bot_role.permissions
         return ALL_PERMISSIONS if permissions & PERM_ADMINISTRATOR else permissions
 
     def bot_user_payload(self) -> JSON:
@@ -341,10 +444,10 @@ class FakeDiscord:
             "permissions": str(self.member_permissions(member)),
         }
 
-    def _bot_member_payload(self) -> JSON:
+    def _bot_member_payload(self, guild: Guild) -> JSON:
         return {
             "user": self.bot_user_payload(),
-            "roles": [str(self.bot_role.id)],
+            "roles": [str(guild.bot_role.id)],
             "nick": None,
             "avatar": None,
             "joined_at": utc_now_iso(),
@@ -376,12 +479,21 @@ class FakeDiscord:
             "redirect_uris": [],
         }
 
-    def ready_payload(self, session_id: str, *, with_guild: bool = True) -> JSON:
-        """READY; a shard that does not own the guild is told of no guild."""
+    def ready_payload(
+        self,
+        session_id: str,
+        *,
+        with_guild: bool = True,
+        guild_ids: Sequence[int] | None = None,
+    ) -> JSON:
+        """READY naming ``guild_ids`` (default: the fake's own guild ``with_guild``); a
+        shard is told only of the guilds it owns."""
+        if guild_ids is None:
+            guild_ids = [self.guild_id] if with_guild else []
         return {
             "v": 10,
             "user": self.bot_user_payload(),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}] if with_guild else [],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in guild_ids],
             "session_id": session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -396,10 +508,11 @@ class FakeDiscord:
             "_trace": ["fake-discord"],
         }
 
-    def guild_payload(self) -> JSON:
+    def guild_payload(self, guild: Guild | None = None) -> JSON:
+        guild = guild or self.guild
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -409,7 +522,7 @@ class FakeDiscord:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": [role.payload() for role in self.roles.values()],
+            "roles": [role.payload() for role in guild.roles.values()],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -419,21 +532,23 @@ class FakeDiscord:
             "rules_channel_id": None,
             "public_updates_channel_id": None,
             "safety_alerts_channel_id": None,
-            "preferred_locale": self.guild_locale,
+            "preferred_locale": guild.locale,
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
         }
 
-    def guild_create_payload(self) -> JSON:
+    def guild_create_payload(self, guild: Guild | None = None) -> JSON:
+        guild = guild or self.guild
         members = [
-            self._bot_member_payload(),
-            *(self.member_payload(m) for m in self.members.values()),
+            self._bot_member_payload(guild),
+            *(self.member_payload(m) for m in guild.members.values()),
         ]
-        channels = [c.payload() for c in self.channels.values() if not c.is_thread]
-        threads = [c.payload() for c in self.channels.values() if c.is_thread]
-        return self.guild_payload() | {
+        own = [c for c in self.channels.values() if c.guild_id == guild.id]
+        channels = [c.payload() for c in own if not c.is_thread]
+        threads = [c.payload() for c in own if c.is_thread]
+        return self.guild_payload(guild) | {
             "unavailable": False,
             "large": False,
             "joined_at": utc_now_iso(),
@@ -450,27 +565,32 @@ class FakeDiscord:
 
     def channel_payload(self, channel: Channel, member: Member | None = None) -> JSON:
         """A channel as interactions carry it: with the viewer's resolved permissions."""
-        permissions = self.bot_permissions() if member is None else self.member_permissions(member)
+        permissions = (
+            self.bot_permissions(self.guilds[channel.guild_id])
+            if member is None
+            else self.member_permissions(member)
+        )
         return channel.payload() | {"permissions": str(permissions)}
 
     def _interaction_payload(self, interaction: Interaction) -> JSON:
+        guild = self.guilds[interaction.channel.guild_id]
         payload: JSON = {
             "id": str(interaction.id),
             "application_id": str(self.application_id),
             "type": interaction.type,
             "data": interaction.data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
             "channel_id": str(interaction.channel.id),
             "channel": self.channel_payload(interaction.channel, interaction.member),
             "member": self.member_payload(interaction.member),
             "token": interaction.token,
             "version": 1,
-            "app_permissions": str(self.bot_permissions()),
+            "app_permissions": str(self.bot_permissions(guild)),
             "locale": interaction.member.locale,
-            "guild_locale": self.guild_locale,
+            "guild_locale": guild.locale,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
@@ -480,13 +600,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ queries for tests
 
-    def find_command(self, name: str) -> tuple[JSON, bool]:
-        """The synced chat-input command ``name`` (guild commands shadow global ones)."""
-        for commands, is_guild in ((self.guild_commands, True), (self.global_commands, False)):
+    def find_command(self, name: str, *, guild: Guild | None = None) -> tuple[JSON, bool]:
+        """The synced chat-input command ``name`` in ``guild`` (default: the fake's own;
+        its guild commands shadow global ones)."""
+        guild = guild or self.guild
+        for commands, is_guild in ((guild.commands, True), (self.global_commands, False)):
             for command in commands:
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command, is_guild
-        synced = sorted(c["name"] for c in self.guild_commands + self.global_commands)
+        synced = sorted(c["name"] for c in guild.commands + self.global_commands)
         raise ContractError(f"no synced slash command {name!r}; synced commands: {synced}")
 
     def messages(self, channel: Channel, *, visible_to: Member | None = None) -> list[Message]:
@@ -570,12 +692,17 @@ class FakeDiscord:
             data=data,
             message=message,
         )
+        if member.guild_id and member.guild_id != channel.guild_id:
+            raise ContractError(f"{member!r} is not a member of the guild of {channel!r}")
         self.interactions.append(interaction)
         self._interactions_by_id[interaction.id] = interaction
         self._interactions_by_token[interaction.token] = interaction
         payload = self._interaction_payload(interaction)
         interaction.dispatched_at = asyncio.get_running_loop().time()
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        session = await self.gateway.dispatch(
+            "INTERACTION_CREATE", payload, guild_id=channel.guild_id
+        )
+        interaction.shard = None if session is None else session.shard
         return interaction
 
     def store_upload(self, channel: Channel, filename: str, data: bytes) -> Attachment:
@@ -777,7 +904,7 @@ class FakeDiscord:
             changes=self.changes,
             id=self.snowflakes.next(),
             channel_id=channel.id,
-            guild_id=self.guild_id,
+            guild_id=channel.guild_id,
             author=self.bot_user_payload(),
             content=edit.content,
             embeds=edit.embeds,
@@ -793,8 +920,10 @@ class FakeDiscord:
         self._messages[message.id] = message
         self._channel_messages[channel.id].append(message)
         self.changes.notify()
-        if not message.ephemeral and self.gateway.receives_messages():
-            await self.gateway.dispatch("MESSAGE_CREATE", message.payload(), required=False)
+        if not message.ephemeral and self.gateway.receives_messages(message.guild_id):
+            await self.gateway.dispatch(
+                "MESSAGE_CREATE", message.payload(), required=False, guild_id=message.guild_id
+            )
         return message
 
     async def _apply_edit(self, message: Message, edit: _Edit) -> None:
@@ -807,21 +936,24 @@ class FakeDiscord:
         message.edits += 1
         message.edited_at = utc_now_iso()
         self.changes.notify()
-        if not message.ephemeral and self.gateway.receives_messages():
-            await self.gateway.dispatch("MESSAGE_UPDATE", message.payload(), required=False)
+        if not message.ephemeral and self.gateway.receives_messages(message.guild_id):
+            await self.gateway.dispatch(
+                "MESSAGE_UPDATE", message.payload(), required=False, guild_id=message.guild_id
+            )
 
     async def _delete(self, message: Message) -> None:
         message.deleted = True
         self.changes.notify()
-        if not message.ephemeral and self.gateway.receives_messages():
+        if not message.ephemeral and self.gateway.receives_messages(message.guild_id):
             await self.gateway.dispatch(
                 "MESSAGE_DELETE",
                 {
                     "id": str(message.id),
                     "channel_id": str(message.channel_id),
-                    "guild_id": str(self.guild_id),
+                    "guild_id": str(message.guild_id),
                 },
                 required=False,
+                guild_id=message.guild_id,
             )
 
     # ------------------------------------------------------------------ REST: identity & commands
@@ -838,27 +970,32 @@ class FakeDiscord:
     async def _get_application(self, request: web.Request) -> web.Response:
         return _json(self.application_payload())
 
-    def _check_command_route(self, request: web.Request) -> bool:
-        """Validate app/guild ids; return whether this is the guild-scoped route."""
+    def _check_command_route(self, request: web.Request) -> Guild | None:
+        """Validate app/guild ids; return the guild of a guild-scoped route."""
         if int(request.match_info["app_id"]) != self.application_id:
             raise ApiError(404, 10002, "Unknown Application", kind="unknown_application")
         guild_id = request.match_info.get("guild_id")
-        if guild_id is not None and int(guild_id) != self.guild_id:
+        if guild_id is None:
+            return None
+        return self._guild(guild_id)
+
+    def _guild(self, guild_id: str) -> Guild:
+        guild = self.guilds.get(int(guild_id))
+        if guild is None:
             raise ApiError(404, 10004, "Unknown Guild", kind="unknown_guild")
-        return guild_id is not None
+        return guild
 
     async def _get_commands(self, request: web.Request) -> web.Response:
-        return _json(
-            self.guild_commands if self._check_command_route(request) else self.global_commands
-        )
+        guild = self._check_command_route(request)
+        return _json(self.global_commands if guild is None else guild.commands)
 
     async def _put_commands(self, request: web.Request) -> web.Response:
-        is_guild = self._check_command_route(request)
+        guild = self._check_command_route(request)
         body, _ = await self._read_body(request)
         errors = command_errors(body)
         if errors:
             raise _form_error(errors)
-        previous = self.guild_commands if is_guild else self.global_commands
+        previous = self.global_commands if guild is None else guild.commands
         ids = {(c["type"], c["name"]): c["id"] for c in previous}
         stored = []
         for definition in body:
@@ -876,11 +1013,11 @@ class FakeDiscord:
                 "application_id": str(self.application_id),
                 "version": str(self.snowflakes.next()),
             }
-            if is_guild:
-                command["guild_id"] = str(self.guild_id)
+            if guild is not None:
+                command["guild_id"] = str(guild.id)
             stored.append(command)
-        if is_guild:
-            self.guild_commands = stored
+        if guild is not None:
+            guild.commands = stored
         else:
             self.global_commands = stored
         self.command_syncs += 1
@@ -1051,21 +1188,19 @@ class FakeDiscord:
             raise ApiError(404, 10008, "Unknown Message", kind="unknown_message")
         return message
 
-    def _require_permissions(self, needed: int) -> None:
-        if self.bot_permissions() & needed != needed:
+    def _require_permissions(self, channel: Channel, needed: int) -> None:
+        if self.bot_permissions(self.guilds[channel.guild_id]) & needed != needed:
             raise ApiError(403, 50013, "Missing Permissions", kind="missing_permissions")
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         return _json(self.channel_payload(self._channel(request)))
 
     async def _get_guild(self, request: web.Request) -> web.Response:
-        if int(request.match_info["guild_id"]) != self.guild_id:
-            raise ApiError(404, 10004, "Unknown Guild", kind="unknown_guild")
-        return _json(self.guild_payload())
+        return _json(self.guild_payload(self._guild(request.match_info["guild_id"])))
 
     async def _list_messages(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        self._require_permissions(PERM_VIEW_CHANNEL | PERM_READ_MESSAGE_HISTORY)
+        self._require_permissions(channel, PERM_VIEW_CHANNEL | PERM_READ_MESSAGE_HISTORY)
         if "around" in request.query:
             raise ApiError(400, 0, "the fake does not implement ?around=", kind="unsupported")
         limit = int(request.query.get("limit", "50"))
@@ -1086,7 +1221,9 @@ class FakeDiscord:
         channel = self._channel(request)
         body, uploads = await self._read_body(request)
         send = PERM_SEND_MESSAGES_IN_THREADS if channel.is_thread else PERM_SEND_MESSAGES
-        self._require_permissions(PERM_VIEW_CHANNEL | send | (PERM_ATTACH_FILES if uploads else 0))
+        self._require_permissions(
+            channel, PERM_VIEW_CHANNEL | send | (PERM_ATTACH_FILES if uploads else 0)
+        )
         edit = self._prepare_edit(
             channel, body | {"flags": (body.get("flags") or 0) & ~FLAG_EPHEMERAL}, uploads, "", None
         )
@@ -1095,7 +1232,7 @@ class FakeDiscord:
 
     async def _get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        self._require_permissions(PERM_VIEW_CHANNEL | PERM_READ_MESSAGE_HISTORY)
+        self._require_permissions(channel, PERM_VIEW_CHANNEL | PERM_READ_MESSAGE_HISTORY)
         return _json(self._channel_message(request, channel).payload())
 
     async def _patch_message(self, request: web.Request) -> web.Response:

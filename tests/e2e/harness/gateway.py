@@ -1,8 +1,9 @@
 """The fake gateway: one websocket endpoint speaking Discord's v10 gateway protocol.
 
 Supports what discord.py's ``DiscordWebSocket`` exercises: HELLO, heartbeats, IDENTIFY →
-READY + GUILD_CREATE (with ``shard: [id, count]`` the guild is sent to, and its events
-routed to, only the session whose shard owns it: ``(guild_id >> 22) % count``), RESUME →
+READY + a GUILD_CREATE per guild (with ``shard: [id, count]`` each guild is sent to, and
+its events routed to, only the session whose shard owns it: ``(guild_id >> 22) % count``;
+the latest IDENTIFY or RESUME owning a guild serves it), RESUME →
 RESUMED (or INVALID_SESSION for unknown sessions), and
 ``compress=zlib-stream`` (one deflate stream per connection, every frame ending in the
 Z_SYNC_FLUSH suffix) or plain JSON text frames when no compression is asked for.
@@ -63,20 +64,27 @@ class Session:
     intents: int
     seq: int = 0
     connection: Connection | None = None
-    #: Whether the fake's guild is on this session's shard (always, unsharded).
-    owns_guild: bool = True
+    #: The ``[shard_id, shard_count]`` it IDENTIFYed with (None: unsharded, every guild).
+    shard: tuple[int, int] | None = None
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether Discord sends this guild's events to this session."""
+        return self.shard is None or (guild_id >> 22) % self.shard[1] == self.shard[0]
 
 
 class Gateway:
-    """Gateway state. ``current`` is the session of the most recent IDENTIFY."""
+    """Gateway state. ``current`` serves the fake's own guild: the session of the most
+    recent IDENTIFY (or RESUME) whose shard owns it; :meth:`session_for` any guild's."""
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._fake = fake
         self._sessions: dict[str, Session] = {}
         self._connections: set[Connection] = set()
-        self.current: Session | None = None
+        #: The session serving each guild (the latest IDENTIFY or RESUME that owns it).
+        self._serving: dict[int, Session] = {}
         self._order = asyncio.Lock()
-        self._queued: list[tuple[str, JSON]] = []
+        #: Model events waiting to go out: (guild id, event, data).
+        self._queued: list[tuple[int, str, JSON]] = []
         self._flushes: set[asyncio.Task[None]] = set()
         self.identifies = 0
         #: The ``shard`` of each IDENTIFY in order (None: unsharded).
@@ -85,14 +93,32 @@ class Gateway:
         self.compressions: list[str | None] = []
 
     @property
+    def current(self) -> Session | None:
+        """The session serving the fake's own guild."""
+        return self._serving.get(self._fake.guild_id)
+
+    def session_for(self, guild_id: int) -> Session | None:
+        """The session serving ``guild_id`` (connected or not), if any ever did."""
+        return self._serving.get(guild_id)
+
+    def serving(self, guild_id: int) -> bool:
+        """Whether a connected session receives ``guild_id``'s events."""
+        session = self._serving.get(guild_id)
+        return session is not None and session.connection is not None
+
+    @property
     def connected(self) -> bool:
-        return self.current is not None and self.current.connection is not None
+        return self.serving(self._fake.guild_id)
 
-    def receives_messages(self) -> bool:
-        return self.current is not None and bool(self.current.intents & INTENT_GUILD_MESSAGES)
+    def receives_messages(self, guild_id: int | None = None) -> bool:
+        session = self._serving.get(self._fake.guild_id if guild_id is None else guild_id)
+        return session is not None and bool(session.intents & INTENT_GUILD_MESSAGES)
 
-    async def dispatch(self, event: str, data: JSON, *, required: bool = True) -> None:
-        """Send a DISPATCH on the live session.
+    async def dispatch(
+        self, event: str, data: JSON, *, required: bool = True, guild_id: int | None = None
+    ) -> Session | None:
+        """Send a DISPATCH on the session serving ``guild_id`` (default: the fake's own
+        guild); return that session (None when dropped).
 
         ``required`` events (interactions) raise if the bot is not connected; the others
         (echoes of the bot's own messages) are dropped, as Discord drops them for a client
@@ -101,28 +127,56 @@ class Gateway:
         """
         async with self._order:
             await self._flush_locked()
-            session = self.current
+            session = self._serving.get(self._fake.guild_id if guild_id is None else guild_id)
             if session is None or session.connection is None:
                 if required:
                     raise RuntimeError(
                         f"cannot dispatch {event}: the bot is not connected to the fake gateway"
                     )
-                return
+                return None
             try:
                 await session.connection.send_dispatch(session, event, data)
             except ConnectionResetError:
                 if required:
                     raise
+                return None
+            return session
 
-    def queue(self, event: str, data: JSON, *, intent: int) -> None:
-        """Tell a connected bot about a model change (model setup is synchronous).
+    def queue(self, event: str, data: JSON, *, intent: int, guild_id: int | None = None) -> None:
+        """Tell a connected bot about a model change of ``guild_id`` (default: the fake's
+        own guild); model setup is synchronous.
 
         Nothing is queued before the bot connects: GUILD_CREATE carries the whole model.
         """
-        session = self.current
+        guild = self._fake.guild_id if guild_id is None else guild_id
+        session = self._serving.get(guild)
         if session is None or session.connection is None or not session.intents & intent:
             return
-        self._queued.append((event, data))
+        self._queued.append((guild, event, data))
+        self._schedule_flush()
+
+    def guild_added(self, guild_id: int) -> None:
+        """The bot joined a guild: the latest connected session owning it serves it and
+        is sent its GUILD_CREATE."""
+        owner = next(
+            (
+                session
+                for session in reversed(self._sessions.values())
+                if session.connection is not None and session.owns(guild_id)
+            ),
+            None,
+        )
+        if owner is None:
+            return
+        self._serving[guild_id] = owner
+        self.queue(
+            "GUILD_CREATE",
+            self._fake.guild_create_payload(self._fake.guilds[guild_id]),
+            intent=INTENT_GUILDS,
+            guild_id=guild_id,
+        )
+
+    def _schedule_flush(self) -> None:
         task = asyncio.get_running_loop().create_task(self._flush())
         self._flushes.add(task)
         task.add_done_callback(self._flushes.discard)
@@ -132,13 +186,21 @@ class Gateway:
             await self._flush_locked()
 
     async def _flush_locked(self) -> None:
-        session = self.current
-        while self._queued and session is not None and session.connection is not None:
-            event, data = self._queued.pop(0)
+        """Send each queued event whose guild's session is connected, in order; the others
+        wait (a RESUME sends them, an IDENTIFY's GUILD_CREATE replaces them)."""
+        waiting: list[tuple[int, str, JSON]] = []
+        while self._queued:
+            guild_id, event, data = self._queued.pop(0)
+            session = self._serving.get(guild_id)
+            if session is None or session.connection is None:
+                waiting.append((guild_id, event, data))
+                continue
             try:
                 await session.connection.send_dispatch(session, event, data)
             except ConnectionResetError:  # the next IDENTIFY's GUILD_CREATE carries the model
-                self._queued.clear()
+                self._queued = [item for item in self._queued if item[0] != guild_id]
+                waiting = [item for item in waiting if item[0] != guild_id]
+        self._queued = waiting
 
     async def reconnect(self) -> None:
         """Ask the client to reconnect (op 7); discord.py then RESUMEs at resume_gateway_url."""
@@ -221,27 +283,26 @@ class Gateway:
             self._fake.record_failure("gateway", "WS", "/", 400, f"IDENTIFY shard {shard!r}")
             await connection.ws.close(code=4010, message=b"Invalid shard.")
             return
-        owns = shard is None or (self._fake.guild_id >> 22) % shard[1] == shard[0]
         session = Session(
             id=secrets.token_hex(16),
             intents=int(data.get("intents", 0)),
             connection=connection,
-            owns_guild=owns,
+            shard=None if shard is None else (shard[0], shard[1]),
         )
         self._sessions[session.id] = session
         connection.session = session
-        self.identified_shards.append(None if shard is None else (shard[0], shard[1]))
-        if owns:
-            self._queued.clear()  # GUILD_CREATE below carries the whole current model
-        ready = self._fake.ready_payload(session.id, with_guild=owns)
+        self.identified_shards.append(session.shard)
+        owned = [guild_id for guild_id in self._fake.guilds if session.owns(guild_id)]
+        # The GUILD_CREATEs below carry the whole current model of the guilds it owns.
+        self._queued = [item for item in self._queued if item[0] not in owned]
+        ready = self._fake.ready_payload(session.id, guild_ids=owned)
         if shard is not None:
             ready["shard"] = shard  # Discord echoes it; discord.py's sharded client reads it
         await connection.send_dispatch(session, "READY", ready)
-        if owns:
-            await connection.send_dispatch(
-                session, "GUILD_CREATE", self._fake.guild_create_payload()
-            )
-            self.current = session
+        for guild_id in owned:
+            guild = self._fake.guild_create_payload(self._fake.guilds[guild_id])
+            await connection.send_dispatch(session, "GUILD_CREATE", guild)
+            self._serving[guild_id] = session
         self.identifies += 1
         self._fake.changes.notify()
 
@@ -253,7 +314,8 @@ class Gateway:
         session.connection = connection
         connection.session = session
         await connection.send_dispatch(session, "RESUMED", {})
-        if session.owns_guild:
-            self.current = session
+        for guild_id in self._fake.guilds:
+            if session.owns(guild_id):
+                self._serving[guild_id] = session
         self.resumes += 1
         self._fake.changes.notify()

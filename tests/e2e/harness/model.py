@@ -85,6 +85,16 @@ class Snowflakes:
         self._last = max(self._last + 1, stamp)
         return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake that, as a guild id, Discord routes to this shard: the one
+        with ``(id >> 22) % shard_count == shard_id`` (the timestamp moved on if need be)."""
+        candidate = self.next()
+        offset = (shard_id - (candidate >> 22)) % shard_count
+        if offset:
+            candidate = ((candidate >> 22) + offset) << 22
+            self._last = candidate
+        return candidate
+
 
 class Changes:
     """Wake-up hub for awaited expectations.
@@ -448,6 +458,9 @@ class Interaction:
     original_edits: int = 0
     followups: list[Message] = field(default_factory=list)
     modal: Modal | None = None
+    #: The ``[shard_id, shard_count]`` of the gateway session it was delivered on (None:
+    #: an unsharded session, or not delivered yet).
+    shard: tuple[int, int] | None = None
 
     def __repr__(self) -> str:
         name = self.data.get("name") or self.data.get("custom_id")
