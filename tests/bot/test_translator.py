@@ -69,7 +69,7 @@ async def payloads(tmp_path: Path) -> AsyncIterator[list[JSON]]:
 def in_locale(node: JSON, key: str, locale: str) -> str:
     """What a client in ``locale`` shows of ``node[key]`` (its localisation, else English)."""
     localized: dict[str, str] = node.get(f"{key}_localizations") or {}
-    return localized.get(locale, node[key])
+    return localized[locale] if locale in localized else str(node[key])
 
 
 def commands_and_groups(nodes: list[JSON], path: str = "") -> Iterator[tuple[str, JSON]]:
