@@ -63,6 +63,12 @@ OPTION_NAME: Final = "option name"
 OPTION_DESCRIPTION: Final = "option description"
 CHOICE: Final = "choice"
 
+#: Contexts whose entries stay untranslated (empty ``msgstr``) on purpose: option names
+#: are the same in every language (docs/i18n/README.md), so an example typed from any
+#: message works in every client. A completeness check skips these; a translation in
+#: one of them is a mistake (tests/bot/test_translator.py checks the synced payload).
+UNTRANSLATED: Final = frozenset({OPTION_NAME})
+
 #: Which part file a message of a source file goes to (the first match of its path).
 PARTS: Final[tuple[tuple[str, str], ...]] = (
     ("bot/render/help.py", "help"),

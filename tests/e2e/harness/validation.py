@@ -8,6 +8,7 @@ Each checker returns ``FormError`` records; the fake turns them into a 400 with 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,14 @@ _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 _MAX = "BASE_TYPE_MAX_LENGTH"
 _BAD_LENGTH = "BASE_TYPE_BAD_LENGTH"
 _REQUIRED = "BASE_TYPE_REQUIRED"
+
+#: The locales Discord knows (https://discord.com/developers/docs/reference#locales): the
+#: only keys ``name_localizations`` and ``description_localizations`` may have.
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+})
 
 
 @dataclass(frozen=True)
@@ -255,6 +264,65 @@ def command_errors(commands: list[JSON]) -> list[FormError]:
             errors.extend(_option_errors(command, str(index), depth=0))
         else:
             errors.extend(_length_between(key[1], 1, 32, f"{index}.name"))
+            errors.extend(_localization_errors(
+                command, "name_localizations", str(index),
+                lambda text, here: _length_between(text, 1, 32, here),
+            ))
+    chat_input = [(str(index), c) for index, c in enumerate(commands) if c.get("type", 1) == 1]
+    errors.extend(_localized_duplicates(chat_input, "APPLICATION_COMMANDS_DUPLICATE_NAME"))
+    return errors
+
+
+def _name_errors(name: Any, path: str) -> list[FormError]:
+    """A chat-input command's or option's name, as Discord checks it (in any locale)."""
+    if not isinstance(name, str) or not _COMMAND_NAME.match(name) or name != name.lower():
+        return [FormError(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")]
+    return []
+
+
+def _description_errors(text: Any, path: str) -> list[FormError]:
+    return _length_between(text, 1, 100, path)
+
+
+def _localization_errors(
+    node: JSON, key: str, path: str, check: Callable[[Any, str], list[FormError]]
+) -> list[FormError]:
+    """Errors in ``node[key]``, a map locale -> text: a key that is no Discord locale, and
+    ``check`` (the rule of the field it localises) on every text."""
+    localizations = node.get(key)
+    if localizations is None:
+        return []
+    if not isinstance(localizations, dict):
+        return [FormError(f"{path}.{key}", "DICT_TYPE_CONVERT", "Only dictionaries may be used")]
+    errors: list[FormError] = []
+    for locale, text in localizations.items():
+        here = f"{path}.{key}.{locale}"
+        if locale in LOCALES:
+            errors.extend(check(text, here))
+        else:
+            errors.append(
+                FormError(here, "BASE_TYPE_CHOICES", f"Value must be one of {sorted(LOCALES)}.")
+            )
+    return errors
+
+
+def _localized_duplicates(siblings: list[tuple[str, JSON]], code: str) -> list[FormError]:
+    """Siblings whose names meet in some locale (a localised name, else the name)."""
+    locales = sorted(
+        {locale for _, node in siblings for locale in node.get("name_localizations") or {}}
+        & LOCALES
+    )
+    errors: list[FormError] = []
+    for locale in locales:
+        seen: set[str] = set()
+        for path, node in siblings:
+            localized: JSON = node.get("name_localizations") or {}
+            name = str(localized.get(locale, node.get("name", "")))
+            if name in seen:
+                errors.append(
+                    FormError(f"{path}.name_localizations.{locale}", code, "Duplicate name")
+                )
+            seen.add(name)
     return errors
 
 
@@ -267,6 +335,10 @@ def _option_errors(node: JSON, path: str, *, depth: int) -> list[FormError]:
             FormError(f"{path}.name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         )
     errors.extend(_length_between(node.get("description"), 1, 100, f"{path}.description"))
+    errors.extend(_localization_errors(node, "name_localizations", path, _name_errors))
+    errors.extend(
+        _localization_errors(node, "description_localizations", path, _description_errors)
+    )
     options: list[JSON] = node.get("options") or []
     if len(options) > 25:
         errors.append(FormError(f"{path}.options", _MAX, "Must be 25 or fewer in length."))
@@ -313,6 +385,10 @@ def _option_errors(node: JSON, path: str, *, depth: int) -> list[FormError]:
                         choice.get("name"), 1, 100, f"{here}.choices.{choice_index}.name"
                     )
                 )
+                errors.extend(_localization_errors(
+                    choice, "name_localizations", f"{here}.choices.{choice_index}",
+                    lambda text, at: _length_between(text, 1, 100, at),
+                ))
         if option.get("name") in option_names:
             errors.append(
                 FormError(
@@ -320,4 +396,8 @@ def _option_errors(node: JSON, path: str, *, depth: int) -> list[FormError]:
                 )
             )
         option_names.add(option.get("name", ""))
+    errors.extend(_localized_duplicates(
+        [(f"{path}.options.{index}", option) for index, option in enumerate(options)],
+        "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME",
+    ))
     return errors
