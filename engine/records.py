@@ -156,9 +156,9 @@ class ChannelConfig(Record):
     storyteller_role_id: int | None = None
     storyteller_channel_id: int | None = None
 
-    def value(self, option: ChannelOption) -> OptionValue:
-        """The value in force for one option."""
-        value: OptionValue = getattr(self, option.value)
+    def value(self, option: ChannelOption) -> OptionValue | None:
+        """The value in force for one option (None: the language is not set)."""
+        value: OptionValue | None = getattr(self, option.value)
         return value
 
 

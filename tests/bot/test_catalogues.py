@@ -17,7 +17,7 @@ from tools import catalogue
 
 TRANSLATED = [language for language in Language if language is not Language.EN]
 #: Option names stay English in every language (docs/i18n/README.md): no translation due.
-UNTRANSLATED_CONTEXTS = {catalogue.OPTION_NAME}
+UNTRANSLATED_CONTEXTS = catalogue.UNTRANSLATED
 _PLACEHOLDER = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
 
 

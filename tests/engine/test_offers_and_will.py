@@ -25,6 +25,7 @@ from engine.records import (
     ChannelConfig,
     ChannelOption,
     DiceOrder,
+    Language,
     PressRefusal,
     RollRecord,
     WillPool,
@@ -260,11 +261,12 @@ def test_a_channel_config_gives_the_value_of_each_option() -> None:
     config = ChannelConfig(guild_id=5, channel_id=6, ruleset=Ruleset.V20, fistful_step=2,
                            text_only=True, dice_order=DiceOrder.SORTED, pressure=False,
                            will_timing=WillTiming.BEFORE, compact=True,
-                           initiative_pool="Wits + Composure")
+                           initiative_pool="Wits + Composure", language=Language.PT_BR)
     assert [config.value(option) for option in ChannelOption] == [
         Ruleset.V20, WillTiming.BEFORE, False, 2, True, DiceOrder.SORTED, True, False,
-        "Wits + Composure",
+        "Wits + Composure", Language.PT_BR,
     ]
+    assert ChannelConfig(guild_id=5, channel_id=6).value(ChannelOption.LANGUAGE) is None
 
 
 def test_an_action_record_parses_its_state_as_the_model_given() -> None:
