@@ -20,6 +20,7 @@ the same guarantees.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -199,6 +200,7 @@ class Store:
 
     async def _in_thread(self, begin: str, body: Callable[[Tx], T]) -> T:
         self.trips += 1
+        body = carried(body)
         # aiosqlite runs queued functions one at a time in its thread: its public calls
         # are one statement each, so the whole transaction is queued as one function
         # (aiosqlite's own queueing call; the version range is pinned in pyproject.toml).
@@ -215,6 +217,13 @@ class Store:
                 self._raw.rollback()
             raise
         return answer
+
+
+def carried(body: Callable[[Tx], T]) -> Callable[[Tx], T]:
+    """The body run in the caller's context variables (the language a flow speaks in),
+    which a thread of the database does not otherwise see."""
+    context = contextvars.copy_context()
+    return lambda tx: context.run(body, tx)
 
 
 class PostgresStore(Store):
@@ -242,6 +251,7 @@ class PostgresStore(Store):
 
     async def _in_thread(self, begin: str, body: Callable[[Tx], T]) -> T:
         self.trips += 1
+        body = carried(body)
         # Writes (SERIALIZABLE) run one at a time in this process (bot/store/postgres.py).
         write = begin.endswith("SERIALIZABLE")
         return await self._engine.run(begin, lambda conn: body(build_tx(conn)), write=write)

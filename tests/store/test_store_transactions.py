@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 import threading
 from pathlib import Path
@@ -263,3 +264,16 @@ async def test_two_stores_on_one_file_see_each_others_commits(store: Store, db_p
 
     assert seen is not None
     assert seen.roller_id == ROLLER
+
+
+_ASKED_BY: contextvars.ContextVar[str] = contextvars.ContextVar("asked_by", default="nobody")
+
+
+async def test_a_body_sees_the_context_of_the_flow_that_runs_it(store: Store) -> None:
+    # The language a flow speaks in is a context variable; the body runs in the database's
+    # thread, and must draw its words in that language too.
+    _ASKED_BY.set("the flow")
+    seen = await store.read(lambda _tx: (_ASKED_BY.get(), threading.current_thread().name))
+    written = await store.write(lambda _tx: _ASKED_BY.get())
+    assert seen[0] == written == "the flow"
+    assert seen[1] != threading.current_thread().name
