@@ -126,7 +126,7 @@ class SettingsRepository(Repository):
         option: ChannelOption,
         value: OptionValue | None,
         parent_id: int | None = None,
-    ) -> Change[OptionValue]:
+    ) -> Change[OptionValue | None]:
         """Set one channel option (None: back to the parent's, the server's or the default).
 
         Answers the value in force before and after, so "old → new" is what the
@@ -157,4 +157,4 @@ class SettingsRepository(Repository):
             row,
         )
         after = self.config(guild_id, channel_id, parent_id)
-        return Change[OptionValue](old=before.value(option), new=after.value(option))
+        return Change[OptionValue | None](old=before.value(option), new=after.value(option))
