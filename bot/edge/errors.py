@@ -8,6 +8,10 @@ A database that cannot do what was asked (locked by another program,
 read-only, a full disk) is neither the member's mistake nor a bug: the member
 is told what is wrong in words (:func:`store_fault_message`), the details go
 to the log, and the bot keeps serving.
+
+Every answer here is the member's own (ephemeral), in their client's language: the
+tree's :meth:`StorytellerTree.interaction_check` and :func:`answering_errors` set
+that voice before anything else runs.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from discord import app_commands
 
 from bot.edge.ctx import speak_to
 from bot.flows.reply import UserError
+from bot.render.lang import _
 from bot.render.messages import (
     APOLOGY,
     NO_DIRECT_MESSAGES,
@@ -68,9 +73,9 @@ def user_message(error: Exception) -> str | None:
     if isinstance(error, app_commands.MissingPermissions):
         return missing_permissions(error.missing_permissions)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return NO_DIRECT_MESSAGES
+        return _(NO_DIRECT_MESSAGES)
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or NOT_ALLOWED
+        return str(error) or _(NOT_ALLOWED)
     if isinstance(error, app_commands.TransformerError):
         return not_a_value(error.value)
     return None
@@ -92,6 +97,12 @@ def _result_code(error: sqlite3.Error) -> str:
 def store_fault_message(error: BaseException) -> str | None:
     """The ephemeral text for a database that refused the work (busy, read-only, full,
     failing, a PostgreSQL server gone away), or None when ``error`` is not such a fault."""
+    fault = _store_fault(error)
+    return None if fault is None else _(fault)
+
+
+def _store_fault(error: BaseException) -> str | None:
+    """Which of the messages above (untranslated) a database fault is, if it is one."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, StoreUnavailable):
@@ -110,7 +121,8 @@ def store_fault_message(error: BaseException) -> str | None:
 async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     message = user_message(error)
     if message is None:
-        message = store_fault_message(error)
+        kind = _store_fault(error)
+        message = None if kind is None else _(kind)
         fault = _sqlite_error(error)
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if isinstance(original, StoreUnavailable | StoreBusy):
@@ -118,14 +130,14 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
                         type(original).__name__, original)
         elif message is not None and fault is not None:
             # Not the member's mistake and not a bug: whoever runs the bot must see it.
-            level = logging.WARNING if message is STORE_BUSY else logging.ERROR
+            level = logging.WARNING if kind is STORE_BUSY else logging.ERROR
             log.log(
                 level, "Database fault in %s: %s (%s)",
                 _describe(interaction), fault, _result_code(fault),
             )
     if message is None:
         log.error("Unhandled error in %s", _describe(interaction), exc_info=error)
-        message = APOLOGY
+        message = _(APOLOGY)
     try:
         await reply_ephemeral(interaction, message)
     except discord.HTTPException:

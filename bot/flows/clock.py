@@ -13,6 +13,7 @@ from bot.flows.reply import Edit, Reply, UserError, say
 from bot.flows.retry import until_written
 from bot.flows.rolls import closed_edits
 from bot.render.initiative import scene_initiative_ended
+from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
 from bot.render.state import (
@@ -31,7 +32,7 @@ async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
     """The settings in force, once the member is known to be the Storyteller here."""
     config = await deps.store.read(ctx.config)
     if not ctx.storyteller(config):
-        raise UserError(NOT_STORYTELLER)
+        raise UserError(_(NOT_STORYTELLER))
     return config
 
 
@@ -46,16 +47,18 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
         attempts = tx.attempts.reset_channel(guild_id, channel_id)
         tx.attempts.reset_turn(guild_id, channel_id)
         closed = tx.rolls.close(guild_id, channel_id)
-        teamworks, teamwork_edits = teamwork.end_for_scene(tx, guild_id, channel_id, config)
-        contests, contest_edits = contest.end_for_scene(tx, guild_id, channel_id, config)
-        trackers, tracker_edits = initiative.end_for_scene(tx, guild_id, channel_id, config)
-        text = (
-            scene_ended(attempts, len(closed))
-            + scene_teamwork_ended(teamworks)
-            + scene_contests_ended(contests)
-            + scene_initiative_ended(trackers)
-        )
-        edits = closed_edits(closed, config) + teamwork_edits + contest_edits + tracker_edits
+        with speaking(ctx.public_voice(config)):  # the message and the cards it closes
+            teamworks, teamwork_edits = teamwork.end_for_scene(tx, guild_id, channel_id, config)
+            contests, contest_edits = contest.end_for_scene(tx, guild_id, channel_id, config)
+            trackers, tracker_edits = initiative.end_for_scene(tx, guild_id, channel_id, config)
+            text = (
+                scene_ended(attempts, len(closed))
+                + scene_teamwork_ended(teamworks)
+                + scene_contests_ended(contests)
+                + scene_initiative_ended(trackers)
+            )
+            edits = (closed_edits(closed, config) + teamwork_edits + contest_edits
+                     + tracker_edits)
         return text, edits
 
     text, edits = await deps.store.write(write)
@@ -70,7 +73,8 @@ async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
     def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
         tx.attempts.reset_turn(ctx.guild_id, ctx.channel_id)
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id)
-        return turn_advanced(len(closed)), closed_edits(closed, config)
+        with speaking(ctx.public_voice(config)):
+            return turn_advanced(len(closed)), closed_edits(closed, config)
 
     text, edits = await deps.store.write(write)
     return Reply(message=Message(content=text), edits=edits)
@@ -84,7 +88,7 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
 
         config, pools = await deps.store.read(read)
         if not ctx.storyteller(config):
-            raise UserError(NOT_STORYTELLER)
+            raise UserError(_(NOT_STORYTELLER))
         changes = will.night(pools)
 
         def save(tx: Tx) -> None:
@@ -93,6 +97,7 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
                     raise Conflict(None)
 
         await deps.store.write(save)
-        return say(night_done([change.new.user_id for change in changes]), ephemeral=False)
+        with speaking(ctx.public_voice(config)):
+            return say(night_done([change.new.user_id for change in changes]), ephemeral=False)
 
     return await until_written(attempt)

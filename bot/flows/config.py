@@ -13,7 +13,7 @@ from typing import TypeVar
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.rolls import format_parts
-from bot.render.lang import speaking, voice
+from bot.render.lang import _, speaking, voice
 from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
     ONLY_LANGUAGE_SERVER_WIDE,
@@ -23,13 +23,14 @@ from bot.render.messages import (
 )
 from bot.render.rolls import RULESET_NAMES
 from bot.render.state import (
-    SETTING_CHOICES,
     SETTING_NAMES,
     SETTING_VALUES,
     config_changed,
     config_shown,
     server_language_changed,
     server_ruleset_changed,
+    setting_choices,
+    setting_values,
     storyteller_changed,
 )
 from bot.store import Tx
@@ -61,13 +62,13 @@ MAX_SUGGESTIONS = 25
 
 def value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
     """/config set's value autocomplete: (what it shows, the value) for the option chosen
-    so far, those starting with what was typed first."""
+    so far, those starting with what was typed first (meanings in the member's language)."""
     try:
         chosen = ChannelOption(option)
     except ValueError:
         return []
     key = typed.strip().casefold()
-    choices = SETTING_CHOICES.get(chosen, ())
+    choices = setting_choices(chosen)
     ranked = sorted(choices, key=lambda choice: not choice[0].startswith(key))
     return [
         (f"{value}: {meaning}"[:100], value) for value, meaning in ranked
@@ -130,7 +131,9 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
         if not 0 <= step <= MAX_STEP:
             raise ValueError(value)
     except (ValueError, StopIteration):
-        raise UserError(not_a_setting_value(option.value, text, SETTING_VALUES[option])) from None
+        raise UserError(
+            not_a_setting_value(option.value, text, setting_values(option))
+        ) from None
     return step
 
 
@@ -151,7 +154,8 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
         def server(tx: Tx) -> str:
             change = tx.settings.set_guild_ruleset(ctx.guild_id, rules)
             keeping = tx.settings.channels_with_own_ruleset(ctx.guild_id)
-            return server_ruleset_changed(change, keeping)
+            with speaking(ctx.public_voice(ctx.config(tx))):
+                return server_ruleset_changed(change, keeping)
 
         return say(await deps.store.write(server), ephemeral=False)
     _manages_channel(ctx)
@@ -160,7 +164,8 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
         change = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, ChannelOption.RULESET, rules, ctx.parent_id
         )
-        return config_changed(ChannelOption.RULESET, ctx.channel_id, change)
+        with speaking(ctx.public_voice(ctx.config(tx))):
+            return config_changed(ChannelOption.RULESET, ctx.channel_id, change)
 
     return say(await deps.store.write(channel), ephemeral=False)
 
@@ -176,7 +181,7 @@ async def set_option(
         raise UserError(not_a_choice("scope", SCOPES))
     if scope == "server":
         if chosen is not ChannelOption.LANGUAGE:
-            raise UserError(ONLY_LANGUAGE_SERVER_WIDE)
+            raise UserError(_(ONLY_LANGUAGE_SERVER_WIDE))
         _manages_guild(ctx)
     else:
         _manages_channel(ctx)
@@ -204,13 +209,14 @@ async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None
     channel the current one is kept."""
     _manages_guild(ctx)
     if role_id == ctx.guild_id:  # @everyone's id is the server's
-        raise UserError(EVERYONE_IS_NO_STORYTELLER)
+        raise UserError(_(EVERYONE_IS_NO_STORYTELLER))
 
     def write(tx: Tx) -> str:
         kept = tx.settings.guild(ctx.guild_id).storyteller_channel_id
         change = tx.settings.set_storyteller(
             ctx.guild_id, role_id, channel_id if channel_id is not None else kept
         )
-        return storyteller_changed(change.old, change.new)
+        with speaking(ctx.public_voice(ctx.config(tx))):
+            return storyteller_changed(change.old, change.new)
 
     return say(await deps.store.write(write), ephemeral=False)

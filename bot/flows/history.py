@@ -12,6 +12,7 @@ from bot.edge.ids import MAX_KEY
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, UserError, say
 from bot.flows.rolls import closed_edits
+from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import (
     NOT_STORYTELLER,
@@ -26,6 +27,9 @@ from engine.records import ChannelConfig, RollRecord
 
 #: Rolls listed when the member does not say how many.
 DEFAULT_COUNT = 10
+#: Why a void was refused inside the write (worded after it, in the member's language).
+_NO_SUCH_ROLL = "no such roll"
+_IN_AN_ACTION = "in an action"
 
 
 def _log(tx: Tx, ctx: Ctx, config: ChannelConfig, count: int,
@@ -59,27 +63,28 @@ async def history(
 
     config = await deps.store.read(ctx.config)
     if not ctx.storyteller(config):
-        raise UserError(NOT_STORYTELLER)
+        raise UserError(_(NOT_STORYTELLER))
     if not 1 <= void <= MAX_KEY:
         raise UserError(no_such_roll(void))
     roll_id = void
 
-    def write(tx: Tx) -> tuple[str, list[RollRecord], tuple[Edit, ...]]:
+    def write(tx: Tx) -> tuple[bool, list[RollRecord], tuple[Edit, ...]]:
         done = tx.rolls.void(ctx.guild_id, ctx.channel_id, roll_id, ctx.user_id)
         if done is None:
-            raise Conflict(no_such_roll(roll_id))
+            raise Conflict(_NO_SUCH_ROLL)
         if not done.roll.void:
-            raise Conflict(action_roll_not_voided(roll_id))
-        edits = () if done.already else closed_edits([done.roll], config)
-        return (
-            voided(roll_id, already=done.already),
-            _log(tx, ctx, config, count, member_id),
-            edits,
-        )
+            raise Conflict(_IN_AN_ACTION)
+        with speaking(ctx.public_voice(config)):  # the voided roll's own message
+            edits = () if done.already else closed_edits([done.roll], config)
+        return done.already, _log(tx, ctx, config, count, member_id), edits
 
+    # The write runs in the store's thread: the member's own words are drawn here, after it.
     try:
-        notice, records, edits = await deps.store.write(write)
+        already, records, edits = await deps.store.write(write)
     except Conflict as conflict:
-        raise UserError(str(conflict.reason)) from None
+        refusal = (no_such_roll(roll_id) if conflict.reason == _NO_SUCH_ROLL
+                   else action_roll_not_voided(roll_id))
+        raise UserError(refusal) from None
+    notice = voided(roll_id, already=already)
     text = notice + "\n" + history_text(records, text_only=config.text_only)
     return Reply(message=Message(content=text), ephemeral=True, edits=edits)

@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
+from bot.render.lang import _
 from bot.render.message import Attachment, Message, shaped
 from bot.render.stats import (
     CHART_NAME,
@@ -30,8 +31,8 @@ from bot.render.stats import (
     not_one_of,
     stats_chart_png,
     stats_embed,
+    whose,
 )
-from bot.render.text import safe
 from bot.store import Tx
 from bot.store.stats import MAX_EXPORT
 from engine.models import Ruleset
@@ -71,13 +72,6 @@ def _since(text: str | None) -> date | None:
     if since is None:
         raise UserError(bad_since(text))
     return since
-
-
-def _whose(member: Member | None, scope: Scope) -> str:
-    where = "this channel" if scope is Scope.CHANNEL else "this server"
-    if member is None:
-        return f"Everyone's rolls in {where}"
-    return f"{safe(member.name, limit=64)}'s rolls in {where}"
 
 
 def _analysed(samples: Sequence[Sample], title: str) -> tuple[list[Report], bytes]:
@@ -142,11 +136,12 @@ async def _summary(
         return config, tx.stats.samples(ctx.guild_id, wanted, since=first_day, ruleset=ruleset)
 
     config, samples = await deps.store.read(read)
-    whose = _whose(member, scope)
+    name, server = None if member is None else member.name, scope is Scope.SERVER
     if not samples:
-        return say(no_rolls(whose[0].lower() + whose[1:]))
-    reports, chart = await asyncio.to_thread(_analysed, samples, whose)
-    embed = stats_embed(reports, whose=whose, since=first_day, text_only=config.text_only)
+        return say(no_rolls(name, server=server))
+    title = whose(name, server=server)
+    reports, chart = await asyncio.to_thread(_analysed, samples, title)
+    embed = stats_embed(reports, whose=title, since=first_day, text_only=config.text_only)
     message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
     return Reply(message=shaped(message, config), ephemeral=True)
 
@@ -162,24 +157,28 @@ async def _export(
 ) -> Reply:
     """A member's own rolls in this channel, or (the Storyteller) the channel's, as CSV."""
     if scope is Scope.SERVER:
-        raise UserError(EXPORT_THIS_CHANNEL)
+        raise UserError(_(EXPORT_THIS_CHANNEL))
 
-    def read(tx: Tx) -> tuple[list[LoggedRoll], str]:
+    def read(tx: Tx) -> tuple[list[LoggedRoll], bool] | None:
+        """The rows and whether they are everyone's; None: another member's, refused."""
         storyteller = ctx.storyteller(ctx.config(tx))
         if member is not None and member.user_id != ctx.user_id and not storyteller:
-            raise UserError(EXPORT_ONLY_OWN)
+            return None
         if member is not None:
-            roller, whose = member.user_id, f"{safe(member.name, limit=64)} in this channel"
-        elif storyteller:
-            roller, whose = None, "this channel"
+            roller: int | None = member.user_id
         else:
-            roller, whose = ctx.user_id, "your rolls in this channel"
+            roller = None if storyteller else ctx.user_id
         rows = tx.stats.log(ctx.guild_id, ctx.channel_id, roller_id=roller, since=since,
                             ruleset=ruleset, limit=MAX_EXPORT)
-        return rows, whose
+        return rows, roller is None
 
-    rows, whose = await deps.store.read(read)
+    # The read runs in the store's thread: the member's own words are drawn here, after it.
+    found = await deps.store.read(read)
+    if found is None:
+        raise UserError(_(EXPORT_ONLY_OWN))
+    rows, everyone = found
     data = await asyncio.to_thread(export_csv, rows)
-    text = export_text(len(rows), whose=whose, limit=MAX_EXPORT)
+    text = export_text(len(rows), member=None if member is None else member.name,
+                       everyone=everyone, limit=MAX_EXPORT)
     return Reply(message=Message(content=text, file=Attachment(EXPORT_NAME, data)),
                  ephemeral=True)

@@ -39,11 +39,19 @@ from engine.records import Language
 #: Where the catalogues live: ``<folder per language>/<part>.po``.
 LOCALES: Final = Path(__file__).with_name("locales")
 
-#: Each language's own name, as /config and /help show it.
+
+def N_(message: str, /) -> str:  # noqa: N802 - gettext's own name for a marker
+    """Mark a message for the catalogue without translating it yet (tables of words
+    built at import, translated where they are shown with :func:`_`)."""
+    return message
+
+
+#: Each language's own name, as /config and /help show it (marked for the catalogue, where
+#: each language keeps the names as their speakers write them).
 LANGUAGE_NAMES: Final[dict[Language, str]] = {
-    Language.EN: "English",
-    Language.PT_BR: "Português (Brasil)",
-    Language.ES_ES: "Español",
+    Language.EN: N_("English"),
+    Language.PT_BR: N_("Português (Brasil)"),
+    Language.ES_ES: N_("Español"),
 }
 
 #: The folder of each translated language's catalogue (gettext's locale spelling).
@@ -198,12 +206,6 @@ def p_(context: str, message: str, /, **values: object) -> str:
     """A message that needs ``context`` to translate (a short word, a name)."""
     text = current().pgettext(context, message)
     return text.format(**values) if values else text
-
-
-def N_(message: str, /) -> str:  # noqa: N802 - gettext's own name for a marker
-    """Mark a message for the catalogue without translating it yet (tables of words
-    built at import, translated where they are shown with :func:`_`)."""
-    return message
 
 
 def user(text: str) -> str:

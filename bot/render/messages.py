@@ -1,84 +1,104 @@
-"""What the bot answers when it will not or cannot do something (always ephemeral)."""
+"""What the bot answers when it will not or cannot do something (always ephemeral, in the
+member's own language).
+
+The constants are marked for the catalogue (:func:`~bot.render.lang.N_`): whoever shows
+one translates it there with ``_(CONSTANT)``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
+from bot.render.lang import N_, _
 from bot.render.text import safe
 
-APOLOGY = "Something went wrong on my side and nothing was changed. Please try again."
+APOLOGY = N_("Something went wrong on my side and nothing was changed. Please try again.")
 
 # What a member is told when the database refused the write their action needed. The
 # transaction that failed was rolled back, so the member may simply try again later.
-STORE_BUSY = (
+STORE_BUSY = N_(
     "The bot's database is busy (another program is using it), so I could not save that. "
     "Please try again in a moment."
 )
-STORE_UNAVAILABLE = (
+STORE_UNAVAILABLE = N_(
     "The bot cannot reach its database just now, so nothing was saved. "
     "Please try again in a moment."
 )
-STORE_CONTENDED = (
+STORE_CONTENDED = N_(
     "The bot's database is busy with other changes at this table, so nothing was saved. "
     "Please try again in a moment."
 )
-STORE_READ_ONLY = (
+STORE_READ_ONLY = N_(
     "The bot's database is read-only right now, so I could not save that. Please tell "
     "whoever runs the bot; reading (/history, /will show, /help) still works."
 )
-STORE_FULL = (
+STORE_FULL = N_(
     "The disk holding the bot's database is full, so I could not save that. Please tell "
     "whoever runs the bot, and try again once they have made room."
 )
-STORE_FAILED = (
+STORE_FAILED = N_(
     "The bot could not write to its database (its disk may be full or failing), so I could "
     "not save that. Please tell whoever runs the bot, and try again later."
 )
 
-NO_DIRECT_MESSAGES = "This works only in a server channel."
-NOT_ALLOWED = "You are not allowed to do this here."
-NOT_STORYTELLER = (
+NO_DIRECT_MESSAGES = N_("This works only in a server channel.")
+NOT_ALLOWED = N_("You are not allowed to do this here.")
+NOT_STORYTELLER = N_(
     "Only the Storyteller can do this: a member with Manage Channels here, "
     "or with the Storyteller role (/config storyteller)."
 )
-ONLY_LANGUAGE_SERVER_WIDE = (
+ONLY_LANGUAGE_SERVER_WIDE = N_(
     "Only the language has a server-wide value in /config set (the ruleset has"
     " /config ruleset scope:server): leave scope at channel for this setting."
 )
-EVERYONE_IS_NO_STORYTELLER = "@everyone cannot be the Storyteller role: pick a role."
-WILL_NOT_TRACKED = "Your Will is not tracked yet: set it with /will set max:<n>."
+EVERYONE_IS_NO_STORYTELLER = N_("@everyone cannot be the Storyteller role: pick a role.")
+WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<n>.")
+
+#: Discord's permissions the bot asks for, as members read them (any other is spelled
+#: from its API name).
+_PERMISSIONS: Final = {
+    "manage_channels": N_("Manage Channels"),
+    "manage_guild": N_("Manage Guild"),
+}
 
 
 def missing_permissions(permissions: Iterable[str]) -> str:
     """A member without the permission a command needs here."""
-    needed = ", ".join(name.replace("_", " ").title() for name in permissions)
-    return f"You need the {needed} permission for this."
+    needed = ", ".join(
+        _(_PERMISSIONS[name]) if name in _PERMISSIONS else name.replace("_", " ").title()
+        for name in permissions
+    )
+    return _("You need the {permission} permission for this.", permission=needed)
 
 
 def not_a_value(value: object) -> str:
     """An option value Discord let through that the command cannot use."""
-    return f"“{safe(str(value), limit=100)}” is not a valid value here."
+    return _("“{value}” is not a valid value here.", value=safe(str(value), limit=100))
 
 
 def out_of_range(option: str, low: float | None, high: float | None, *, length: bool) -> str:
     """An option value outside the bounds the command declares (a client that ignored them)."""
-    what = f"{option} must be"
-    unit = " characters long" if length else ""
+    bounds = {"option": option, "low": f"{low:g}" if low is not None else "",
+              "high": f"{high:g}" if high is not None else ""}
     if low is not None and high is not None:
-        return f"{what} {low:g} to {high:g}{unit}."
+        return (_("{option} must be {low} to {high} characters long.", **bounds) if length
+                else _("{option} must be {low} to {high}.", **bounds))
     if low is not None:
-        return f"{what} at least {low:g}{unit}."
-    return f"{what} at most {high:g}{unit}."
+        return (_("{option} must be at least {low} characters long.", **bounds) if length
+                else _("{option} must be at least {low}.", **bounds))
+    return (_("{option} must be at most {high} characters long.", **bounds) if length
+            else _("{option} must be at most {high}.", **bounds))
 
 
 def not_a_choice(option: str, accepted: Iterable[str]) -> str:
     """An option value that is none of the command's choices."""
-    return f"{option} must be one of: {', '.join(accepted)}."
+    return _("{option} must be one of: {choices}.", option=option, choices=", ".join(accepted))
 
 
 def unreadable_pool(problem: str) -> str:
     """The pool parser's own explanation, introduced."""
-    return f"I could not read that pool: {problem}"
+    return _("I could not read that pool: {problem}", problem=problem)
 
 
 def bad_option(name: str, problem: str) -> str:
@@ -88,38 +108,43 @@ def bad_option(name: str, problem: str) -> str:
 
 def no_odds(reason: str) -> str:
     """The engine refused the request /odds was asked about."""
-    return f"No odds for that roll: {reason}."
+    return _("No odds for that roll: {reason}.", reason=reason)
 
 
 def will_above_maximum(current: int, maximum: int) -> str:
     """`/will set` with current over max."""
-    return f"Current Will ({current}) cannot be above the maximum ({maximum})."
+    return _("Current Will ({current}) cannot be above the maximum ({maximum}).",
+             current=current, maximum=maximum)
 
 
 def will_not_tracked_for(name: str) -> str:
     """`/will gain` for a member whose Will is not tracked."""
-    who = safe(name, limit=100)
-    return f"{who}'s Will is not tracked yet: they can set it with /will set max:<n>."
+    return _("{name}'s Will is not tracked yet: they can set it with /will set max:<n>.",
+             name=safe(name, limit=100))
 
 
 def no_such_roll(number: int) -> str:
     """`/history void` with a number that is not a roll of this channel."""
-    return f"There is no roll #{number} in this channel."
+    return _("There is no roll #{number} in this channel.", number=number)
 
 
 def action_roll_not_voided(number: int) -> str:
     """`/history void` on a roll made in an extended action, a teamwork or a contest."""
-    return (
-        f"Roll #{number} belongs to an extended action, a teamwork or a contest, and voiding "
-        "it would not take back what it did there: abandon or cancel the action instead."
+    return _(
+        "Roll #{number} belongs to an extended action, a teamwork or a contest, and voiding "
+        "it would not take back what it did there: abandon or cancel the action instead.",
+        number=number,
     )
 
 
 def voided(number: int, *, already: bool) -> str:
     """`/history void`, confirmed above the log."""
-    return f"Roll #{number} was already void." if already else f"Roll #{number} is now void."
+    if already:
+        return _("Roll #{number} was already void.", number=number)
+    return _("Roll #{number} is now void.", number=number)
 
 
 def not_a_setting_value(option: str, text: str, accepted: str) -> str:
     """`/config set` with a value the option does not take."""
-    return f"“{safe(text, limit=40)}” is not a value for {option}: use {accepted}."
+    return _("“{value}” is not a value for {option}: use {accepted}.",
+             value=safe(text, limit=40), option=option, accepted=accepted)

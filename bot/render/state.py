@@ -9,43 +9,45 @@ from typing import Any
 import discord
 
 from bot.render.buttons import will_pool_text
-from bot.render.lang import LANGUAGE_NAMES, _
+from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
-from bot.render.text import OUTCOME_WORDS, message_link, plural, safe
+from bot.render.text import OUTCOME_WORDS, message_link, safe
 from engine.models import Outcome, Ruleset
 from engine.records import (
     ActionKind,
     Change,
     ChannelConfig,
     ChannelOption,
+    DiceOrder,
     GuildSettings,
     Language,
     RollRecord,
     WillPool,
     WillState,
+    WillTiming,
 )
 
 #: Room for history lines in one message (Discord allows 2,000 characters).
 HISTORY_CHARS = 1900
 
 ACTION_WORDS: dict[ActionKind, str] = {
-    ActionKind.EXTENDED: "extended action",
-    ActionKind.TEAMWORK: "teamwork",
-    ActionKind.CONTEST: "contest",
+    ActionKind.EXTENDED: N_("extended action"),
+    ActionKind.TEAMWORK: N_("teamwork"),
+    ActionKind.CONTEST: N_("contest"),
 }
 
 
-
-#: What /config set accepts for each option, as players type it.
+#: What /config set accepts for each option, as players type it (the values stay as they
+#: are in every language; what they mean is translated).
 SETTING_VALUES: dict[ChannelOption, str] = {
-    ChannelOption.WILL_TIMING: "any (declare or spend after) | before (declare only)",
-    ChannelOption.PRESSURE: "on | off (off is the Storyteller's “no pressure”)",
-    ChannelOption.FISTFUL_STEP: "0-5 dice per earlier action this turn",
-    ChannelOption.TEXT_ONLY: "on | off (no emoji, for screen readers)",
-    ChannelOption.DICE_ORDER: "rolled | sorted",
-    ChannelOption.COMPACT: "on | off (short roll cards)",
-    ChannelOption.PLAIN: "on | off (plain messages, no embeds)",
-    ChannelOption.INITIATIVE_POOL: (
+    ChannelOption.WILL_TIMING: N_("any (declare or spend after) | before (declare only)"),
+    ChannelOption.PRESSURE: N_("on | off (off is the Storyteller's “no pressure”)"),
+    ChannelOption.FISTFUL_STEP: N_("0-5 dice per earlier action this turn"),
+    ChannelOption.TEXT_ONLY: N_("on | off (no emoji, for screen readers)"),
+    ChannelOption.DICE_ORDER: N_("rolled | sorted"),
+    ChannelOption.COMPACT: N_("on | off (short roll cards)"),
+    ChannelOption.PLAIN: N_("on | off (plain messages, no embeds)"),
+    ChannelOption.INITIATIVE_POOL: N_(
         "trait names such as Wits + Composure (fistful: what /init join rolls from the sheet)"
     ),
     ChannelOption.LANGUAGE: " | ".join(language.value for language in Language),
@@ -56,60 +58,82 @@ _KEEPING_SHOWN = 20
 
 #: Each setting as members read it (in /config set's choices and confirmations).
 SETTING_NAMES: dict[ChannelOption, str] = {
-    ChannelOption.RULESET: "Ruleset",
-    ChannelOption.WILL_TIMING: "Will timing",
-    ChannelOption.PRESSURE: "Successive-attempt pressure",
-    ChannelOption.FISTFUL_STEP: "Fist Full of Dice penalty step",
-    ChannelOption.TEXT_ONLY: "Text-only display (screen readers)",
-    ChannelOption.DICE_ORDER: "Dice order",
-    ChannelOption.COMPACT: "Compact roll cards",
-    ChannelOption.PLAIN: "Plain messages (no embeds)",
-    ChannelOption.INITIATIVE_POOL: "Fistful initiative pool",
-    ChannelOption.LANGUAGE: "Language",
+    ChannelOption.RULESET: N_("Ruleset"),
+    ChannelOption.WILL_TIMING: N_("Will timing"),
+    ChannelOption.PRESSURE: N_("Successive-attempt pressure"),
+    ChannelOption.FISTFUL_STEP: N_("Fist Full of Dice penalty step"),
+    ChannelOption.TEXT_ONLY: N_("Text-only display (screen readers)"),
+    ChannelOption.DICE_ORDER: N_("Dice order"),
+    ChannelOption.COMPACT: N_("Compact roll cards"),
+    ChannelOption.PLAIN: N_("Plain messages (no embeds)"),
+    ChannelOption.INITIATIVE_POOL: N_("Fistful initiative pool"),
+    ChannelOption.LANGUAGE: N_("Language"),
 }
 
-#: (value to type, what it means) of each setting: /config set's value suggestions.
-SETTING_CHOICES: dict[ChannelOption, tuple[tuple[str, str], ...]] = {
-    ChannelOption.WILL_TIMING: (
-        ("any", "declare Will with a roll or spend it after with the button"),
-        ("before", "declare Will with the roll only (no Spend Will button)"),
-    ),
-    ChannelOption.PRESSURE: (
-        ("on", "failed labelled rolls make the next attempt harder"),
-        ("off", "no pressure: no successive-attempt penalties"),
-    ),
-    ChannelOption.FISTFUL_STEP: tuple(
-        (str(step), f"{plural(step, 'die')} fewer per earlier action this turn")
-        for step in range(6)
-    ),
-    ChannelOption.TEXT_ONLY: (
-        ("on", "no emoji or symbols, words a screen reader reads well"),
-        ("off", "emoji and symbols"),
-    ),
-    ChannelOption.DICE_ORDER: (
-        ("rolled", "dice in the order they were rolled"),
-        ("sorted", "dice sorted from highest to lowest"),
-    ),
-    ChannelOption.COMPACT: (
-        ("on", "short roll cards: the outcome, the dice and the pool on one line each"),
-        ("off", "full roll cards with every adjustment listed"),
-    ),
-    ChannelOption.PLAIN: (
-        ("on", "plain text messages, for members whose Discord hides embeds"),
-        ("off", "embeds (cards with colours and fields)"),
-    ),
-    ChannelOption.INITIATIVE_POOL: (
-        ("Dexterity + Composure", "fistful initiative rolls Dexterity + Composure (default)"),
-        ("Wits + Composure", "fistful initiative rolls Wits + Composure"),
-        ("Dexterity + Wits", "fistful initiative rolls Dexterity + Wits"),
-    ),
-    ChannelOption.LANGUAGE: tuple(
-        (language.value, LANGUAGE_NAMES[language]) for language in Language
-    ),
-}
+
+def setting_values(option: ChannelOption) -> str:
+    """What /config set accepts for ``option``, in the voice in force."""
+    if option is ChannelOption.LANGUAGE:  # the codes themselves, no words
+        return SETTING_VALUES[option]
+    return _(SETTING_VALUES[option])
+
+
+def setting_choices(option: ChannelOption) -> tuple[tuple[str, str], ...]:
+    """(value to type, what it means) of each setting: /config set's value suggestions,
+    in the voice in force."""
+    match option:
+        case ChannelOption.WILL_TIMING:
+            return (
+                ("any", _("declare Will with a roll or spend it after with the button")),
+                ("before", _("declare Will with the roll only (no Spend Will button)")),
+            )
+        case ChannelOption.PRESSURE:
+            return (
+                ("on", _("failed labelled rolls make the next attempt harder")),
+                ("off", _("no pressure: no successive-attempt penalties")),
+            )
+        case ChannelOption.FISTFUL_STEP:
+            return tuple(
+                (str(step), n_("{n} die fewer per earlier action this turn",
+                               "{n} dice fewer per earlier action this turn", step))
+                for step in range(6)
+            )
+        case ChannelOption.TEXT_ONLY:
+            return (
+                ("on", _("no emoji or symbols, words a screen reader reads well")),
+                ("off", _("emoji and symbols")),
+            )
+        case ChannelOption.DICE_ORDER:
+            return (
+                ("rolled", _("dice in the order they were rolled")),
+                ("sorted", _("dice sorted from highest to lowest")),
+            )
+        case ChannelOption.COMPACT:
+            return (
+                ("on", _("short roll cards: the outcome, the dice and the pool on one line"
+                         " each")),
+                ("off", _("full roll cards with every adjustment listed")),
+            )
+        case ChannelOption.PLAIN:
+            return (
+                ("on", _("plain text messages, for members whose Discord hides embeds")),
+                ("off", _("embeds (cards with colours and fields)")),
+            )
+        case ChannelOption.INITIATIVE_POOL:
+            return (
+                ("Dexterity + Composure",
+                 _("fistful initiative rolls Dexterity + Composure (default)")),
+                ("Wits + Composure", _("fistful initiative rolls Wits + Composure")),
+                ("Dexterity + Wits", _("fistful initiative rolls Dexterity + Wits")),
+            )
+        case ChannelOption.LANGUAGE:
+            return tuple((language.value, _(LANGUAGE_NAMES[language])) for language in Language)
+        case _:
+            return ()
+
 
 #: A change that kept meeting another one at the same instant (rare): nothing was changed.
-TABLE_BUSY = "That changed several times while I tried, so nothing was changed: try again."
+TABLE_BUSY = N_("That changed several times while I tried, so nothing was changed: try again.")
 
 
 def _name(name: str) -> str:
@@ -118,7 +142,9 @@ def _name(name: str) -> str:
 
 def _from_to(before: str, after: str, *, text_only: bool) -> str:
     """A value before and after a change: an arrow, or words for screen readers."""
-    return f"was {before}, now {after}" if text_only else f"{before} → {after}"
+    if text_only:
+        return _("was {before}, now {after}", before=before, after=after)
+    return f"{before} → {after}"
 
 
 def will_shown(name: str, pool: WillPool | None, beats: int, *, text_only: bool = False) -> str:
@@ -126,10 +152,10 @@ def will_shown(name: str, pool: WillPool | None, beats: int, *, text_only: bool 
     text = (
         f"{_name(name)}: {will_pool_text(pool)}"
         if pool is not None
-        else f"{_name(name)}: Will not tracked (set it with /will set max:<n>)"
+        else _("{name}: Will not tracked (set it with /will set max:<n>)", name=_name(name))
     )
     if beats:
-        text += f"{', ' if text_only else ' · '}{plural(beats, 'Beat')}"
+        text += f"{', ' if text_only else ' · '}{n_('{n} Beat', '{n} Beats', beats)}"
     return text
 
 
@@ -137,17 +163,38 @@ def will_changed(
     name: str, old: WillPool | None, new: WillPool | None, *, text_only: bool = False
 ) -> str:
     """A Will change confirmed with the old and the new value."""
-    before = will_pool_text(old) if old is not None else "not tracked"
-    after = will_pool_text(new) if new is not None else "not tracked"
+    before = will_pool_text(old) if old is not None else _("not tracked")
+    after = will_pool_text(new) if new is not None else _("not tracked")
     return f"{_name(name)}: {_from_to(before, after, text_only=text_only)}"
+
+
+def _changes(record: RollRecord) -> list[str]:
+    """What a roll did besides its outcome, as `/history` lists it."""
+    changes = []
+    if record.action_kind is not None:
+        changes.append(_(ACTION_WORDS[record.action_kind]))
+    if record.will_state is WillState.SPENT:
+        changes.append(_("Will spent"))
+    elif record.will_state is WillState.DECLARED:
+        changes.append(_("Will declared"))
+    if record.beat:
+        changes.append(_("Beat taken"))
+    if record.retried:
+        # Try again is a failed labelled roll's button; Roll again every other roll's.
+        changes.append(_("tried again") if record.label and record.result.failed
+                       else _("rolled again"))
+    if record.private:
+        changes.append(_("secret"))
+    return changes
 
 
 def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     """One roll in `/history`: id, when, who, what for, outcome and what changed state."""
     result = record.result
-    outcome = OUTCOME_WORDS[result.outcome]
+    outcome = _(OUTCOME_WORDS[result.outcome])
     if result.outcome in {Outcome.SUCCESS, Outcome.EXCEPTIONAL_SUCCESS}:
-        outcome += f", {result.successes} success{'es' if result.successes != 1 else ''}"
+        outcome = n_("{outcome}, {n} success", "{outcome}, {n} successes", result.successes,
+                     outcome=outcome)
     number = f"#{record.id}"
     if record.message_id is not None:  # jump to the roll's own message
         link = message_link(record.guild_id, record.channel_id, record.message_id)
@@ -155,56 +202,50 @@ def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     parts = [
         number,
         discord.utils.format_dt(record.created_at, "R"),
-        _name(record.roller_name or f"member {record.roller_id}"),
+        _name(record.roller_name) if record.roller_name
+        else _("member {id}", id=record.roller_id),
     ]
     if record.label:
         parts.append(f"“{_name(record.label)}”")
     parts.append(outcome)
-    changes = []
-    if record.action_kind is not None:
-        changes.append(ACTION_WORDS[record.action_kind])
-    if record.will_state is WillState.SPENT:
-        changes.append("Will spent")
-    elif record.will_state is WillState.DECLARED:
-        changes.append("Will declared")
-    if record.beat:
-        changes.append("Beat taken")
-    if record.retried:
-        # Try again is a failed labelled roll's button; Roll again every other roll's.
-        changes.append("tried again" if record.label and record.result.failed
-                       else "rolled again")
-    if record.private:
-        changes.append("secret")
+    changes = _changes(record)
     if changes:
         parts.append(", ".join(changes))
     line = ("; " if text_only else " · ").join(parts)
     if record.void:
-        return f"{line} (VOID)" if text_only else f"~~{line}~~ **VOID**"
+        return _("{line} (VOID)", line=line) if text_only else _("~~{line}~~ **VOID**", line=line)
     return line
 
 
 def history_text(records: list[RollRecord], *, text_only: bool = False) -> str:
     """`/history`: newest first, within one message."""
     if not records:
-        return "No rolls in this channel yet."
+        return _("No rolls in this channel yet.")
     lines: list[str] = []
     size = 0
     for record in records:
         line = history_line(record, text_only=text_only)
         if size + len(line) + 1 > HISTORY_CHARS:
             more = len(records) - len(lines)
-            lines.append(f"And {plural(more, 'older roll')}." if text_only
-                         else f"… and {plural(more, 'older roll')}")
+            lines.append(n_("And {n} older roll.", "And {n} older rolls.", more) if text_only
+                         else n_("… and {n} older roll", "… and {n} older rolls", more))
             break
         lines.append(line)
         size += len(line) + 1
     return "\n".join(lines)
 
 
-
 def _value(value: object) -> str:
+    """A setting's value as players type it (the values stay English in every language,
+    so what /config show says works in /config set)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return p_("setting value", "on") if value else p_("setting value", "off")
+    if isinstance(value, WillTiming):
+        return (p_("setting value", "any") if value is WillTiming.ANY
+                else p_("setting value", "before"))
+    if isinstance(value, DiceOrder):
+        return (p_("setting value", "rolled") if value is DiceOrder.ROLLED
+                else p_("setting value", "sorted"))
     if isinstance(value, Enum):
         return str(value.value)
     return str(value)
@@ -212,29 +253,30 @@ def _value(value: object) -> str:
 
 def config_shown(config: ChannelConfig) -> str:
     """`/config show`: every setting in force in the channel."""
+    role = (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id
+            else _("not set"))
+    copies = (f"<#{config.storyteller_channel_id}>" if config.storyteller_channel_id
+              else _("not sent"))
     lines = [
-        f"**Ruleset:** {RULESET_NAMES[config.ruleset]}",
-        f"**Will timing:** {_value(config.will_timing)}",
-        f"**Successive-attempt pressure:** {_value(config.pressure)}",
-        f"**Fistful step:** {config.fistful_step} per earlier action this turn",
-        f"**Text only:** {_value(config.text_only)}",
-        f"**Dice order:** {_value(config.dice_order)}",
-        f"**Compact roll cards:** {_value(config.compact)}",
-        f"**Plain messages (no embeds):** {_value(config.plain)}",
-        f"**Fistful initiative pool:** {safe(config.initiative_pool)}",
-        f"**Language:** {language_name(config.language)}",
-        "**Storyteller role:** "
-        + (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id else "not set")
-        + " (and anyone with Manage Channels)",
-        "**Secret roll copies:** "
-        + (f"<#{config.storyteller_channel_id}>" if config.storyteller_channel_id else "not sent"),
+        _("**Ruleset:** {value}", value=_(RULESET_NAMES[config.ruleset])),
+        _("**Will timing:** {value}", value=_value(config.will_timing)),
+        _("**Successive-attempt pressure:** {value}", value=_value(config.pressure)),
+        _("**Fistful step:** {value} per earlier action this turn", value=config.fistful_step),
+        _("**Text only:** {value}", value=_value(config.text_only)),
+        _("**Dice order:** {value}", value=_value(config.dice_order)),
+        _("**Compact roll cards:** {value}", value=_value(config.compact)),
+        _("**Plain messages (no embeds):** {value}", value=_value(config.plain)),
+        _("**Fistful initiative pool:** {value}", value=safe(config.initiative_pool)),
+        _("**Language:** {value}", value=language_name(config.language)),
+        _("**Storyteller role:** {role} (and anyone with Manage Channels)", role=role),
+        _("**Secret roll copies:** {channel}", channel=copies),
     ]
     return "\n".join(lines)
 
 
 def _setting_value(option: ChannelOption, value: object) -> str:
     if option is ChannelOption.RULESET and isinstance(value, Ruleset):
-        return RULESET_NAMES[value]
+        return _(RULESET_NAMES[value])
     if option is ChannelOption.INITIATIVE_POOL:
         return safe(str(value))
     if option is ChannelOption.LANGUAGE:
@@ -246,7 +288,7 @@ def language_name(language: Language | None) -> str:
     """A language setting as members read it (unset: Discord's choice for the server)."""
     if language is None:
         return _("the server's language on Discord")
-    return LANGUAGE_NAMES[language]
+    return _(LANGUAGE_NAMES[language])
 
 
 def server_language_changed(change: Change[Language | None]) -> str:
@@ -263,28 +305,32 @@ def server_language_changed(change: Change[Language | None]) -> str:
 
 def config_changed(option: ChannelOption, channel_id: int, change: Change[Any]) -> str:
     """A channel's setting changed, confirmed in a sentence naming the channel."""
-    name = SETTING_NAMES[option]
+    name = _(SETTING_NAMES[option])
     new, old = _setting_value(option, change.new), _setting_value(option, change.old)
+    channel = f"<#{channel_id}>"
     if change.new == change.old:
-        return f"{name} in <#{channel_id}> stays {new}: it already was."
-    return f"{name} in <#{channel_id}> is now {new} (it was {old})."
+        return _("{setting} in {channel} stays {new}: it already was.",
+                 setting=name, channel=channel, new=new)
+    return _("{setting} in {channel} is now {new} (it was {old}).",
+             setting=name, channel=channel, new=new, old=old)
 
 
 def server_ruleset_changed(change: Change[Ruleset], keeping: Sequence[int]) -> str:
     """The server's ruleset changed; the channels with a ruleset of their own keep it."""
-    new, old = RULESET_NAMES[change.new], RULESET_NAMES[change.old]
+    new, old = _(RULESET_NAMES[change.new]), _(RULESET_NAMES[change.old])
     text = (
-        f"The server's ruleset stays {new}: it already was." if change.new == change.old
-        else f"The server's ruleset is now {new} (it was {old})."
+        _("The server's ruleset stays {new}: it already was.", new=new)
+        if change.new == change.old
+        else _("The server's ruleset is now {new} (it was {old}).", new=new, old=old)
     )
     if keeping:
         shown = [f"<#{channel_id}>" for channel_id in keeping[:_KEEPING_SHOWN]]
         if len(keeping) > _KEEPING_SHOWN:
-            shown.append(f"{len(keeping) - _KEEPING_SHOWN} more")
-        keeps = "keeps its" if len(keeping) == 1 else "keep their"
-        text += f" {', '.join(shown)} {keeps} own ruleset."
+            shown.append(n_("{n} more", "{n} more", len(keeping) - _KEEPING_SHOWN))
+        text += " " + n_("{channels} keeps its own ruleset.", "{channels} keep their own ruleset.",
+                         len(keeping), channels=", ".join(shown))
     else:
-        text += " Every channel follows it."
+        text += " " + _("Every channel follows it.")
     return text
 
 
@@ -293,53 +339,62 @@ def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
 
     def role(settings: GuildSettings) -> str:
         role_id = settings.storyteller_role_id
-        return f"<@&{role_id}>" if role_id else "no role"
+        return f"<@&{role_id}>" if role_id else _("no role")
 
     def channel(settings: GuildSettings) -> str:
         channel_id = settings.storyteller_channel_id
-        return f"<#{channel_id}>" if channel_id else "no channel"
+        return f"<#{channel_id}>" if channel_id else _("no channel")
 
-    def sentence(what: str, before: str, after: str) -> str:
-        if before == after:
-            return f"{what} {after}, as before."
-        return f"{what} {after} (it was {before})."
-
+    roles = role(old), role(new)
+    channels = channel(old), channel(new)
     return (
-        sentence("The Storyteller role is now", role(old), role(new))
-        + " Anyone with Manage Channels is a Storyteller too.\n"
-        + sentence("Copies of secret rolls go to", channel(old), channel(new))
+        (_("The Storyteller role is now {role}, as before.", role=roles[1])
+         if roles[0] == roles[1]
+         else _("The Storyteller role is now {role} (it was {old}).", role=roles[1],
+                old=roles[0]))
+        + " " + _("Anyone with Manage Channels is a Storyteller too.") + "\n"
+        + (_("Copies of secret rolls go to {channel}, as before.", channel=channels[1])
+           if channels[0] == channels[1]
+           else _("Copies of secret rolls go to {channel} (it was {old}).",
+                  channel=channels[1], old=channels[0]))
     )
-
-
-def _closed(closed: int) -> str:
-    """The open rolls a clock command closed, when it closed any."""
-    return f", and {plural(closed, 'open roll')} closed" if closed else ""
 
 
 def scene_ended(attempts: int, closed: int) -> str:
     """`/scene end`, with what it reset (what was untouched goes unsaid)."""
-    reset = f" ({plural(attempts, 'action')} reset)" if attempts else ""
-    return (
-        f"**The scene ends.** Successive attempts start over{reset},"
-        f" the turn count starts over{_closed(closed)}."
-    )
+    reset = n_("{n} action reset", "{n} actions reset", attempts)
+    rolls = n_("{n} open roll closed", "{n} open rolls closed", closed)
+    if attempts and closed:
+        return _("**The scene ends.** Successive attempts start over ({reset}), the turn count"
+                 " starts over, and {closed}.", reset=reset, closed=rolls)
+    if attempts:
+        return _("**The scene ends.** Successive attempts start over ({reset}), the turn count"
+                 " starts over.", reset=reset)
+    if closed:
+        return _("**The scene ends.** Successive attempts start over, the turn count starts"
+                 " over, and {closed}.", closed=rolls)
+    return _("**The scene ends.** Successive attempts start over, the turn count starts over.")
 
 
 def turn_advanced(closed: int) -> str:
     """`/turn next`."""
-    return f"**Next turn.** The Successive Action Penalty starts over{_closed(closed)}."
+    if closed:
+        return _("**Next turn.** The Successive Action Penalty starts over, and {closed}.",
+                 closed=n_("{n} open roll closed", "{n} open rolls closed", closed))
+    return _("**Next turn.** The Successive Action Penalty starts over.")
 
 
 def night_done(regained: Sequence[int]) -> str:
     """`/night`, naming who regained Will (mentions show names and never ping)."""
     if not regained:
-        return "**Night falls.** Every tracked Will pool is already full."
+        return _("**Night falls.** Every tracked Will pool is already full.")
     names = ", ".join(f"<@{user_id}>" for user_id in regained)
-    return f"**Night falls.** 1 Will regained by {names}."
+    return _("**Night falls.** 1 Will regained by {names}.", names=names)
 
 
 def scene_contests_ended(ended: int) -> str:
     """What `/scene end` adds about the contests it closed unresisted (nothing when none)."""
     if not ended:
         return ""
-    return f" {plural(ended, 'contest')} still waiting for a resistance closed."
+    return " " + n_("{n} contest still waiting for a resistance closed.",
+                    "{n} contests still waiting for a resistance closed.", ended)

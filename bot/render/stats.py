@@ -19,6 +19,7 @@ from typing import Final
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.lang import N_, _, n_, number, p_, percent
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, safe
 from engine.models import Outcome
@@ -36,125 +37,165 @@ __all__ = [
     "not_one_of",
     "stats_chart_png",
     "stats_embed",
+    "whose",
 ]
 
 #: The attachments the replies carry.
 CHART_NAME: Final = "stats.png"
 EXPORT_NAME: Final = "rolls.csv"
 
-EXPORT_THIS_CHANNEL: Final = (
+EXPORT_THIS_CHANNEL: Final = N_(
     "The export lists this channel's log: leave out `scope` (or use `scope:channel`)."
 )
-EXPORT_ONLY_OWN: Final = (
+EXPORT_ONLY_OWN: Final = N_(
     "You can export your own rolls; only the Storyteller can export another member's."
 )
 
 _PLURAL_OUTCOMES: Final = {
-    Outcome.DRAMATIC_FAILURE: "dramatic failures",
-    Outcome.BOTCH: "botches",
-    Outcome.FAILURE: "failures",
-    Outcome.SUCCESS: "successes",
-    Outcome.EXCEPTIONAL_SUCCESS: "exceptional successes",
+    Outcome.DRAMATIC_FAILURE: N_("dramatic failures"),
+    Outcome.BOTCH: N_("botches"),
+    Outcome.FAILURE: N_("failures"),
+    Outcome.SUCCESS: N_("successes"),
+    Outcome.EXCEPTIONAL_SUCCESS: N_("exceptional successes"),
 }
 
 
 def bad_since(text: str) -> str:
     """A `since` that is neither a date nor a span back from today."""
-    return (
-        f"“{safe(text, limit=40)}” is not a date: give `since` as YYYY-MM-DD (2025-01-31) "
-        "or as a span back from today: 7d, 2w, 3m, 1y."
+    return _(
+        "“{text}” is not a date: give `since` as YYYY-MM-DD (2025-01-31) "
+        "or as a span back from today: 7d, 2w, 3m, 1y.", text=safe(text, limit=40),
     )
 
 
 def not_one_of(option: str, given: str, allowed: Sequence[str]) -> str:
     """A choice option given a value it does not offer (a forged interaction)."""
-    return (f"{option} “{safe(given, limit=40)}” is not one of: "
-            + ", ".join(f"`{each}`" for each in allowed) + ".")
+    return _("{option} “{given}” is not one of: {allowed}.", option=option,
+             given=safe(given, limit=40), allowed=", ".join(f"`{each}`" for each in allowed))
 
 
-def no_rolls(whose: str) -> str:
-    """Nothing counted in the scope asked for."""
-    return f"No rolls to count for {whose} yet."
+def whose(member: str | None, *, server: bool) -> str:
+    """Whose rolls are counted, and where: the title of the reply and of its chart."""
+    if member is None:
+        return (_("Everyone's rolls in this server") if server
+                else _("Everyone's rolls in this channel"))
+    name = safe(member, limit=64)
+    return (_("{name}'s rolls in this server", name=name) if server
+            else _("{name}'s rolls in this channel", name=name))
+
+
+def no_rolls(member: str | None, *, server: bool) -> str:
+    """Nothing counted in the scope asked for (a member's name keeps its case)."""
+    if member is None:
+        return (_("No rolls to count for everyone's rolls in this server yet.") if server
+                else _("No rolls to count for everyone's rolls in this channel yet."))
+    name = safe(member, limit=64)
+    return (_("No rolls to count for {name}'s rolls in this server yet.", name=name) if server
+            else _("No rolls to count for {name}'s rolls in this channel yet.", name=name))
 
 
 # --- the embed ------------------------------------------------------------------------------
 
 
 def _share(rate: float) -> str:
-    return f"{rate * 100:.1f}%"
+    return percent(rate, 1)
+
+
+def _decimals(text: str) -> int:
+    """How many digits a number written in English shows after its point."""
+    return len(text.partition(".")[2])
 
 
 def _p(p: float) -> str:
     if p >= UNUSUAL_BELOW:
-        return f"{p:.2f}"
-    return "< 0.0001" if p < 0.0001 else f"{p:.2g}"
+        return number(p, 2)
+    if p < 0.0001:
+        return "< " + number(0.0001, 4)
+    shown = f"{p:.2g}"  # two significant digits, trailing zeros dropped
+    return number(float(shown), _decimals(shown))
 
 
 def _one_in(p: float) -> str:
     if p <= 1e-6:
-        return "less than 1 time in a million"
+        return _("less than 1 time in a million")
     times = 1 / p
     rounded = round(times, 1 - math.floor(math.log10(times)))
-    return f"about 1 time in {int(rounded):,}"
+    return _("about 1 time in {times}", times=number(int(rounded)))
 
 
 def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return (f"Too few dice for a verdict on the faces yet ({test.sample:,} dice): "
-                f"about {test.more:,} more rolls needed.")
+        return n_("Too few dice for a verdict on the faces yet ({count} dice): "
+                  "about {more} more rolls needed.",
+                  "Too few dice for a verdict on the faces yet ({count} dice): "
+                  "about {more} more rolls needed.",
+                  test.sample, count=number(test.sample), more=number(test.more))
     p = 1.0 if test.p is None else test.p
-    over = f"p = {_p(p)} over {test.sample:,} dice"
+    over = n_("p = {p} over {count} dice", "p = {p} over {count} dice", test.sample,
+              p=_p(p), count=number(test.sample))
     if test.verdict is Verdict.FAIR:
-        return f"These dice look fair ({over})."
+        return _("These dice look fair ({over}).", over=over)
     face = int(test.furthest or 1)
     band = faces[face - 1]
-    return (f"Unusual: {face}s came up {_share(band.observed)} of the time, "
-            f"{_share(band.expected)} expected ({over}); this happens by chance "
-            f"{_one_in(p)}.")
+    return _("Unusual: {face}s came up {observed} of the time, {expected} expected ({over});"
+             " this happens by chance {odds}.", face=face, observed=_share(band.observed),
+             expected=_share(band.expected), over=over, odds=_one_in(p))
 
 
 def _outcome_verdict(test: Test, outcomes: dict[Outcome, Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return (f"Too few rolls to compare outcomes with the odds yet ({test.sample:,} rolls): "
-                f"about {test.more:,} more rolls needed.")
+        return n_("Too few rolls to compare outcomes with the odds yet ({count} rolls): "
+                  "about {more} more rolls needed.",
+                  "Too few rolls to compare outcomes with the odds yet ({count} rolls): "
+                  "about {more} more rolls needed.",
+                  test.sample, count=number(test.sample), more=number(test.more))
     p = 1.0 if test.p is None else test.p
-    over = f"p = {_p(p)} over {test.sample:,} rolls"
+    over = n_("p = {p} over {count} rolls", "p = {p} over {count} rolls", test.sample,
+              p=_p(p), count=number(test.sample))
     if test.verdict is Verdict.FAIR:
-        return f"Outcomes match the exact odds of the rolls made ({over})."
+        return _("Outcomes match the exact odds of the rolls made ({over}).", over=over)
     outcome = Outcome(str(test.furthest))
     band = outcomes[outcome]
-    return (f"Unusual: {_PLURAL_OUTCOMES[outcome]} came up {_share(band.observed)} of the "
-            f"time, {_share(band.expected)} expected from the exact odds ({over}); this "
-            f"happens by chance {_one_in(p)}.")
+    return _("Unusual: {outcomes} came up {observed} of the time, {expected} expected from the"
+             " exact odds ({over}); this happens by chance {odds}.",
+             outcomes=_(_PLURAL_OUTCOMES[outcome]), observed=_share(band.observed),
+             expected=_share(band.expected), over=over, odds=_one_in(p))
 
 
 def _summary(report: Report) -> str:
     tally = report.tally
     counts = " · ".join(
-        f"{OUTCOME_WORDS[outcome]}: {tally.outcomes.get(outcome, 0):,}"
+        f"{_(OUTCOME_WORDS[outcome])}: {number(tally.outcomes.get(outcome, 0))}"
         for outcome in report.outcomes
     )
-    return (f"{tally.rolls:,} rolls, {tally.dice:,} dice · Will spent {tally.will_spent:,} "
-            f"times\n{counts}")
+    rolls = n_("{count} rolls", "{count} rolls", tally.rolls, count=number(tally.rolls))
+    dice = n_("{count} dice", "{count} dice", tally.dice, count=number(tally.dice))
+    will = n_("Will spent {count} times", "Will spent {count} times", tally.will_spent,
+              count=number(tally.will_spent))
+    return f"{rolls}, {dice} · {will}\n{counts}"
 
 
 def _faces_text(report: Report) -> str:
     shares = " · ".join(f"{face}: {_share(band.observed)}"
                         for face, band in enumerate(report.faces, start=1))
-    return f"{shares}\n(10% each expected)\n{_face_verdict(report.face_test, report.faces)}"
+    expected = _("({share} each expected)", share=percent(0.1, 0))
+    return f"{shares}\n{expected}\n{_face_verdict(report.face_test, report.faces)}"
 
 
 def _outcomes_text(report: Report) -> str:
     lines = [
-        f"{OUTCOME_WORDS[outcome]}: {_share(band.observed)} rolled, {_share(band.expected)} "
-        f"expected (fair dice: {_share(band.low)}–{_share(band.high)})"
+        _("{outcome}: {observed} rolled, {expected} expected (fair dice: {low}–{high})",
+          outcome=_(OUTCOME_WORDS[outcome]), observed=_share(band.observed),
+          expected=_share(band.expected), low=_share(band.low), high=_share(band.high))
         for outcome, band in report.outcomes.items()
         if band.expected > 0 or band.count
     ]
     left_out = report.tally.rolls - report.tested_rolls
     if left_out > 0:
-        lines.append(f"({left_out:,} rolls re-read by Will before statistics were kept are "
-                     "left out of this comparison.)")
+        lines.append(n_("({count} rolls re-read by Will before statistics were kept are left"
+                        " out of this comparison.)",
+                        "({count} rolls re-read by Will before statistics were kept are left"
+                        " out of this comparison.)", left_out, count=number(left_out)))
     lines.append(_outcome_verdict(report.outcome_test, report.outcomes))
     return "\n".join(lines)
 
@@ -163,24 +204,28 @@ def stats_embed(
     reports: Sequence[Report], *, whose: str, since: date | None, text_only: bool = False
 ) -> discord.Embed:
     """The /stats reply: per ruleset, the counts, the faces and the outcomes against the odds,
-    each with its verdict; the chart is attached as :data:`CHART_NAME`."""
-    scope = whose if since is None else f"{whose}, since {since.isoformat()}"
+    each with its verdict; the chart is attached as :data:`CHART_NAME`. ``since`` is written
+    as it is typed (YYYY-MM-DD) in every language."""
+    scope = whose if since is None else _("{whose}, since {date}", whose=whose,
+                                          date=since.isoformat())
     embed = discord.Embed(
-        title="Dice statistics" if text_only else "🎲 Dice statistics",
-        description=(f"{scope}. Outcomes are compared as first rolled, before Will spent "
-                     "afterwards or a Beat. Voided rolls do not count."),
+        title=_("Dice statistics") if text_only else _("🎲 Dice statistics"),
+        description=_("{scope}. Outcomes are compared as first rolled, before Will spent "
+                      "afterwards or a Beat. Voided rolls do not count.", scope=scope),
         colour=INFO_COLOUR,
     )
     for report in reports:
-        name = RULESET_NAMES[report.ruleset]
+        name = _(RULESET_NAMES[report.ruleset])
         embed.add_field(name=name, value=_summary(report), inline=False)
-        embed.add_field(name=f"Faces ({report.ruleset.value})", value=_faces_text(report),
-                        inline=False)
-        embed.add_field(name=f"Outcomes against the odds ({report.ruleset.value})",
+        embed.add_field(name=_("Faces ({ruleset})", ruleset=report.ruleset.value),
+                        value=_faces_text(report), inline=False)
+        embed.add_field(name=_("Outcomes against the odds ({ruleset})",
+                               ruleset=report.ruleset.value),
                         value=_outcomes_text(report), inline=False)
     embed.set_image(url=f"attachment://{CHART_NAME}")
-    embed.set_footer(text="Expected rates are the exact odds of the rolls made; bands show "
-                          "where fair dice land 95% of the time.")
+    embed.set_footer(text=_("Expected rates are the exact odds of the rolls made; bands show "
+                            "where fair dice land {share} of the time.",
+                            share=percent(0.95, 0)))
     return embed
 
 
@@ -235,17 +280,34 @@ def stats_chart_png(reports: Sequence[Report], *, title: str) -> bytes:
     for row, report in enumerate(reports):
         top = _TOP + row * _ROW
         faces = [(str(face), band) for face, band in enumerate(report.faces, start=1)]
-        outcomes = [(OUTCOME_WORDS[outcome].replace(" success", ""), band)
-                    for outcome, band in report.outcomes.items()]
+        outcomes = [(_bar_label(outcome), band) for outcome, band in report.outcomes.items()]
         name = report.ruleset.value
-        _panel(image, (10, top, _WIDTH * 0.55, top + _ROW), f"{name}: faces", faces,
+        _panel(image, (10, top, _WIDTH * 0.55, top + _ROW),
+               _("{ruleset}: faces", ruleset=name), faces,
                unusual=report.face_test.verdict is Verdict.UNUSUAL)
         _panel(image, (_WIDTH * 0.55 + 10, top, _WIDTH - 10, top + _ROW),
-               f"{name}: outcomes as first rolled", outcomes,
+               _("{ruleset}: outcomes as first rolled", ruleset=name), outcomes,
                unusual=report.outcome_test.verdict is Verdict.UNUSUAL)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+def _bar_label(outcome: Outcome) -> str:
+    """An outcome under its bar: short, so five fit under a panel."""
+    match outcome:
+        case Outcome.DRAMATIC_FAILURE:
+            return p_("chart bar", "Dramatic failure")
+        case Outcome.FAILURE:
+            return p_("chart bar", "Failure")
+        case Outcome.SUCCESS:
+            return p_("chart bar", "Success")
+        case Outcome.EXCEPTIONAL_SUCCESS:
+            return p_("chart bar", "Exceptional")
+        case Outcome.BOTCH:
+            return p_("chart bar", "Botch")
+        case _:
+            return p_("chart bar", "Not rolled")
 
 
 def _panel(
@@ -266,7 +328,9 @@ def _panel(
     for tick in range(5):
         y = plot_bottom - height * tick / 4
         draw.line((plot_left, y, right, y), fill=_GRID)
-        _label(image, (plot_left - 4, y), f"{scale * tick / 4 * 100:g}%", anchor="rm")
+        shown = f"{scale * tick / 4 * 100:g}"  # as few digits as the tick needs
+        _label(image, (plot_left - 4, y), percent(float(shown) / 100, _decimals(shown)),
+               anchor="rm")
     slot = (right - plot_left) / max(len(bars), 1)
 
     def at(rate: float) -> float:
@@ -284,7 +348,8 @@ def _panel(
                   fill=_EXPECTED, width=2)
         _label(image, ((x0 + x1) / 2, plot_bottom + 6), label)
     _label(image, ((left + right) / 2, bottom - 6),
-           "bars: rolled · line: expected · band: 95% of fair dice", anchor="mb")
+           _("bars: rolled · line: expected · band: {share} of fair dice",
+             share=percent(0.95, 0)), anchor="mb")
 
 
 def _nice_ceiling(value: float) -> float:
@@ -296,6 +361,8 @@ def _nice_ceiling(value: float) -> float:
 
 # --- the export -----------------------------------------------------------------------------
 
+#: The CSV header: column names are data for spreadsheets and scripts, the same in every
+#: language (like the values under them).
 _COLUMNS: Final = ("roll", "time_utc", "roller_id", "roller", "ruleset", "label", "secret",
                    "void", "dice", "outcome", "successes", "will", "beat", "faces")
 
@@ -320,9 +387,25 @@ def export_csv(rows: Sequence[LoggedRoll]) -> bytes:
     return ("\ufeff" + buffer.getvalue()).encode()
 
 
-def export_text(count: int, *, whose: str, limit: int) -> str:
-    """What the export file holds."""
-    text = f"The roll log of {whose}: {count:,} rolls, newest first, void ones marked."
+def export_text(count: int, *, member: str | None, everyone: bool, limit: int) -> str:
+    """What the export file holds: ``member``'s rolls in this channel, everyone's
+    (``everyone``, the Storyteller), or the asker's own."""
+    shown = number(count)
+    if member is not None:
+        text = n_("The roll log of {name} in this channel: {count} rolls, newest first, void"
+                  " ones marked.",
+                  "The roll log of {name} in this channel: {count} rolls, newest first, void"
+                  " ones marked.", count, name=safe(member, limit=64), count=shown)
+    elif everyone:
+        text = n_("The roll log of this channel: {count} rolls, newest first, void ones"
+                  " marked.",
+                  "The roll log of this channel: {count} rolls, newest first, void ones"
+                  " marked.", count, count=shown)
+    else:
+        text = n_("The roll log of your rolls in this channel: {count} rolls, newest first,"
+                  " void ones marked.",
+                  "The roll log of your rolls in this channel: {count} rolls, newest first,"
+                  " void ones marked.", count, count=shown)
     if count >= limit:
-        text += f" Only the newest {limit:,} fit in one file."
+        text += " " + _("Only the newest {limit} fit in one file.", limit=number(limit))
     return text

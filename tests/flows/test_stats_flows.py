@@ -97,7 +97,7 @@ async def test_others_secret_rolls_count_only_for_the_storyteller_and_their_roll
     assert "1 rolls, 3 dice" in alice
     assert "2 rolls, 5 dice" in bob
     assert "2 rolls, 5 dice" in storyteller
-    assert alice_on_bob.message.content == "No rolls to count for bob's rolls in this channel yet."
+    assert alice_on_bob.message.content == "No rolls to count for Bob's rolls in this channel yet."
 
 
 async def test_a_voided_roll_no_longer_counts(table: Table) -> None:
