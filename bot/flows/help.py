@@ -13,7 +13,11 @@ TOPICS = HELP_TOPICS
 
 async def show_help(deps: Deps, ctx: Ctx, topic: str | None = None) -> Reply:
     """The overview for this channel's ruleset, or one topic (an unknown topic is said so
-    above the overview)."""
+    above the overview).
+
+    Help is the member's own answer (ephemeral), so it speaks their client's language,
+    the language Discord shows them the commands and /help's topics in: the voice the edge
+    set, no ``speaking`` block."""
     config = await deps.store.read(ctx.config)
     embed = help_embed(config.ruleset, topic, text_only=config.text_only)
     return Reply(message=shaped(Message(embed=embed), config), ephemeral=True)

@@ -1,14 +1,23 @@
-"""/help as a flow: this channel's ruleset, one topic, text-only."""
+"""/help as a flow: this channel's ruleset, one topic, text-only, in every language."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import discord
 import pytest
 
+from bot.client import EXTENSIONS, StorytellerBot
 from bot.flows.help import TOPICS, show_help
-from bot.store import Tx
+from bot.render.lang import voice
+from bot.render.rolls import RULESET_NAMES
+from bot.settings import Settings
+from bot.store import Store, Tx
+from engine.faces import ScriptedFaces
 from engine.models import Ruleset
-from engine.records import ChannelOption
-from tests.flows.conftest import CHANNEL, GUILD, Table
+from engine.records import ChannelOption, Language
+from tests.flows.conftest import CHANNEL, GUILD, Said, Table
 
 
 async def test_help_explains_rolling_in_this_channels_ruleset(table: Table) -> None:
@@ -40,3 +49,198 @@ async def test_text_only_help_has_no_arrows_or_dots(table: Table, topic: str | N
     assert "→" not in text
     if topic == "roll":
         assert "`5 rerolled to 10`" in text
+
+
+# --- in Portuguese and Spanish ---------------------------------------------------------------
+
+LANGUAGES = {"pt-BR": Language.PT_BR, "es-ES": Language.ES_ES}
+
+#: English words no Portuguese or Spanish sentence has: one of them outside `code` is a
+#: sentence left in English ("dice" is left out: Spanish "dice" is "says").
+ENGLISH = re.compile(
+    r"\b(the|and|of|to|with|your|you|is|are|for|from|when|each|this|that|roll|rolls|"
+    r"pool|by|at|its|not|after|only|it|be|can|or|on|in|an|help|how|more|who|what)\b",
+    re.IGNORECASE,
+)
+CODE = re.compile(r"`[^`]*`")
+
+
+def _embed_of(said: Said) -> discord.Embed:
+    assert said.message.embed is not None
+    return said.message.embed
+
+
+def _texts(embed: discord.Embed) -> list[str]:
+    return [embed.title or "", embed.description or "", embed.footer.text or "",
+            *(f"{field.name}\n{field.value}" for field in embed.fields)]
+
+
+def _english_left(embed: discord.Embed, language: Language, ruleset: Ruleset,
+                  topic: str | None) -> list[str]:
+    """The English words of the page, outside `code` and the words other parts of the
+    catalogue give it (the ruleset's title, the topic's name among /help's choices)."""
+    spoken = voice(language)
+    borrowed = [spoken.gettext(RULESET_NAMES[ruleset])]
+    if topic is not None:
+        borrowed.append(spoken.pgettext("choice", topic))
+    left = []
+    for text in _texts(embed):
+        prose = CODE.sub("", text)
+        for words in borrowed:
+            prose = prose.replace(words, "")
+        left += ENGLISH.findall(prose)
+    return left
+
+
+def _fits_discord(embed: discord.Embed) -> None:
+    assert len(embed.title or "") <= 256
+    assert len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    for field in embed.fields:
+        assert len(field.name or "") <= 256
+        assert 0 < len(field.value or "") <= 1024, (field.name, len(field.value or ""))
+    assert len(embed.footer.text or "") <= 2048
+    assert len(embed) <= 6000
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+@pytest.mark.parametrize("topic", [None, *TOPICS])
+async def test_every_help_page_speaks_the_members_language_and_fits(
+    table: Table, locale: str, topic: str | None
+) -> None:
+    table.speak(locale, "en-US")
+    language = LANGUAGES[locale]
+    for ruleset in Ruleset:
+        for text_only in (False, True):
+            def write(tx: Tx, ruleset: Ruleset = ruleset, text_only: bool = text_only) -> None:
+                tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+                tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.TEXT_ONLY,
+                                               text_only)
+
+            await table.store.write(write)
+            said = (await table.run(show_help(table.deps, table.ctx(), topic))).answer
+            embed = _embed_of(said)
+            assert said.ephemeral
+            assert _english_left(embed, language, ruleset, topic) == [], (ruleset, text_only)
+            _fits_discord(embed)
+            if text_only:
+                assert "·" not in said.text
+                assert "→" not in said.text
+
+
+async def test_help_answers_in_the_members_own_language_not_the_tables(table: Table) -> None:
+    table.speak("pt-BR", "es-ES")
+
+    said = (await table.run(show_help(table.deps, table.ctx()))).answer
+
+    assert said.ephemeral
+    assert "Como rolar" in said.text
+    assert "`/rolar pool:<dados>`" in said.text
+    assert "Cómo tirar" not in said.text
+
+
+async def test_help_in_spanish_names_the_spanish_commands(table: Table) -> None:
+    table.speak("es-ES", "es-ES")
+
+    said = (await table.run(show_help(table.deps, table.ctx(), "will"))).answer
+
+    assert "Fuerza de Voluntad" in said.text
+    assert "`/voluntad fijar max:<n> [current:<n>]`" in said.text
+    assert "**Gastar Voluntad**" in said.text
+
+
+async def test_an_unknown_topic_is_said_in_the_members_language(table: Table) -> None:
+    table.speak("pt-BR")
+
+    said = (await table.run(show_help(table.deps, table.ctx(), "dragões"))).answer
+
+    assert "Não há um tópico de ajuda “dragões”." in said.text
+    assert "Como rolar" in said.text
+
+
+# --- the commands a page names -----------------------------------------------------------------
+
+GLOSSARIES = Path(__file__).resolve().parents[2] / "docs" / "i18n"
+#: A command named in a page: `/word`, and the word after it (a subcommand, or several
+#: joined by |), unless that word is an option (`pool:`).
+NAMED = re.compile(r"(?<![\w/])/([a-z]+)((?: [a-z|]+(?![:\w]))?)")
+
+
+def _glossary_commands(locale: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The glossary's commands: English root → root, English subcommand → subcommand."""
+    text = (GLOSSARIES / f"{locale}.md").read_text(encoding="utf-8").split("\n## ")[-1]
+    roots: dict[str, str] = {}
+    subs: dict[str, str] = {}
+    for row in re.findall(r"^\| (/[^|]+) \| (/[^|]+) \|$", text, re.MULTILINE):
+        english, spoken = ([item.split() for item in side.split(", ")] for side in row)
+        for said_english, said_spoken in zip(english, spoken, strict=True):
+            if said_english[0].startswith("/"):
+                roots[said_english[0][1:]] = said_spoken[0][1:]
+            if not said_english[-1].startswith("/"):
+                subs[said_english[-1]] = said_spoken[-1]
+    common = re.search(r"Subcomandos comun\w*: (.*?)\. ", " ".join(text.split()))
+    assert common is not None
+    for pair in common.group(1).split(" · "):
+        english_word, spoken_word = pair.split()
+        subs[english_word] = spoken_word
+    return roots, subs
+
+
+async def _commands(store: Store) -> dict[str, set[str]]:
+    """Every command of the bot: root → its subcommands (none for a plain command)."""
+    bot = StorytellerBot(settings=Settings(discord_token="test-token"), store=store,
+                         faces=ScriptedFaces([]))
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
+    commands: dict[str, set[str]] = {}
+    for command in bot.tree.walk_commands():
+        root, *sub = command.qualified_name.split()
+        commands.setdefault(root, set()).update(sub)
+    return commands
+
+
+def _in_language(commands: dict[str, set[str]], locale: str) -> dict[str, set[str]]:
+    """The commands as the glossary of ``locale`` names them. One word is one catalogue
+    message whatever it names, so the subcommands `roll` and `help` are named as the
+    commands /roll and /help are."""
+    roots, subs = _glossary_commands(locale)
+    return {roots[root]: {subs.get(sub) or roots[sub] for sub in each}
+            for root, each in commands.items()}
+
+
+def _named(embed: discord.Embed) -> list[tuple[str, list[str]]]:
+    named = []
+    for text in _texts(embed):
+        for root, sub in NAMED.findall(text):
+            named.append((root, sub.strip().split("|") if sub.strip() else []))
+    return named
+
+
+def _misnamed(embed: discord.Embed, commands: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for root, subs in _named(embed):
+        if root not in commands:
+            wrong.append(f"/{root}")
+        elif commands[root]:
+            wrong += [f"/{root} {sub}".strip() for sub in subs or [""]
+                      if sub not in commands[root]]
+    return wrong
+
+
+@pytest.mark.parametrize("locale", [None, *LANGUAGES])
+async def test_every_command_a_help_page_names_is_a_command_of_its_language(
+    table: Table, locale: str | None
+) -> None:
+    english = await _commands(table.store)
+    commands = english if locale is None else _in_language(english, locale)
+    table.speak(locale)
+    for ruleset in Ruleset:
+        def write(tx: Tx, ruleset: Ruleset = ruleset) -> None:
+            tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+        await table.store.write(write)
+        for topic in [None, *TOPICS]:
+            said = (await table.run(show_help(table.deps, table.ctx(), topic))).answer
+            embed = _embed_of(said)
+            assert _named(embed), topic
+            assert _misnamed(embed, commands) == [], (ruleset, topic)
