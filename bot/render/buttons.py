@@ -7,11 +7,12 @@ from collections.abc import Iterable
 import discord
 
 from bot.edge import ids
+from bot.render.lang import N_
 from bot.render.text import plural
 from engine.records import PressRefusal, WillPool
 
-SPEND_WILL = "Spend Will"
-TAKE_BEAT = "Take a Beat"
+SPEND_WILL = N_("Spend Will")
+TAKE_BEAT = N_("Take a Beat")
 TRY_AGAIN = "Try again"
 ROLL_AGAIN = "Roll again"
 SAVE_ROLL = "Save this roll"

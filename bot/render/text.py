@@ -8,7 +8,7 @@ from typing import Final
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.render.lang import user
+from bot.render.lang import N_, user
 from engine.models import (
     Adjustment,
     AdjustmentKind,
@@ -23,12 +23,12 @@ from engine.parser import format_pool
 
 #: Outcome names as players read them.
 OUTCOME_WORDS: Final[dict[Outcome, str]] = {
-    Outcome.DRAMATIC_FAILURE: "Dramatic failure",
-    Outcome.FAILURE: "Failure",
-    Outcome.SUCCESS: "Success",
-    Outcome.EXCEPTIONAL_SUCCESS: "Exceptional success",
-    Outcome.BOTCH: "Botch",
-    Outcome.REFUSED: "Not rolled",
+    Outcome.DRAMATIC_FAILURE: N_("Dramatic failure"),
+    Outcome.FAILURE: N_("Failure"),
+    Outcome.SUCCESS: N_("Success"),
+    Outcome.EXCEPTIONAL_SUCCESS: N_("Exceptional success"),
+    Outcome.BOTCH: N_("Botch"),
+    Outcome.REFUSED: N_("Not rolled"),
 }
 
 #: Embed colour of a roll by its outcome.
