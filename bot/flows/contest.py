@@ -217,7 +217,7 @@ async def resist_form(
     """The resist form (``sb1:form:resist:<action id>``): roll the opponent's pool, decide
     the contest, close it, and redraw the card. Trait names are the opponent's own
     active character's (RULES.md §6)."""
-    parts, _ = read_form(values)
+    parts, _difficulty = read_form(values)
     async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[Table, ActionRecord | None, CharacterRecord | None]:
             return (read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key),

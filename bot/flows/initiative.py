@@ -278,7 +278,7 @@ async def add(
 
 async def remove(deps: Deps, ctx: Ctx, name: str) -> Reply:
     """`/init remove`: the Storyteller removes a combatant (or a whole group by its name)."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         passed, labels = initiative.removed(tracker, name, storyteller=storyteller)
         notice = removed_notice(labels)
         if passed.tracker.current != tracker.current and passed.tracker.current is not None:
@@ -292,7 +292,7 @@ async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
                     seen_turn: int | None = None) -> Reply:
     """`/init next` and Next: the acting combatant's player or the Storyteller passes the
     turn (the first Next starts round 1)."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         return _passed(initiative.next_turn(tracker, ctx.user_id, storyteller=storyteller,
                                             seen_turn=seen_turn))
 
@@ -301,7 +301,7 @@ async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
 
 async def end(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None) -> Reply:
     """`/init end` and End: the Storyteller ends the fight."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         return _Moved(initiative.ended(tracker, ctx.user_id, storyteller=storyteller),
                       ended_notice())
 
@@ -318,13 +318,13 @@ async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     if press.action == "end":
         return await end(deps, ctx, tracker_id=key)
     if press.action == "delay":
-        def delay(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        def delay(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
             return _passed(initiative.delayed(tracker, ctx.user_id, storyteller=storyteller,
                                               seen_turn=turn))
 
         return await _move(deps, ctx, key, delay)
 
-    def act_now(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def act_now(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         after = initiative.acted_now(tracker, ctx.user_id, storyteller=storyteller)
         return _Moved(after, turn_notice(after, new_round=False))
 
