@@ -38,6 +38,7 @@ from bot.flows.rolls import (
 )
 from bot.flows.scene import close_open
 from bot.flows.teamwork import read_form
+from bot.flows.voiced import in_voice
 from bot.render.contest import (
     AGAINST_YOURSELF,
     CONTEST_GONE,
@@ -51,6 +52,7 @@ from bot.render.contest import (
     pool_form,
     resist_refused,
 )
+from bot.render.lang import _, speaking
 from bot.render.refusals import refusal_text
 from bot.store import Conflict, Tx
 from engine import characters
@@ -133,14 +135,14 @@ async def contest(
     """`/contest`: against the Storyteller's dice (both roll now) or a member who resists.
     Trait names in ``pool`` and ``against`` are the member's active character's."""
     if against is not None and opponent is not None:
-        raise UserError(TWO_SIDES)
+        raise UserError(_(TWO_SIDES))
     if against is None and opponent is None:
-        raise UserError(NO_SIDE)
+        raise UserError(_(NO_SIDE))
     if opponent is not None and opponent.user_id == ctx.user_id:
-        raise UserError(AGAINST_YOURSELF)
+        raise UserError(_(AGAINST_YOURSELF))
     if opponent is not None and opponent.bot:
-        raise UserError(NOT_A_PLAYER)
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+        raise UserError(_(NOT_A_PLAYER))
+    gathered = await deps.store.read(in_voice(lambda tx: gather(tx, ctx)))
     config, character = gathered.config, gathered.character
     if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
         raise UserError(foreign_option("opponent_difficulty", config.ruleset))
@@ -181,12 +183,13 @@ async def contest(
             _store_roll(tx, ctx, record, state.opponent, None)
         return record, state, closed
 
-    record, state, closed = await deps.store.write(write)
-    return Reply(
-        message=contest_message(record, state, config),
-        edits=closed_edits(closed, config),
-        sent=_remember_card(deps, record.id),
-    )
+    record, state, closed = await deps.store.write(in_voice(write))
+    with speaking(ctx.public_voice(config)):
+        return Reply(
+            message=contest_message(record, state, config),
+            edits=closed_edits(closed, config),
+            sent=_remember_card(deps, record.id),
+        )
 
 
 # --- Roll to resist ---------------------------------------------------------------------------
@@ -194,7 +197,7 @@ async def contest(
 
 def _contest(record: ActionRecord | None) -> ActionRecord:
     if record is None or record.kind is not ActionKind.CONTEST:
-        raise UserError(CONTEST_GONE)
+        raise UserError(_(CONTEST_GONE))
     return record
 
 
@@ -223,7 +226,7 @@ async def resist_form(
             return (read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key),
                     active_character(tx, ctx))
 
-        table, found, character = await deps.store.read(read)
+        table, found, character = await deps.store.read(in_voice(read))
         config = table.config
         record = _contest(found)
         state = _state(record)
@@ -256,9 +259,10 @@ async def resist_form(
             _store_roll(tx, ctx, record, theirs, character)
             return record.saved(after, version, ActionStatus.CLOSED), after, closed
 
-        saved, after, closed = await deps.store.write(write)
-        message = contest_message(saved, after, config)
-        edits = closed_edits(closed, config)
+        saved, after, closed = await deps.store.write(in_voice(write))
+        with speaking(ctx.public_voice(config)):
+            message = contest_message(saved, after, config)
+            edits = closed_edits(closed, config)
         if ctx.message_id is not None:  # submitted from the card's button: redrawn in place
             return Reply(message=message, update=True, edits=edits)
         if saved.message_id is not None:

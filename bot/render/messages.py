@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.render.lang import N_
 from bot.render.text import safe
 
 APOLOGY = "Something went wrong on my side and nothing was changed. Please try again."
@@ -37,7 +38,7 @@ STORE_FAILED = (
 
 NO_DIRECT_MESSAGES = "This works only in a server channel."
 NOT_ALLOWED = "You are not allowed to do this here."
-NOT_STORYTELLER = (
+NOT_STORYTELLER = N_(
     "Only the Storyteller can do this: a member with Manage Channels here, "
     "or with the Storyteller role (/config storyteller)."
 )
