@@ -51,6 +51,7 @@ from bot.render.contest import (
     pool_form,
     resist_refused,
 )
+from bot.render.lang import _, speaking
 from bot.render.refusals import refusal_text
 from bot.store import Conflict, Tx
 from engine import characters
@@ -133,13 +134,13 @@ async def contest(
     """`/contest`: against the Storyteller's dice (both roll now) or a member who resists.
     Trait names in ``pool`` and ``against`` are the member's active character's."""
     if against is not None and opponent is not None:
-        raise UserError(TWO_SIDES)
+        raise UserError(_(TWO_SIDES))
     if against is None and opponent is None:
-        raise UserError(NO_SIDE)
+        raise UserError(_(NO_SIDE))
     if opponent is not None and opponent.user_id == ctx.user_id:
-        raise UserError(AGAINST_YOURSELF)
+        raise UserError(_(AGAINST_YOURSELF))
     if opponent is not None and opponent.bot:
-        raise UserError(NOT_A_PLAYER)
+        raise UserError(_(NOT_A_PLAYER))
     gathered = await deps.store.read(lambda tx: gather(tx, ctx))
     config, character = gathered.config, gathered.character
     if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
@@ -182,11 +183,12 @@ async def contest(
         return record, state, closed
 
     record, state, closed = await deps.store.write(write)
-    return Reply(
-        message=contest_message(record, state, config),
-        edits=closed_edits(closed, config),
-        sent=_remember_card(deps, record.id),
-    )
+    with speaking(ctx.public_voice(config)):
+        return Reply(
+            message=contest_message(record, state, config),
+            edits=closed_edits(closed, config),
+            sent=_remember_card(deps, record.id),
+        )
 
 
 # --- Roll to resist ---------------------------------------------------------------------------
@@ -194,7 +196,7 @@ async def contest(
 
 def _contest(record: ActionRecord | None) -> ActionRecord:
     if record is None or record.kind is not ActionKind.CONTEST:
-        raise UserError(CONTEST_GONE)
+        raise UserError(_(CONTEST_GONE))
     return record
 
 
@@ -217,7 +219,7 @@ async def resist_form(
     """The resist form (``sb1:form:resist:<action id>``): roll the opponent's pool, decide
     the contest, close it, and redraw the card. Trait names are the opponent's own
     active character's (RULES.md §6)."""
-    parts, _ = read_form(values)
+    parts, _difficulty = read_form(values)
     async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[Table, ActionRecord | None, CharacterRecord | None]:
             return (read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key),
@@ -257,8 +259,9 @@ async def resist_form(
             return record.saved(after, version, ActionStatus.CLOSED), after, closed
 
         saved, after, closed = await deps.store.write(write)
-        message = contest_message(saved, after, config)
-        edits = closed_edits(closed, config)
+        with speaking(ctx.public_voice(config)):
+            message = contest_message(saved, after, config)
+            edits = closed_edits(closed, config)
         if ctx.message_id is not None:  # submitted from the card's button: redrawn in place
             return Reply(message=message, update=True, edits=edits)
         if saved.message_id is not None:

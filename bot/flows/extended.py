@@ -54,6 +54,7 @@ from bot.render.buttons import (
     no_will,
     will_spent,
 )
+from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause
@@ -113,7 +114,7 @@ def _checked(
 ) -> tuple[ActionRecord, ExtendedAction]:
     """The action and its state, if this member may act on it now (at ``version``: a card)."""
     if record is None or record.kind is not ActionKind.EXTENDED or record.guild_id != ctx.guild_id:
-        raise UserError(wording.GONE)
+        raise UserError(_(wording.GONE))
     action = _action(record)
     if record.owner_id != ctx.user_id and not storyteller:
         raise UserError(wording.not_allowed(action.owner_name))
@@ -122,7 +123,7 @@ def _checked(
     if record.status is ActionStatus.CLOSED:
         raise UserError(wording.ended(Status.ABANDONED))
     if version is not None and version != record.version:
-        raise UserError(stale)
+        raise UserError(_(stale))
     return record, action
 
 
@@ -140,7 +141,7 @@ def _named(tx: Tx, ctx: Ctx, storyteller: bool, label: str | None) -> ActionReco
     candidates = mine or (live if storyteller else [])
     if len(candidates) == 1:
         return candidates[0]
-    raise UserError(wording.WHICH_ONE if candidates else wording.NONE_OPEN)
+    raise UserError(_(wording.WHICH_ONE if candidates else wording.NONE_OPEN))
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,11 +283,13 @@ async def start(
 
     async def attempt() -> Reply:
         asked = ByName(pool, options, spec)
-        read = await deps.store.read(lambda tx: _read_starting(tx, ctx, name, asked.target))
+        read = await deps.store.read(
+            lambda tx: _read_starting(tx, ctx, name, asked.target)
+        )
         config, character = read.config, read.character
         request, resolved = asked.resolve(ctx, config, character, targets=read.targets)
         if against is None and against_difficulty is not None:
-            raise UserError(wording.AGAINST_DIFFICULTY_ALONE)
+            raise UserError(_(wording.AGAINST_DIFFICULTY_ALONE))
         resisting = (
             None if against is None
             else ByName(against, {"difficulty": against_difficulty})
@@ -342,13 +345,14 @@ async def start(
                 message_id = sent.message_id
                 await deps.store.write(lambda tx: tx.actions.attach_message(record.id, message_id))
 
-        return Reply(
-            message=wording.card_message(
-                record, action, record.version, config,
-                content=wording.started(name, carried=carry),
-            ),
-            sent=remember,
-        )
+        with speaking(ctx.public_voice(config)):
+            return Reply(
+                message=wording.card_message(
+                    record, action, record.version, config,
+                    content=wording.started(name, carried=carry),
+                ),
+                sent=remember,
+            )
 
     try:
         return await until_written(attempt)
@@ -405,7 +409,7 @@ async def _roll_interval(
             # each roll the next interval, none is told a card moved on.
             current, action = _checked(now, ctx, ctx.storyteller(config))
         elif now is None or now.version != record.version or now.status is ActionStatus.CLOSED:
-            raise Conflict(wording.STALE)  # a second press, or a decision came first
+            raise Conflict(_(wording.STALE))  # a second press, or a decision came first
         else:
             current, action = record, read.action
         state = action.state
@@ -457,7 +461,7 @@ async def _roll_interval(
             current.id, current.version, after, stored_status(step.state, roll)
         )
         if new_version is None:
-            raise Conflict(wording.STALE)
+            raise Conflict(_(wording.STALE))
         return roll, after, new_version, closed
 
     try:
@@ -471,12 +475,13 @@ async def _roll_interval(
             await deps.store.write(lambda tx: tx.rolls.attach_messages(roll.id, message_id))
 
     card_id = ctx.message_id if action_id is not None else None  # pressed on the card
-    return Reply(
-        message=wording.roll_with_note(roll, record, after, config),
-        edits=closed_edits(closed, config)
-        + _card_edit(record, after, new_version, config, card_id),
-        sent=remember,
-    )
+    with speaking(ctx.public_voice(config)):
+        return Reply(
+            message=wording.roll_with_note(roll, record, after, config),
+            edits=closed_edits(closed, config)
+            + _card_edit(record, after, new_version, config, card_id),
+            sent=remember,
+        )
 
 
 async def roll(
@@ -516,7 +521,7 @@ async def _decide(
     )
     config, record, before = read.config, read.record, read.action
     if choice is Choice.WAIVE and not ctx.storyteller(config):
-        raise UserError(wording.WAIVE_STORYTELLER)
+        raise UserError(_(wording.WAIVE_STORYTELLER))
     try:
         state = extended.choose(before.state, choice, condition)
     except RuleError as error:
@@ -527,13 +532,24 @@ async def _decide(
     def write(tx: Tx) -> int:
         new_version = tx.actions.update(record.id, record.version, after, status)
         if new_version is None:
-            raise Conflict(stale)
+            raise Conflict(_(stale))
         return new_version
 
     try:
         new_version = await deps.store.write(write)
     except Conflict as conflict:
         raise UserError(str(conflict.reason)) from None
+    with speaking(ctx.public_voice(config)):
+        return _decided(ctx, read, after, new_version, choice, pressed=action_id is not None)
+
+
+def _decided(
+    ctx: Ctx, read: Target, after: ExtendedAction, new_version: int, choice: Choice, *,
+    pressed: bool,
+) -> Reply:
+    """A decision's public answer: the card updated in place (pressed on the card or its
+    form), or a line in the channel and the card brought up to date."""
+    config, record, before = read.config, read.record, read.action
     edits: tuple[Edit, ...] = ()
     last_roll = read.last_roll
     if (
@@ -544,13 +560,15 @@ async def _decide(
         # A decision settles the last roll: its Spend Will and Take a Beat no longer act.
         edits = (Edit(last_roll.channel_id, last_roll.message_id,
                       wording.settled_roll(last_roll, config)),)
-    if ctx.message_id is not None and action_id is not None:  # pressed on the card (or its form)
+    if ctx.message_id is not None and pressed:
         return Reply(
             message=wording.card_message(record, after, new_version, config),
             update=True,
             edits=edits,
         )
-    said = Message(content=wording.decided(record.label, ctx.user_name, choice, state))
+    said = Message(
+        content=wording.decided(record.label, ctx.user_name, choice, after.state)
+    )
     return Reply(message=said, edits=edits + _card_edit(record, after, new_version, config))
 
 
@@ -641,7 +659,7 @@ async def condition_submitted(
     named, if the action is still where the card was when the form opened."""
     name = values.get(wording.CONDITION_INPUT, "").strip()
     if not name:
-        raise UserError(wording.EMPTY_CONDITION)
+        raise UserError(_(wording.EMPTY_CONDITION))
     return await _decide(
         deps, ctx, Choice.TAKE_CONDITION,
         action_id=press.key, version=press.version, condition=name, stale=wording.FORM_STALE,
@@ -667,7 +685,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     roll = read.roll
     refused = refusal(roll, read.pool)
     if refused is not None or roll is None:
-        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+        raise UserError(_(REFUSALS[refused or PressRefusal.NOT_FOUND]))
     record = read.record
     before = None if record is None else _action(record)
     if (
@@ -677,16 +695,16 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         or before.last_roll_id != roll_id
         or before.state.undo is None  # a decision followed it
     ):
-        raise UserError(wording.ROLL_MOVED_ON)
+        raise UserError(_(wording.ROLL_MOVED_ON))
 
     def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, WillPool | None, int]:
         pool = tx.will.get(record.guild_id, record.owner_id, roll.character_id)
         why = refusal(tx.rolls.get(roll_id), pool)
         if why is not None:  # a second press came first
-            raise Conflict(REFUSALS[why])
+            raise Conflict(_(REFUSALS[why]))
         now = tx.actions.get(record.id)
         if now is None or now.version != record.version:
-            raise Conflict(wording.ROLL_MOVED_ON)
+            raise Conflict(_(wording.ROLL_MOVED_ON))
         try:
             result = take_beat(roll.result) if beat else spend_will(roll.result, deps.faces)
             step = extended.revise(before.state, result, before.against)
@@ -698,12 +716,12 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         if beat:
             changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
             if changed is None:
-                raise Conflict(REFUSALS[PressRefusal.BEAT_TAKEN])
+                raise Conflict(_(REFUSALS[PressRefusal.BEAT_TAKEN]))
             beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
         else:
             changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
             if changed is None:
-                raise Conflict(REFUSALS[PressRefusal.ALREADY_SPENT])
+                raise Conflict(_(REFUSALS[PressRefusal.ALREADY_SPENT]))
             if pool is not None:
                 pool = tx.will.debit(record.guild_id, record.owner_id, roll.character_id)
         after = before.model_copy(update={"state": step.state, "last": step})
@@ -711,7 +729,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
             record.id, record.version, after, stored_status(step.state, changed)
         )
         if new_version is None:
-            raise Conflict(wording.ROLL_MOVED_ON)
+            raise Conflict(_(wording.ROLL_MOVED_ON))
         return changed, after, new_version, pool, beats
 
     try:
@@ -724,9 +742,10 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         else None if pool is None
         else will_spent(pool)
     )
-    return Reply(
-        message=wording.roll_with_note(changed, record, after, config),
-        update=True,
-        followups=() if followup is None else ((Message(content=followup), True),),
-        edits=_card_edit(record, after, new_version, config),
-    )
+    with speaking(ctx.public_voice(config)):
+        return Reply(
+            message=wording.roll_with_note(changed, record, after, config),
+            update=True,
+            followups=() if followup is None else ((Message(content=followup), True),),
+            edits=_card_edit(record, after, new_version, config),
+        )

@@ -41,6 +41,7 @@ from bot.render.initiative import (
     removed_notice,
     turn_notice,
 )
+from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Conflict, Tx
@@ -100,9 +101,9 @@ def initiative_of(
         request = ByName(pool).request(ctx, Gathered(config, character))
         value = request.base
     elif character is None:
-        raise UserError(TYPE_YOUR_INITIATIVE)
+        raise UserError(_(TYPE_YOUR_INITIATIVE))
     elif character.sheet.npc and not ctx.storyteller(config):
-        raise UserError(NPC_ONLY_STORYTELLER)
+        raise UserError(_(NPC_ONLY_STORYTELLER))
     elif ruleset is Ruleset.FISTFUL:
         # The channel's initiative pool (RULES.md §7), its names read from the sheet.
         setting = parse_pool_names(config.initiative_pool)
@@ -122,7 +123,7 @@ async def start(deps: Deps, ctx: Ctx) -> Reply:
 
     config, existing = await deps.store.read(read)
     if not ctx.storyteller(config):
-        raise UserError(NOT_STORYTELLER)
+        raise UserError(_(NOT_STORYTELLER))
     if existing is not None:
         raise UserError(already_running(ctx.guild_id, existing))
     tracker = initiative.opened(config.ruleset)
@@ -144,7 +145,8 @@ async def start(deps: Deps, ctx: Ctx) -> Reply:
             message_id = sent.message_id
             await deps.store.write(lambda tx: tx.initiative.attach_message(record.id, message_id))
 
-    return Reply(message=card_message(record, tracker, config), sent=remember)
+    with speaking(ctx.public_voice(config)):
+        return Reply(message=card_message(record, tracker, config), sent=remember)
 
 
 # --- every other move ---------------------------------------------------------------------------
@@ -153,10 +155,11 @@ async def start(deps: Deps, ctx: Ctx) -> Reply:
 @dataclass(frozen=True, slots=True)
 class _Moved:
     """What the engine decided: the tracker after the move, whether a round began, and the
-    public line a command answers with."""
+    public line a command answers with (drawn later, in the table's language: the move is
+    decided in the store's thread, in the member's)."""
 
     tracker: Tracker
-    notice: str
+    notice: Callable[[], str]
     new_round: bool = False
 
 
@@ -195,9 +198,9 @@ async def _move(
         config, record, move = await deps.store.read(read)
         storyteller = ctx.storyteller(config)
         if storyteller_only and not storyteller:
-            raise UserError(NOT_STORYTELLER)
+            raise UserError(_(NOT_STORYTELLER))
         if record is None:
-            raise UserError(TRACKER_GONE if button else NO_TRACKER)
+            raise UserError(_(TRACKER_GONE if button else NO_TRACKER))
 
         def write(
             tx: Tx, record: TrackerRecord = record
@@ -219,21 +222,24 @@ async def _move(
         except RuleError as error:
             why = init_refused(error.refusal)
             if button and error.refusal.code in _STALE:
-                card = card_message(record, _state(record), config)
+                with speaking(ctx.public_voice(config)):
+                    card = card_message(record, _state(record), config)
                 return Reply(message=card, update=True, followups=((Message(content=why), True),))
             raise UserError(why) from None
-        edits = closed_edits(closed, config)
-        if button:
-            return Reply(message=card_message(saved, moved.tracker, config), update=True,
-                         edits=edits)
-        return Reply(message=Message(content=moved.notice),
-                     edits=(*edits, *_card_edit(saved, moved.tracker, config)))
+        with speaking(ctx.public_voice(config)):
+            edits = closed_edits(closed, config)
+            if button:
+                return Reply(message=card_message(saved, moved.tracker, config), update=True,
+                             edits=edits)
+            return Reply(message=Message(content=moved.notice()),
+                         edits=(*edits, *_card_edit(saved, moved.tracker, config)))
 
     return await until_written(attempt)
 
 
 def _passed(passed: Passed) -> _Moved:
-    return _Moved(passed.tracker, turn_notice(passed.tracker, new_round=passed.new_round),
+    return _Moved(passed.tracker,
+                  lambda: turn_notice(passed.tracker, new_round=passed.new_round),
                   passed.new_round)
 
 
@@ -254,7 +260,7 @@ async def join(
             _check(tracker, Move.JOIN, ctx, storyteller)  # an ended tracker says so first
             entrant = initiative_of(ctx, pool, modifier, config=config, character=character)
             after = initiative.joined(tracker, entrant, faces)
-            return _Moved(after, joined_notice(after.combatants[-1], after.ruleset))
+            return _Moved(after, lambda: joined_notice(after.combatants[-1], after.ruleset))
 
         return decide
 
@@ -271,18 +277,23 @@ async def add(
     def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
         after = initiative.added(tracker, entrant, count, faces, storyteller=storyteller)
         new = list(after.combatants[len(tracker.combatants):])
-        return _Moved(after, added_notice(new, after.ruleset))
+        return _Moved(after, lambda: added_notice(new, after.ruleset))
 
     return await _move(deps, ctx, None, decide, storyteller_only=True)
 
 
 async def remove(deps: Deps, ctx: Ctx, name: str) -> Reply:
     """`/init remove`: the Storyteller removes a combatant (or a whole group by its name)."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         passed, labels = initiative.removed(tracker, name, storyteller=storyteller)
-        notice = removed_notice(labels)
-        if passed.tracker.current != tracker.current and passed.tracker.current is not None:
-            notice += " " + turn_notice(passed.tracker, new_round=passed.new_round)
+        turned = passed.tracker.current != tracker.current and passed.tracker.current is not None
+
+        def notice() -> str:
+            said = removed_notice(labels)
+            if turned:
+                said += " " + turn_notice(passed.tracker, new_round=passed.new_round)
+            return said
+
         return _Moved(passed.tracker, notice, passed.new_round)
 
     return await _move(deps, ctx, None, decide, storyteller_only=True)
@@ -292,7 +303,7 @@ async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
                     seen_turn: int | None = None) -> Reply:
     """`/init next` and Next: the acting combatant's player or the Storyteller passes the
     turn (the first Next starts round 1)."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         return _passed(initiative.next_turn(tracker, ctx.user_id, storyteller=storyteller,
                                             seen_turn=seen_turn))
 
@@ -301,9 +312,9 @@ async def next_turn(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None,
 
 async def end(deps: Deps, ctx: Ctx, *, tracker_id: int | None = None) -> Reply:
     """`/init end` and End: the Storyteller ends the fight."""
-    def decide(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def decide(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         return _Moved(initiative.ended(tracker, ctx.user_id, storyteller=storyteller),
-                      ended_notice())
+                      ended_notice)
 
     return await _move(deps, ctx, tracker_id, decide, storyteller_only=True)
 
@@ -318,15 +329,15 @@ async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     if press.action == "end":
         return await end(deps, ctx, tracker_id=key)
     if press.action == "delay":
-        def delay(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+        def delay(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
             return _passed(initiative.delayed(tracker, ctx.user_id, storyteller=storyteller,
                                               seen_turn=turn))
 
         return await _move(deps, ctx, key, delay)
 
-    def act_now(tracker: Tracker, storyteller: bool, _: FaceSource) -> _Moved:
+    def act_now(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
         after = initiative.acted_now(tracker, ctx.user_id, storyteller=storyteller)
-        return _Moved(after, turn_notice(after, new_round=False))
+        return _Moved(after, lambda: turn_notice(after, new_round=False))
 
     return await _move(deps, ctx, key, act_now)
 

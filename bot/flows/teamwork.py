@@ -42,6 +42,7 @@ from bot.flows.scene import close_open
 from bot.render.buttons import REFUSALS, beat_taken, no_beat, no_will, will_spent
 from bot.render.buttons import cannot_spend_will as cannot_spend_will_text
 from bot.render.contest import DIFFICULTY_FIELD, POOL_FIELD, not_a_difficulty, pool_form
+from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
@@ -95,7 +96,7 @@ from engine.table.teamwork import Blocked, Move, TeamworkAction
 def _teamwork(record: ActionRecord | None) -> ActionRecord:
     """The record, if it is a teamwork (a forged or stale key is not)."""
     if record is None or record.kind is not ActionKind.TEAMWORK:
-        raise UserError(TEAMWORK_GONE)
+        raise UserError(_(TEAMWORK_GONE))
     return record
 
 
@@ -115,9 +116,11 @@ def _card_edit(
     return (Edit(record.channel_id, message_id, card_message(record, action, config)),)
 
 
-def _out_of_date(record: ActionRecord, config: ChannelConfig, why: str) -> Reply:
-    """A card pressed after the action moved on: redrawn in place, and why nothing changed."""
-    message = card_message(record, _state(record), config)
+def _out_of_date(ctx: Ctx, record: ActionRecord, config: ChannelConfig, why: str) -> Reply:
+    """A card pressed after the action moved on: redrawn in place (in the table's language),
+    and why nothing changed (``why``: in the member's own)."""
+    with speaking(ctx.public_voice(config)):
+        message = card_message(record, _state(record), config)
     return Reply(message=message, update=True, followups=((Message(content=why), True),))
 
 
@@ -129,10 +132,10 @@ def _find(records: list[ActionRecord], ctx: Ctx, label: str | None, *, own: bool
     found = records
     if label is None:
         if not records:
-            raise UserError(NO_OPEN_TEAMWORK)
+            raise UserError(_(NO_OPEN_TEAMWORK))
         found = [record for record in records if (record.owner_id == ctx.user_id) == own]
         if not found:  # only others' are open (to roll or cancel), or only theirs (to help)
-            raise UserError(NONE_OF_YOURS if own else OWN_ACTION)
+            raise UserError(_(NONE_OF_YOURS if own else OWN_ACTION))
     if len(found) > 1:
         raise UserError(several_open([record.label for record in found]))
     return found[0]
@@ -192,7 +195,8 @@ async def start(
     prepared = prepare(request)
     if isinstance(prepared, RuleRefusal):
         raise UserError(cannot_start(refusal_text(prepared)))
-    name = label or default_label(ctx.user_name)
+    with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
+        name = label or default_label(ctx.user_name)
 
     def write(tx: Tx) -> ActionRecord:
         if tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.TEAMWORK,
@@ -213,7 +217,8 @@ async def start(
             message_id = sent.message_id
             await deps.store.write(lambda tx: tx.actions.attach_message(record.id, message_id))
 
-    return Reply(message=card_message(record, action, config), sent=remember)
+    with speaking(ctx.public_voice(config)):
+        return Reply(message=card_message(record, action, config), sent=remember)
 
 
 # --- helping ----------------------------------------------------------------------------------
@@ -275,7 +280,7 @@ async def _help(
         reason = teamwork.blocked(action, Move.HELP, ctx.user_id)
         if reason is not None:
             raise UserError(blocked_text(reason, action))
-        asked, _ = ByName(terms, {"difficulty": difficulty}).resolve(
+        asked, _resolved = ByName(terms, {"difficulty": difficulty}).resolve(
             ctx, table.config, gathered.character, action.teamwork.request.ruleset)
         character = gathered.character
 
@@ -314,11 +319,12 @@ async def _help(
         saved, after, rolled, closed = await deps.store.write(write)
         config = table.config
         pressed = ctx.message_id if isinstance(which, int) else None
-        return Reply(
-            message=helper_roll_message(rolled, config),
-            edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
-            sent=_remember_roll(deps, rolled.id),
-        )
+        with speaking(ctx.public_voice(config)):
+            return Reply(
+                message=helper_roll_message(rolled, config),
+                edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
+                sent=_remember_roll(deps, rolled.id),
+            )
     return await until_written(attempt)
 
 
@@ -362,11 +368,11 @@ async def _roll(
         action = _state(record)
         reason = teamwork.blocked(action, Move.ROLL, ctx.user_id)
         if reason is Blocked.OVER and version is not None:
-            return _out_of_date(record, config, blocked_text(reason, action))
+            return _out_of_date(ctx, record, config, blocked_text(reason, action))
         if reason is not None:
             raise UserError(blocked_text(reason, action))
         if version is not None and version != record.version:
-            return _out_of_date(record, config, STALE_CARD)
+            return _out_of_date(ctx, record, config, _(STALE_CARD))
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
@@ -413,11 +419,12 @@ async def _roll(
                 raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
             raise
         pressed = ctx.message_id if version is not None else None
-        return Reply(
-            message=primary_roll_message(rolled, config),
-            edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
-            sent=_remember_roll(deps, rolled.id),
-        )
+        with speaking(ctx.public_voice(config)):
+            return Reply(
+                message=primary_roll_message(rolled, config),
+                edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
+                sent=_remember_roll(deps, rolled.id),
+            )
     return await until_written(attempt)
 
 
@@ -444,11 +451,11 @@ async def _cancel(
     reason = teamwork.blocked(action, Move.CANCEL, ctx.user_id,
                               storyteller=ctx.storyteller(config))
     if reason is Blocked.OVER and version is not None:
-        return _out_of_date(record, config, blocked_text(reason, action))
+        return _out_of_date(ctx, record, config, blocked_text(reason, action))
     if reason is not None:
         raise UserError(blocked_text(reason, action))
     if version is not None and version != record.version:
-        return _out_of_date(record, config, STALE_CARD)
+        return _out_of_date(ctx, record, config, _(STALE_CARD))
     after = teamwork.cancelled(action, ctx.user_id, storyteller=ctx.storyteller(config))
 
     def write(tx: Tx) -> ActionRecord:
@@ -467,16 +474,17 @@ async def _cancel(
         current = _state(now)
         why = (
             blocked_text(Blocked.OVER, current)
-            if current.status is not teamwork.Status.OPEN else STALE_CARD
+            if current.status is not teamwork.Status.OPEN else _(STALE_CARD)
         )
-        return _out_of_date(now, config, why)
-    message = card_message(saved, after, config)
-    if version is not None:  # the card's own button: redrawn in place
-        return Reply(message=message, update=True)
-    return Reply(
-        message=Message(content=cancelled_notice(saved.label, ctx.user_name)),
-        edits=_card_edit(saved, after, config, None),
-    )
+        return _out_of_date(ctx, now, config, why)
+    with speaking(ctx.public_voice(config)):
+        message = card_message(saved, after, config)
+        if version is not None:  # the card's own button: redrawn in place
+            return Reply(message=message, update=True)
+        return Reply(
+            message=Message(content=cancelled_notice(saved.label, ctx.user_name)),
+            edits=_card_edit(saved, after, config, None),
+        )
 
 
 # --- the card's buttons and the Help form -----------------------------------------------------
@@ -500,9 +508,9 @@ async def help_pressed(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Re
     action = _state(record)
     reason = teamwork.blocked(action, Move.HELP, ctx.user_id)
     if reason is Blocked.OVER:
-        return _out_of_date(record, config, blocked_text(reason, action))
+        return _out_of_date(ctx, record, config, blocked_text(reason, action))
     if reason is None and version != record.version:
-        return _out_of_date(record, config, STALE_CARD)
+        return _out_of_date(ctx, record, config, _(STALE_CARD))
     if reason is not None:
         raise UserError(blocked_text(reason, action))
     return Reply(
@@ -534,7 +542,7 @@ async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
 def _helper_state(state: ActionRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord, TeamworkAction]:
     """The roll, its teamwork and its state, if the teamwork still counts this roll."""
     if state.roll is None:
-        raise UserError(REFUSALS[PressRefusal.NOT_FOUND])
+        raise UserError(_(REFUSALS[PressRefusal.NOT_FOUND]))
     record = _teamwork(state.record)
     action = _state(record)
     reason = teamwork.blocked(action, Move.REVISE, state.roll.roller_id)
@@ -568,14 +576,17 @@ def _refused(conflict: Conflict) -> UserError:
         return UserError(blocked_text(teamwork.blocked(action, Move.REVISE, 0) or Blocked.OVER,
                                       action))
     if isinstance(reason, PressRefusal):
-        return UserError(REFUSALS[reason])
-    return UserError(REFUSALS[PressRefusal.BUSY])
+        return UserError(_(REFUSALS[reason]))
+    return UserError(_(REFUSALS[PressRefusal.BUSY]))
 
 
 def _helper_updated(
-    roll: RollRecord, saved: ActionRecord, after: TeamworkAction, config: ChannelConfig
+    ctx: Ctx, roll: RollRecord, saved: ActionRecord, after: TeamworkAction,
+    config: ChannelConfig,
 ) -> tuple[Message, tuple[Edit, ...]]:
-    return helper_roll_message(roll, config), _card_edit(saved, after, config, None)
+    """The helper's roll and the card, in the table's language."""
+    with speaking(ctx.public_voice(config)):
+        return helper_roll_message(roll, config), _card_edit(saved, after, config, None)
 
 
 async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
@@ -583,8 +594,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
     if refused is not None:
-        raise UserError(REFUSALS[refused])
-    roll, record, _ = _helper_state(state, ctx)
+        raise UserError(_(REFUSALS[refused]))
+    roll, record, _action = _helper_state(state, ctx)
     try:
         result = spend_will(roll.result, deps.faces)
     except RuleError as error:
@@ -606,7 +617,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed, pool, saved, after = await deps.store.write(write)
     except Conflict as conflict:
         raise _refused(conflict) from None
-    message, edits = _helper_updated(changed, saved, after, state.config)
+    message, edits = _helper_updated(ctx, changed, saved, after, state.config)
     followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
     return Reply(message=message, update=True, followups=followups, edits=edits)
 
@@ -617,8 +628,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = beat_refusal(state.roll, ctx.user_id)
     if refused is not None:
-        raise UserError(REFUSALS[refused])
-    roll, record, _ = _helper_state(state, ctx)
+        raise UserError(_(REFUSALS[refused]))
+    roll, record, _action = _helper_state(state, ctx)
     try:
         result = take_beat(roll.result)
     except RuleError as error:
@@ -637,7 +648,7 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed, beats, saved, after = await deps.store.write(write)
     except Conflict as conflict:
         raise _refused(conflict) from None
-    message, edits = _helper_updated(changed, saved, after, state.config)
+    message, edits = _helper_updated(ctx, changed, saved, after, state.config)
     return Reply(
         message=message, update=True, edits=edits,
         followups=((Message(content=beat_taken(beats)), True),),

@@ -7,11 +7,12 @@ from collections.abc import Iterable
 import discord
 
 from bot.edge import ids
+from bot.render.lang import N_
 from bot.render.text import plural
 from engine.records import PressRefusal, WillPool
 
-SPEND_WILL = "Spend Will"
-TAKE_BEAT = "Take a Beat"
+SPEND_WILL = N_("Spend Will")
+TAKE_BEAT = N_("Take a Beat")
 TRY_AGAIN = "Try again"
 ROLL_AGAIN = "Roll again"
 SAVE_ROLL = "Save this roll"
@@ -66,22 +67,22 @@ STALE_BUTTON = (
 )
 
 REFUSALS: dict[PressRefusal, str] = {
-    PressRefusal.NOT_FOUND: "I no longer know this roll, so nothing was changed.",
-    PressRefusal.NOT_ROLLER: "Only the member who made this roll can use its buttons.",
-    PressRefusal.VOID: "The Storyteller voided this roll, so its buttons no longer act.",
-    PressRefusal.CLOSED: (
+    PressRefusal.NOT_FOUND: N_("I no longer know this roll, so nothing was changed."),
+    PressRefusal.NOT_ROLLER: N_("Only the member who made this roll can use its buttons."),
+    PressRefusal.VOID: N_("The Storyteller voided this roll, so its buttons no longer act."),
+    PressRefusal.CLOSED: N_(
         "This roll is closed (a newer roll, the next turn, the end of the scene or a Beat), "
         "so nothing was changed."
     ),
-    PressRefusal.DECLARED: "Will was declared with this roll already: once per roll.",
-    PressRefusal.NOT_OFFERED: "Will cannot be spent on this roll after the fact.",
-    PressRefusal.ALREADY_SPENT: "Will was already spent on this roll: once per roll.",
-    PressRefusal.NO_WILL: "You have no Will left to spend. Rest (/will rest) to regain some.",
-    PressRefusal.BEAT_TAKEN: "A Beat was already taken on this roll.",
-    PressRefusal.ALREADY_RETRIED: (
+    PressRefusal.DECLARED: N_("Will was declared with this roll already: once per roll."),
+    PressRefusal.NOT_OFFERED: N_("Will cannot be spent on this roll after the fact."),
+    PressRefusal.ALREADY_SPENT: N_("Will was already spent on this roll: once per roll."),
+    PressRefusal.NO_WILL: N_("You have no Will left to spend. Rest (/will rest) to regain some."),
+    PressRefusal.BEAT_TAKEN: N_("A Beat was already taken on this roll."),
+    PressRefusal.ALREADY_RETRIED: N_(
         "This roll was already rolled again (or tried again): use the newer roll's buttons."
     ),
-    PressRefusal.BUSY: (
+    PressRefusal.BUSY: N_(
         "The table changed several times while I tried: nothing was rolled, try again."
     ),
 }

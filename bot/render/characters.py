@@ -8,6 +8,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
+from bot.render.lang import N_
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
@@ -31,7 +32,7 @@ NO_CHARACTER_FOR_NAMES = (
     "/character use name:<name>. To roll without a sheet, give each word its number: "
     "“Strength 3 + Brawl 2 - 1”, not “Strength -3”."
 )
-NPC_ONLY_STORYTELLER = "Only a Storyteller may create or roll non-player characters (npc)."
+NPC_ONLY_STORYTELLER = N_("Only a Storyteller may create or roll non-player characters (npc).")
 NOT_YOURS = (
     "That sheet is not yours: a member edits only their own sheets (a Storyteller, any "
     "in the server)."

@@ -16,17 +16,17 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
+from bot.render.lang import N_, _, n_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
-from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, refusal
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_WORDS,
     breakdown_text,
-    plural,
     safe,
 )
-from engine.models import DieKind, Fate, RollResult, Ruleset, Term
+from engine.models import Degree, DieKind, Fate, RollResult, Ruleset, Term
 from engine.records import ActionRecord, ChannelConfig
 from engine.table.contest import (
     ContestResult,
@@ -75,33 +75,38 @@ __all__ = [
 DICE_SHOWN: Final = 40
 _FIELD_LIMIT: Final = 1024
 
-RESIST: Final = "Roll to resist"
-RESIST_FORM_TITLE: Final = "Roll to resist"
+RESIST: Final = N_("Roll to resist")
+RESIST_FORM_TITLE: Final = N_("Roll to resist")
 
 #: The pool form (Help on a teamwork card, Roll to resist on a contest card).
-POOL_LABEL: Final = "Your pool"
-POOL_HINT: Final = "Dice, or traits: 5, Wits 3 + Composure 2, or Wits + Composure from your sheet"
-DIFFICULTY_LABEL: Final = "Difficulty"
-DIFFICULTY_HINT: Final = "v20: 2 to 10; leave empty for 6"
+POOL_LABEL: Final = N_("Your pool")
+POOL_HINT: Final = N_(
+    "Dice, or traits: 5, Wits 3 + Composure 2, or Wits + Composure from your sheet"
+)
+DIFFICULTY_LABEL: Final = N_("Difficulty")
+DIFFICULTY_HINT: Final = N_("v20: 2 to 10; leave empty for 6")
 
 
 def not_a_difficulty(text: str) -> str:
     """The difficulty field of a form is not a whole number."""
-    return f"The difficulty is a whole number from 2 to 10, not “{safe(text, limit=20)}”."
+    return _("The difficulty is a whole number from 2 to 10, not “{text}”.",
+             text=safe(text, limit=20))
 
-NO_SIDE: Final = (
+NO_SIDE: Final = N_(
     "Name the other side: `against:<pool>` for the Storyteller's dice (both roll now), "
     "or `opponent:@member` to let a player roll to resist."
 )
-TWO_SIDES: Final = (
+TWO_SIDES: Final = N_(
     "Give either `against` (the Storyteller rolls now) or `opponent` (a player rolls "
     "to resist), not both."
 )
-AGAINST_YOURSELF: Final = "You cannot contest yourself: name another member, or use `against`."
-NOT_A_PLAYER: Final = "A bot cannot roll to resist: name a player, or use `against`."
-CONTEST_DECIDED: Final = "This contest is already decided, so nothing was changed."
-CONTEST_GONE: Final = "I no longer know this contest, so nothing was changed."
-CONTEST_SCENE_ENDED: Final = (
+AGAINST_YOURSELF: Final = N_(
+    "You cannot contest yourself: name another member, or use `against`."
+)
+NOT_A_PLAYER: Final = N_("A bot cannot roll to resist: name a player, or use `against`.")
+CONTEST_DECIDED: Final = N_("This contest is already decided, so nothing was changed.")
+CONTEST_GONE: Final = N_("I no longer know this contest, so nothing was changed.")
+CONTEST_SCENE_ENDED: Final = N_(
     "This contest was closed when the scene ended, so nothing was changed."
 )
 
@@ -111,11 +116,27 @@ _CONTEST_COLOURS: Final = {
     Winner.TIE: discord.Colour.light_grey(),
 }
 _TIES: Final[dict[Ruleset, str]] = {
-    Ruleset.COFD: "**Tie**: equal successes, nobody wins. The Storyteller rules.",
-    Ruleset.V20: "**Tie**: equal net successes, neither side succeeds.",
-    Ruleset.FISTFUL: (
+    Ruleset.COFD: N_("**Tie**: equal successes, nobody wins. The Storyteller rules."),
+    Ruleset.V20: N_("**Tie**: equal net successes, neither side succeeds."),
+    Ruleset.FISTFUL: N_(
         "**Tie**: the successes cancel out, nobody carries the consequences."
     ),
+}
+#: `v20` degrees of success: after an outcome (``Success (moderate success)``) and in a
+#: verdict (``wins by 2 successes (a moderate success)``).
+_DEGREES: Final[dict[Degree, str]] = {
+    Degree.MARGINAL: N_("marginal success"),
+    Degree.MODERATE: N_("moderate success"),
+    Degree.COMPLETE: N_("complete success"),
+    Degree.EXCEPTIONAL: N_("exceptional success"),
+    Degree.PHENOMENAL: N_("phenomenal success"),
+}
+_VERDICT_DEGREES: Final[dict[Degree, str]] = {
+    Degree.MARGINAL: N_("a marginal success"),
+    Degree.MODERATE: N_("a moderate success"),
+    Degree.COMPLETE: N_("a complete success"),
+    Degree.EXCEPTIONAL: N_("an exceptional success"),
+    Degree.PHENOMENAL: N_("a phenomenal success"),
 }
 
 
@@ -124,12 +145,13 @@ _TIES: Final[dict[Ruleset, str]] = {
 
 def roll_summary(result: RollResult) -> str:
     """The outcome and the count: ``Success (moderate success), 2 successes``."""
-    words = OUTCOME_WORDS[result.outcome]
     if result.automatic:
-        return "Automatic success, 1 success"
+        return _("Automatic success, 1 success")
+    words = _(OUTCOME_WORDS[result.outcome])
     if result.degree is not None:
-        words += f" ({result.degree} success)"
-    return f"{words}, {plural(result.successes, 'success')}"
+        words = _("{outcome} ({degree})", outcome=words, degree=_(_DEGREES[result.degree]))
+    return n_("{outcome}, {n} success", "{outcome}, {n} successes", result.successes,
+              outcome=words)
 
 
 def dice_text(result: RollResult, *, text_only: bool = False) -> str:
@@ -145,33 +167,35 @@ def dice_text(result: RollResult, *, text_only: bool = False) -> str:
         shown = _face(die.face, die.fate, die.successes, text_only=text_only)
         if die.fate is Fate.REPLACED and die.pair is not None:
             new = result.dice[die.pair]
-            joiner = " rerolled to " if text_only else "→"
             replacement = _face(new.face, new.fate, new.successes, text_only=text_only)
-            shown = f"{die.face}{joiner}{replacement}"
+            shown = (
+                _("{face} rerolled to {new}", face=die.face, new=replacement) if text_only
+                else f"{die.face}→{replacement}"
+            )
         if die.kind is DieKind.CHANCE:
-            shown = f"chance die {shown}"
+            shown = _("chance die {face}", face=shown)
         elif die.kind is DieKind.WILL:
-            shown = f"{shown} (Will)"
+            shown = _("{face} (Will)", face=shown)
         tokens.append(shown)
     if not tokens:
-        return "no dice rolled"
+        return _("no dice rolled")
     hidden = len(tokens) - DICE_SHOWN
     separator = ", " if text_only else " "
     text = separator.join(tokens[:DICE_SHOWN])
     if hidden > 0:
-        text += f" … and {plural(hidden, 'more die', 'more dice')}"
+        text += " " + n_("… and {n} more die", "… and {n} more dice", hidden)
     return text
 
 
 def _face(face: int, fate: Fate, successes: int, *, text_only: bool) -> str:
     if fate is Fate.SUCCESS:
         if successes == 2:
-            return f"**{face}** (counts twice)" if text_only else f"**{face}**×2"
+            return _("**{face}** (counts twice)", face=face) if text_only else f"**{face}**×2"
         return f"**{face}**"
     if fate is Fate.CANCELLED:
-        return f"{face} (cancelled)" if text_only else f"~~{face}~~"
+        return _("{face} (cancelled)", face=face) if text_only else f"~~{face}~~"
     if fate is Fate.CANCELS:
-        return f"{face} (cancels)" if text_only else f"~~{face}~~"
+        return _("{face} (cancels)", face=face) if text_only else f"~~{face}~~"
     return str(face)
 
 
@@ -225,23 +249,25 @@ def contest_embed(
     actor_shown = safe(actor_name, limit=NAME_LIMIT) or "?"
     opponent_shown = (
         safe(opponent_name, limit=NAME_LIMIT) or "?" if opponent_name is not None
-        else "The opposition"
+        else _("The opposition")
     )
-    title = "Contest"
-    if label:
-        title += f": {safe(label, limit=LABEL_LIMIT)}"
+    title = (
+        _("Contest: {label}", label=safe(label, limit=LABEL_LIMIT)) if label
+        else _("Contest")
+    )
     if not text_only:
         title = f"⚔️ {title}"
     if contest is None and scene_ended:
-        description = (
-            f"**The scene ended** before **{opponent_shown}** rolled to resist: "
-            "this contest is closed, nobody wins."
+        description = _(
+            "**The scene ended** before **{opponent}** rolled to resist: "
+            "this contest is closed, nobody wins.",
+            opponent=opponent_shown,
         )
         colour = INFO_COLOUR
     elif contest is None:
-        description = (
-            f"**{actor_shown}** has rolled. Waiting for **{opponent_shown}** to press "
-            f"**{RESIST}**."
+        description = _(
+            "**{actor}** has rolled. Waiting for **{opponent}** to press **{button}**.",
+            actor=actor_shown, opponent=opponent_shown, button=_(RESIST),
         )
         colour = INFO_COLOUR
     else:
@@ -252,46 +278,61 @@ def contest_embed(
     embed.add_field(
         name=opponent_shown,
         value=roll_block(opponent, text_only=text_only) if opponent is not None
-        else "Not rolled yet.",
+        else _("Not rolled yet."),
         inline=False,
     )
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
+    embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[ruleset]), inline=True)
     return embed
 
 
 def _verdict(contest: ContestResult, actor: str, opponent: str) -> str:
     """Who won and by how much, in the ruleset's own terms (RULES.md)."""
     if contest.winner is Winner.TIE:
-        return _TIES[contest.ruleset]
+        return _(_TIES[contest.ruleset])
     winner = actor if contest.winner is Winner.ACTOR else opponent
-    margin = plural(contest.margin, "success")
     if contest.ruleset is Ruleset.FISTFUL:
-        return (
-            f"**{winner} wins**: {margin} left after each side's successes cancel the "
-            "other's, so the consequences are theirs."
+        return n_(
+            "**{winner} wins**: {n} success left after each side's successes cancel the "
+            "other's, so the consequences are theirs.",
+            "**{winner} wins**: {n} successes left after each side's successes cancel the "
+            "other's, so the consequences are theirs.",
+            contest.margin, winner=winner,
         )
     if contest.degree is not None:
-        article = "an" if contest.degree.value[0] in "aeiou" else "a"
-        return f"**{winner} wins** by {margin} ({article} {contest.degree} success)."
-    return f"**{winner} wins** by {margin}."
+        return n_(
+            "**{winner} wins** by {n} success ({degree}).",
+            "**{winner} wins** by {n} successes ({degree}).",
+            contest.margin, winner=winner, degree=_(_VERDICT_DEGREES[contest.degree]),
+        )
+    return n_("**{winner} wins** by {n} success.", "**{winner} wins** by {n} successes.",
+              contest.margin, winner=winner)
+
+
+def _reason(message: str) -> str:
+    """The engine's reason inside a sentence of ours (escaped, as a refusal is)."""
+    return safe(message.rstrip("."), limit=1800)
 
 
 def cannot_contest(message: str, *, opposition: bool = False) -> str:
     """One side's roll cannot be made (the engine's reason); nothing was rolled or kept."""
-    whose = "the opposition's roll" if opposition else "that roll"
-    return refusal(f"{whose} cannot be made: {message}. Nothing was changed")
+    if opposition:
+        return _("The opposition's roll cannot be made: {reason}. Nothing was changed.",
+                 reason=_reason(message))
+    return _("That roll cannot be made: {reason}. Nothing was changed.",
+             reason=_reason(message))
 
 
 def foreign_option(name: str, ruleset: Ruleset) -> str:
     """A contest option that the channel's ruleset does not have."""
-    return refusal(f"{name} does not apply to the {ruleset} ruleset")
+    return _("{option} does not apply to the {ruleset} ruleset.",
+             option=safe(name[:1].upper() + name[1:]), ruleset=ruleset.value)
 
 
 def not_opponent(opponent_name: str) -> str:
     """Someone other than the named opponent pressed Roll to resist."""
-    return (
-        f"Only **{safe(opponent_name, limit=NAME_LIMIT)}** can roll to resist in this "
-        "contest, so nothing was changed."
+    return _(
+        "Only **{name}** can roll to resist in this contest, so nothing was changed.",
+        name=safe(opponent_name, limit=NAME_LIMIT),
     )
 
 
@@ -306,38 +347,48 @@ def multi_embed(
     text_only: bool = False,
 ) -> discord.Embed:
     """`/multi`: every declared action's roll, in order, with its penalty in the pool."""
-    title = "Multiple actions"
-    if label:
-        title += f": {safe(label, limit=LABEL_LIMIT)}"
+    title = (
+        _("Multiple actions: {label}", label=safe(label, limit=LABEL_LIMIT)) if label
+        else _("Multiple actions")
+    )
     if not text_only:
         title = f"🎲 {title}"
     embed = discord.Embed(
         title=title,
-        description=(
-            f"**{safe(roller, limit=NAME_LIMIT) or '?'}** takes "
-            f"{plural(len(results), 'action')} this turn; each pool shows its penalty."
+        description=n_(
+            "**{name}** takes {n} action this turn; each pool shows its penalty.",
+            "**{name}** takes {n} actions this turn; each pool shows its penalty.",
+            len(results), name=safe(roller, limit=NAME_LIMIT) or "?",
         ),
         colour=INFO_COLOUR,
     )
     count = len(results)
     for number, result in enumerate(results, start=1):
         embed.add_field(
-            name=f"Action {number} of {count}",
+            name=_("Action {number} of {count}", number=number, count=count),
             value=roll_block(result, text_only=text_only),
             inline=False,
         )
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[Ruleset.V20], inline=True)
+    embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[Ruleset.V20]), inline=True)
     return embed
 
 
 def multi_refused(refused: MultiRefusal, pool: str) -> str:
     """The whole declaration refused, naming the action that could not be taken."""
-    return refusal(f"{refusal_text(refused.refusal)} (action {refused.action} is {pool})")
+    return _(
+        "{reason} (action {number} is {pool}).",
+        reason=_reason(_capital(refusal_text(refused.refusal))), number=refused.action,
+        pool=safe(pool, limit=200),
+    )
 
 
 def unreadable_action(number: int, problem: str) -> str:
     """One action of a declaration is not a pool."""
-    return refusal(f"action {number}: {problem}")
+    return _("Action {number}: {problem}.", number=number, problem=_reason(problem))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 # --- messages and the pool form ---------------------------------------------------------------
@@ -362,7 +413,9 @@ def contest_message(record: ActionRecord, state: ContestState, config: ChannelCo
     )
     view = None
     if state.status is ContestStatus.WAITING:
-        view = view_of([(ids.resist_button(record.id), RESIST, discord.ButtonStyle.primary)])
+        view = view_of(
+            [(ids.resist_button(record.id), _(RESIST), discord.ButtonStyle.primary)]
+        )
     return shaped(Message(embed=embed, view=view), config)
 
 
@@ -371,15 +424,15 @@ def resist_refused(reason: ResistBlocked, state: ContestState) -> str:
     if reason is ResistBlocked.NOT_OPPONENT:
         return not_opponent(state.opponent_name or "")
     if reason is ResistBlocked.SCENE_ENDED:
-        return CONTEST_SCENE_ENDED
-    return CONTEST_DECIDED
+        return _(CONTEST_SCENE_ENDED)
+    return _(CONTEST_DECIDED)
 
 
 def scene_contests_closed(closed: int) -> str:
     """What `/scene end` adds about the contests it closed (nothing when none waited)."""
     if not closed:
         return ""
-    return f" {plural(closed, 'pending contest')} closed."
+    return " " + n_("{n} pending contest closed.", "{n} pending contests closed.", closed)
 
 
 def pool_form(
@@ -389,11 +442,11 @@ def pool_form(
     and, in `v20`, a difficulty. Stopped at once, so discord.py keeps nothing: its
     submission is answered from its key-only custom_id and values, restart or not.
     ``pool`` pre-fills the pool (a primary's trait words, for the helper's own sheet)."""
-    form = discord.ui.Modal(title=title[:45], custom_id=ids.pool_form(purpose, action_id))
+    form = discord.ui.Modal(title=_(title)[:45], custom_id=ids.pool_form(purpose, action_id))
     form.add_item(
         discord.ui.Label(
-            text=POOL_LABEL,
-            description=POOL_HINT,
+            text=_(POOL_LABEL),
+            description=_(POOL_HINT),
             component=discord.ui.TextInput(custom_id=POOL_FIELD, max_length=200,
                                            default=None if pool is None else pool[:200]),
         )
@@ -401,8 +454,8 @@ def pool_form(
     if ask_difficulty:
         form.add_item(
             discord.ui.Label(
-                text=DIFFICULTY_LABEL,
-                description=DIFFICULTY_HINT,
+                text=_(DIFFICULTY_LABEL),
+                description=_(DIFFICULTY_HINT),
                 component=discord.ui.TextInput(
                     custom_id=DIFFICULTY_FIELD, required=False, max_length=2
                 ),

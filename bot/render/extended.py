@@ -18,18 +18,18 @@ from fractions import Fraction
 from typing import Final
 
 import discord
+from babel.numbers import format_decimal
 
 from bot.edge import ids
 from bot.render.buttons import roll_buttons, view_of
+from bot.render.lang import N_, _, current, n_
 from bot.render.message import Message, plain_off, shaped
 from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, roll_message
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_WORDS,
     breakdown_text,
-    dice,
     options_text,
-    plural,
     safe,
 )
 from engine.models import RollResult, Ruleset, WillUse
@@ -57,9 +57,9 @@ BAR_CELLS: Final = 10
 _FIELD_LIMIT: Final = 1024
 
 #: The Take a Condition form (Discord allows 45 characters in a title or label).
-CONDITION_TITLE: Final = "Take a Condition"
-CONDITION_FIELD: Final = "Condition"
-CONDITION_DESCRIPTION: Final = "Its name, as your table calls it. Your progress is kept."
+CONDITION_TITLE: Final = N_("Take a Condition")
+CONDITION_FIELD: Final = N_("Condition")
+CONDITION_DESCRIPTION: Final = N_("Its name, as your table calls it. Your progress is kept.")
 #: The form's one text field (its custom_id: the value comes back under it).
 CONDITION_INPUT: Final = "condition"
 
@@ -70,23 +70,32 @@ _STYLES: Final[dict[Choice, discord.ButtonStyle]] = {
 }
 
 _CHOICE_LABELS: Final[dict[Choice, str]] = {
-    Choice.ROLL: "Roll",
-    Choice.TAKE_CONDITION: "Take a Condition",
-    Choice.LOSE_PROGRESS: "Lose progress",
-    Choice.ABANDON: "Abandon",
-    Choice.REDUCE_REQUIRED: "Reduce required",
-    Choice.SHORTEN_INTERVAL: "Shorten interval",
-    Choice.EXCEPTIONAL_RESULT: "Exceptional result",
-    Choice.START_OVER: "Start over",
-    Choice.WAIVE: "Waive the botch (Storyteller)",
+    Choice.ROLL: N_("Roll"),
+    Choice.TAKE_CONDITION: N_("Take a Condition"),
+    Choice.LOSE_PROGRESS: N_("Lose progress"),
+    Choice.ABANDON: N_("Abandon"),
+    Choice.REDUCE_REQUIRED: N_("Reduce required"),
+    Choice.SHORTEN_INTERVAL: N_("Shorten interval"),
+    Choice.EXCEPTIONAL_RESULT: N_("Exceptional result"),
+    Choice.START_OVER: N_("Start over"),
+    Choice.WAIVE: N_("Waive the botch (Storyteller)"),
 }
 
 _STATUS_WORDS: Final[dict[Status, str]] = {
-    Status.OPEN: "in progress",
-    Status.SUCCEEDED: "succeeded",
-    Status.COMPLETED: "completed",
-    Status.FAILED: "failed",
-    Status.ABANDONED: "abandoned",
+    Status.OPEN: N_("in progress"),
+    Status.SUCCEEDED: N_("succeeded"),
+    Status.COMPLETED: N_("completed"),
+    Status.FAILED: N_("failed"),
+    Status.ABANDONED: N_("abandoned"),
+}
+
+#: The card's title by the action's status (the label is ``{label}``).
+_TITLES: Final[dict[Status, str]] = {
+    Status.OPEN: N_("{label}: extended action, in progress"),
+    Status.SUCCEEDED: N_("{label}: extended action, succeeded"),
+    Status.COMPLETED: N_("{label}: extended action, completed"),
+    Status.FAILED: N_("{label}: extended action, failed"),
+    Status.ABANDONED: N_("{label}: extended action, abandoned"),
 }
 
 _STATUS_COLOURS: Final[dict[Status, discord.Colour]] = {
@@ -98,20 +107,25 @@ _STATUS_COLOURS: Final[dict[Status, discord.Colour]] = {
 }
 
 _DECISIONS: Final[dict[Choice, str]] = {
-    Choice.LOSE_PROGRESS: "Progress lost: back to 0 successes.",
-    Choice.ABANDON: "Abandoned.",
-    Choice.SHORTEN_INTERVAL: "Each following roll takes a quarter less time.",
-    Choice.EXCEPTIONAL_RESULT: "The exceptional result is gained when the action succeeds.",
-    Choice.START_OVER: "Started over from 0 successes.",
-    Choice.WAIVE: "The Storyteller waived the botch: the effort goes on.",
+    Choice.LOSE_PROGRESS: N_("Progress lost: back to 0 successes."),
+    Choice.ABANDON: N_("Abandoned."),
+    Choice.SHORTEN_INTERVAL: N_("Each following roll takes a quarter less time."),
+    Choice.EXCEPTIONAL_RESULT: N_("The exceptional result is gained when the action succeeds."),
+    Choice.START_OVER: N_("Started over from 0 successes."),
+    Choice.WAIVE: N_("The Storyteller waived the botch: the effort goes on."),
 }
 
 
 def choice_label(choice: Choice, state: ExtendedState) -> str:
     """A card button's label: ``Reduce required by 2`` names the Skill dots."""
     if choice is Choice.REDUCE_REQUIRED and state.skill is not None:
-        return f"Reduce required by {state.skill}"
-    return _CHOICE_LABELS[choice]
+        return _("Reduce required by {dots}", dots=state.skill)
+    return _(_CHOICE_LABELS[choice])
+
+
+def _successes(n: int) -> str:
+    """``1 success``, ``3 successes``."""
+    return n_("{n} success", "{n} successes", n)
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -120,7 +134,7 @@ def choice_label(choice: Choice, state: ExtendedState) -> str:
 def progress_bar(done: int, required: int, *, text_only: bool) -> str:
     """``███░░░░░░░ 3/10`` (text-only: ``3 of 10 successes``)."""
     if text_only:
-        return f"{done} of {plural(required, 'success')}"
+        return n_("{done} of {n} success", "{done} of {n} successes", required, done=done)
     filled = BAR_CELLS if required <= 0 else min(BAR_CELLS, done * BAR_CELLS // required)
     return f"`{'█' * filled}{'░' * (BAR_CELLS - filled)}` {done}/{required}"
 
@@ -129,36 +143,54 @@ def _amount(value: Fraction) -> str:
     """A shortened interval: whole numbers as such, otherwise up to two decimals."""
     if value.denominator == 1:
         return str(value.numerator)
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return format_decimal(float(value), "0.##", locale=current().locale)
 
 
 def _interval(state: ExtendedState) -> str | None:
     length = interval_length(state)
     if length is None or state.interval is None:
         return None
-    text = f"{_amount(length)} {safe(state.interval.unit, limit=MAX_UNIT)} per roll"
-    if state.shortened:
-        times = "once" if state.shortened == 1 else f"{state.shortened} times"
-        text += f" (shortened by a quarter {times}, from {state.interval.amount})"
-    return text
+    amount = _amount(length)
+    unit = safe(state.interval.unit, limit=MAX_UNIT)
+    original = state.interval.amount
+    if not state.shortened:
+        return _("{amount} {unit} per roll", amount=amount, unit=unit)
+    if state.shortened == 1:
+        return _(
+            "{amount} {unit} per roll (shortened by a quarter once, from {original})",
+            amount=amount, unit=unit, original=original,
+        )
+    return n_(
+        "{amount} {unit} per roll (shortened by a quarter {n} time, from {original})",
+        "{amount} {unit} per roll (shortened by a quarter {n} times, from {original})",
+        state.shortened, amount=amount, unit=unit, original=original,
+    )
 
 
 def _rolls(state: ExtendedState) -> str:
     if state.max_rolls is None:
-        return f"{state.rolls} used, no limit"
-    return f"{state.rolls} of {state.max_rolls} used"
+        return _("{used} used, no limit", used=state.rolls)
+    return _("{used} of {limit} used", used=state.rolls, limit=state.max_rolls)
 
 
 def _progress(state: ExtendedState, *, text_only: bool) -> str:
     required = state.required
     if required is None:
-        return f"{plural(state.total, 'success')} so far (an effort measured in rolls)"
+        return n_(
+            "{n} success so far (an effort measured in rolls)",
+            "{n} successes so far (an effort measured in rolls)",
+            state.total,
+        )
     line = progress_bar(state.total, required, text_only=text_only)
     if state.reduced_by and state.target is not None:
-        line += f" (required {state.target} - {state.reduced_by} by an exceptional success)"
+        line += " " + _(
+            "(required {target} - {reduced} by an exceptional success)",
+            target=state.target, reduced=state.reduced_by,
+        )
     if state.against is not None and state.ruleset is Ruleset.V20:
-        line += "\nResisting side: " + progress_bar(
-            state.resisted_total, required, text_only=text_only
+        line += "\n" + _(
+            "Resisting side: {progress}",
+            progress=progress_bar(state.resisted_total, required, text_only=text_only),
         )
     return line
 
@@ -174,7 +206,7 @@ def _pool(state: ExtendedState) -> str:
     )
     options = options_text(request)
     if options:
-        text += f"\nOptions: {options}"
+        text += "\n" + _("Options: {options}", options=options)
     if state.against is not None:
         against = prepare(state.against)
         resisting = (
@@ -182,7 +214,7 @@ def _pool(state: ExtendedState) -> str:
             if isinstance(against, Refusal)
             else breakdown_text(against.breakdown, request.ruleset, WillUse.NONE)
         )
-        text += f"\nResisting: {resisting}"
+        text += "\n" + _("Resisting: {pool}", pool=resisting)
     return text[:_FIELD_LIMIT]
 
 
@@ -192,7 +224,7 @@ def _conditions(state: ExtendedState) -> str:
     for index, name in enumerate(state.conditions):
         text = safe(name, limit=MAX_CONDITION)
         if size + len(text) + 2 > _FIELD_LIMIT - 20:
-            shown.append(f"… and {len(state.conditions) - index} more")
+            shown.append(_("… and {count} more", count=len(state.conditions) - index))
             break
         shown.append(text)
         size += len(text) + 2
@@ -207,95 +239,159 @@ def _event(step: ExtendedStep) -> str:
     state = step.state
     event = step.event
     if event is Event.PROGRESS:
-        return f"+{plural(step.change, 'success')}."
+        return n_("+{n} success.", "+{n} successes.", step.change)
     if event is Event.NO_PROGRESS:
-        return "No successes gained."
+        return _("No successes gained.")
     if event is Event.EXCEPTIONAL:
-        gained = f"Exceptional success: +{plural(step.change, 'success')}."
         if step.applied is Choice.EXCEPTIONAL_RESULT:
-            return f"{gained} It completes the action, with the exceptional result."
-        if step.applied is Choice.REDUCE_REQUIRED:
-            return (
-                f"{gained} Reducing the successes required by {state.skill} completes "
-                "the action."
+            return n_(
+                "Exceptional success: +{n} success. It completes the action, with the "
+                "exceptional result.",
+                "Exceptional success: +{n} successes. It completes the action, with the "
+                "exceptional result.",
+                step.change,
             )
-        return f"{gained} Choose one of the exceptional benefits."
-    if event is Event.SETBACK:
-        return "Failure: a setback."
-    if event is Event.DRAMATIC_SETBACK:
-        return f"Dramatic failure: a setback, and the next roll at this task has {CARRY_DICE} dice."
-    if event is Event.DERAILED:
-        return "Botch: the attempt is derailed."
-    if event is Event.RESISTED:
-        return (
-            f"The resisting side beat this roll: {plural(-step.change, 'success')} "
-            "of progress lost."
-            if step.change
-            else "The resisting side beat this roll (no progress to lose)."
+        if step.applied is Choice.REDUCE_REQUIRED:
+            return n_(
+                "Exceptional success: +{n} success. Reducing the successes required by "
+                "{dots} completes the action.",
+                "Exceptional success: +{n} successes. Reducing the successes required by "
+                "{dots} completes the action.",
+                step.change, dots=state.skill,
+            )
+        return n_(
+            "Exceptional success: +{n} success. Choose one of the exceptional benefits.",
+            "Exceptional success: +{n} successes. Choose one of the exceptional benefits.",
+            step.change,
         )
-    return "The resisting side reached the successes required first."
+    if event is Event.SETBACK:
+        return _("Failure: a setback.")
+    if event is Event.DRAMATIC_SETBACK:
+        return _(
+            "Dramatic failure: a setback, and the next roll at this task has {dice} dice.",
+            dice=CARRY_DICE,
+        )
+    if event is Event.DERAILED:
+        return _("Botch: the attempt is derailed.")
+    if event is Event.RESISTED:
+        if step.change:
+            return n_(
+                "The resisting side beat this roll: {n} success of progress lost.",
+                "The resisting side beat this roll: {n} successes of progress lost.",
+                -step.change,
+            )
+        return _("The resisting side beat this roll (no progress to lose).")
+    return _("The resisting side reached the successes required first.")
 
 
 def _resisted(step: ExtendedStep) -> str:
     if step.opposed is None:
         return ""
-    return f" The resisting side counted {plural(step.opposed, 'success')}."
+    return " " + n_(
+        "The resisting side counted {n} success.",
+        "The resisting side counted {n} successes.",
+        step.opposed,
+    )
 
 
-def _next(state: ExtendedState, *, where: str = "") -> str:
-    """What the action waits for now (``where``: " on the card", said on a roll)."""
+def _next(state: ExtendedState, *, on_card: bool = False) -> str:
+    """What the action waits for now (``on_card``: said on a roll, the choice is on the card)."""
     if state.status is not Status.OPEN:
         return _ending(state)
     pending = set(state.pending)
     if Choice.TAKE_CONDITION in pending:
-        return f"Choose{where}: take a Condition (progress kept), lose all progress, or abandon."
+        if on_card:
+            return _(
+                "Choose on the card: take a Condition (progress kept), lose all progress, "
+                "or abandon."
+            )
+        return _("Choose: take a Condition (progress kept), lose all progress, or abandon.")
     if Choice.SHORTEN_INTERVAL in pending:
-        reduce = (
-            f"reduce the successes required by {state.skill}, "
-            if Choice.REDUCE_REQUIRED in pending
-            else ""
+        return _exceptional_choice(state, pending, on_card=on_card)
+    if Choice.START_OVER in pending:
+        if Choice.WAIVE in pending:
+            if on_card:
+                return _(
+                    "Choose on the card: start over from 0 or abandon (the Storyteller may "
+                    "waive the botch)."
+                )
+            return _(
+                "Choose: start over from 0 or abandon (the Storyteller may waive the botch)."
+            )
+        if on_card:
+            return _("Choose on the card: start over from 0 or abandon.")
+        return _("Choose: start over from 0 or abandon.")
+    if state.carry:
+        return n_(
+            "Next: roll. It has {dice} die after the dramatic failure.",
+            "Next: roll. It has {dice} dice after the dramatic failure.",
+            abs(CARRY_DICE), dice=CARRY_DICE,
         )
-        return (
-            f"Choose one{where}: {reduce}shorten each following roll's interval by a quarter, "
+    return _("Next: roll.")
+
+
+def _exceptional_choice(state: ExtendedState, pending: set[Choice], *, on_card: bool) -> str:
+    """The exceptional benefits to choose from (reducing the successes required too, when a
+    Skill was given)."""
+    if Choice.REDUCE_REQUIRED in pending:
+        if on_card:
+            return _(
+                "Choose one on the card: reduce the successes required by {dots}, shorten "
+                "each following roll's interval by a quarter, or gain the exceptional result "
+                "when the action succeeds.",
+                dots=state.skill,
+            )
+        return _(
+            "Choose one: reduce the successes required by {dots}, shorten each following "
+            "roll's interval by a quarter, or gain the exceptional result when the action "
+            "succeeds.",
+            dots=state.skill,
+        )
+    if on_card:
+        return _(
+            "Choose one on the card: shorten each following roll's interval by a quarter, "
             "or gain the exceptional result when the action succeeds."
         )
-    if Choice.START_OVER in pending:
-        waive = " (the Storyteller may waive the botch)" if Choice.WAIVE in pending else ""
-        return f"Choose{where}: start over from 0 or abandon{waive}."
-    carry = (
-        f" It has {dice(CARRY_DICE)} after the dramatic failure." if state.carry else ""
+    return _(
+        "Choose one: shorten each following roll's interval by a quarter, or gain the "
+        "exceptional result when the action succeeds."
     )
-    return f"Next: roll.{carry}"
 
 
 def _ending(state: ExtendedState) -> str:
     status = state.status
     if status is Status.SUCCEEDED:
-        extra = " with the exceptional result" if state.exceptional_result else ""
-        return f"**Succeeded**{extra}."
+        if state.exceptional_result:
+            return _("**Succeeded** with the exceptional result.")
+        return _("**Succeeded**.")
     if status is Status.COMPLETED:
-        return f"**Completed**: every roll made, {plural(state.total, 'success')} in all."
+        return n_(
+            "**Completed**: every roll made, {n} success in all.",
+            "**Completed**: every roll made, {n} successes in all.",
+            state.total,
+        )
     if status is Status.ABANDONED:
-        return "**Abandoned.**"
+        return _("**Abandoned.**")
     required = state.required
     if (
         state.against is not None
         and required is not None
         and state.resisted_total >= required
     ):
-        return "**Failed**: the resisting side reached the successes required first."
+        return _("**Failed**: the resisting side reached the successes required first.")
     if state.rolls_left == 0:
-        return "**Failed**: the roll limit was used up before the successes required."
-    return "**Failed.**"
+        return _("**Failed**: the roll limit was used up before the successes required.")
+    return _("**Failed.**")
 
 
 def _decision(choice: Choice, state: ExtendedState) -> str:
     if choice is Choice.TAKE_CONDITION and state.conditions:
         name = safe(state.conditions[-1], limit=MAX_CONDITION)
-        return f"Condition taken: {name}. Progress kept."
+        return _("Condition taken: {name}. Progress kept.", name=name)
     if choice is Choice.REDUCE_REQUIRED:
-        return f"Successes required reduced by {state.skill}."
-    return _DECISIONS.get(choice, "")
+        return _("Successes required reduced by {dots}.", dots=state.skill)
+    decision = _DECISIONS.get(choice)
+    return "" if decision is None else _(decision)
 
 
 # --- the card --------------------------------------------------------------------------------
@@ -316,29 +412,35 @@ def extended_card(
     ``last`` is what the last roll did (its state is the one right after the
     roll); ``decision`` is what was chosen since, if anything.
     """
-    word = _STATUS_WORDS[state.status]
-    title = f"{safe(label, limit=LABEL_LIMIT)}: extended action, {word}"
+    title = _(_TITLES[state.status], label=safe(label, limit=LABEL_LIMIT))
     if not text_only:
         title = f"⏳ {title}" if state.status is Status.OPEN else f"🏁 {title}"
     lines = [_progress(state, text_only=text_only)]
     if last is not None:
-        lines.append(f"Last roll: {_event(last)}{_resisted(last)}")
+        lines.append(_("Last roll: {what}", what=_event(last)) + _resisted(last))
     if decision is not None and decision is not Choice.ABANDON:  # the ending says so
         lines.append(_decision(decision, state))
     lines.append(_next(state))
     embed = discord.Embed(
         title=title, description="\n".join(lines), colour=_STATUS_COLOURS[state.status]
     )
-    embed.add_field(name="Rolls", value=_rolls(state), inline=True)
+    embed.add_field(name=_("Rolls"), value=_rolls(state), inline=True)
     interval = _interval(state)
     if interval is not None:
-        embed.add_field(name="Interval", value=interval, inline=True)
+        embed.add_field(name=_("Interval"), value=interval, inline=True)
     if state.ruleset is Ruleset.COFD:  # only cofd setbacks take Conditions
-        embed.add_field(name="Conditions", value=_conditions(state) or "none", inline=True)
-    embed.add_field(name="Pool", value=_pool(state), inline=False)
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[state.ruleset], inline=True)
-    embed.add_field(name="Started by", value=safe(owner, limit=NAME_LIMIT) or "?", inline=True)
-    embed.set_footer(text=f"Extended action {action_id}" if text_only else f"Action #{action_id}")
+        embed.add_field(
+            name=_("Conditions"), value=_conditions(state) or _("none"), inline=True
+        )
+    embed.add_field(name=_("Pool"), value=_pool(state), inline=False)
+    embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[state.ruleset]), inline=True)
+    embed.add_field(
+        name=_("Started by"), value=safe(owner, limit=NAME_LIMIT) or "?", inline=True
+    )
+    embed.set_footer(
+        text=_("Extended action {id}", id=action_id) if text_only
+        else _("Action #{id}", id=action_id)
+    )
     return embed
 
 
@@ -352,19 +454,31 @@ def roll_note(
 ) -> str:
     """The line above an extended roll's dice: what it did to the action, and what now."""
     separator = ", " if text_only else " · "
-    head = f"**{safe(label, limit=LABEL_LIMIT)}**{separator}roll {state.rolls}"
+    name = f"**{safe(label, limit=LABEL_LIMIT)}**"
     if state.max_rolls is not None:
-        head += f" of {state.max_rolls}"
-    lines = [f"{head}: {_event(step)}"]
+        head = _(
+            "{label}{separator}roll {n} of {limit}: {what}", label=name, separator=separator,
+            n=state.rolls, limit=state.max_rolls, what=_event(step),
+        )
+    else:
+        head = _(
+            "{label}{separator}roll {n}: {what}", label=name, separator=separator,
+            n=state.rolls, what=_event(step),
+        )
+    lines = [head]
     if against is not None and step.opposed is not None:
+        faces = ", ".join(str(die.face) for die in against.dice[:30])
+        if len(against.dice) > 30:
+            faces += ", …"
         lines.append(
-            f"Resisting roll: {OUTCOME_WORDS[against.outcome]}, "
-            f"{plural(step.opposed, 'success')} counted "
-            f"(faces {', '.join(str(die.face) for die in against.dice[:30])}"
-            f"{', …' if len(against.dice) > 30 else ''})."
+            n_(
+                "Resisting roll: {outcome}, {n} success counted (faces {faces}).",
+                "Resisting roll: {outcome}, {n} successes counted (faces {faces}).",
+                step.opposed, outcome=_(OUTCOME_WORDS[against.outcome]), faces=faces,
+            )
         )
     lines.append(_progress(state, text_only=text_only))
-    lines.append(_next(state, where=" on the card"))
+    lines.append(_next(state, on_card=True))
     return "\n".join(lines)
 
 
@@ -445,11 +559,13 @@ def condition_form(action_id: int, version: int) -> discord.ui.Modal:
     one form router from the key-only custom_id and the name typed, so a form opened
     before a restart still works.
     """
-    form = discord.ui.Modal(title=CONDITION_TITLE, custom_id=ids.condition_form(action_id, version))
+    form = discord.ui.Modal(
+        title=_(CONDITION_TITLE), custom_id=ids.condition_form(action_id, version)
+    )
     form.add_item(
         discord.ui.Label(
-            text=CONDITION_FIELD,
-            description=CONDITION_DESCRIPTION,
+            text=_(CONDITION_FIELD),
+            description=_(CONDITION_DESCRIPTION),
             component=discord.ui.TextInput(
                 custom_id=CONDITION_INPUT, min_length=1, max_length=MAX_CONDITION
             ),
@@ -476,7 +592,9 @@ class ListedAction:
 def actions_list(actions: Sequence[ListedAction], *, text_only: bool = False) -> str:
     """`/extended list`: the channel's open extended actions, oldest first."""
     if not actions:
-        return "No extended action is open in this channel. Start one with /extended start."
+        return _(
+            "No extended action is open in this channel. Start one with /extended start."
+        )
     lines: list[str] = []
     size = 0
     for index, action in enumerate(actions):
@@ -486,17 +604,19 @@ def actions_list(actions: Sequence[ListedAction], *, text_only: bool = False) ->
             label = f"[{label}]({action.link})"
         required = state.required
         progress = (
-            plural(state.total, "success")
+            _successes(state.total)
             if required is None
             else f"{state.total}/{required}"
         )
-        waiting = ", waiting for a decision" if state.pending else ""
         separator = ", " if text_only else " · "
         line = separator.join(
-            [label, safe(action.owner, limit=NAME_LIMIT), progress, f"rolls {_rolls(state)}"]
-        ) + waiting
+            [label, safe(action.owner, limit=NAME_LIMIT), progress,
+             _("rolls {rolls}", rolls=_rolls(state))]
+        )
+        if state.pending:
+            line = _("{action}, waiting for a decision", action=line)
         if size + len(line) + 1 > 1900:
-            lines.append(f"… and {len(actions) - index} more")
+            lines.append(_("… and {count} more", count=len(actions) - index))
             break
         lines.append(line)
         size += len(line) + 1
@@ -509,11 +629,12 @@ def actions_list(actions: Sequence[ListedAction], *, text_only: bool = False) ->
 def started(label: str, *, carried: bool = False) -> str:
     """The line above a new card; it says so when the last attempt's dramatic failure carries."""
     name = safe(label, limit=LABEL_LIMIT)
-    line = f"Extended action started: **{name}**."
+    line = _("Extended action started: **{label}**.", label=name)
     if carried:
-        line += (
-            f"\nThe last attempt at it ended on a dramatic failure: the first roll has "
-            f"{dice(CARRY_DICE)}."
+        line += "\n" + n_(
+            "The last attempt at it ended on a dramatic failure: the first roll has {dice} die.",
+            "The last attempt at it ended on a dramatic failure: the first roll has {dice} dice.",
+            abs(CARRY_DICE), dice=CARRY_DICE,
         )
     return line
 
@@ -527,73 +648,82 @@ def decided(label: str, by: str, choice: Choice, state: ExtendedState) -> str:
 
 
 def cannot_start(reason: str) -> str:
-    return f"That extended action cannot be started: {reason}."
+    return _("That extended action cannot be started: {reason}.", reason=reason)
 
 
 def cannot_choose(reason: str) -> str:
-    return f"That cannot be chosen now: {reason}."
+    return _("That cannot be chosen now: {reason}.", reason=reason)
 
 
 def cannot_revise(reason: str, *, beat: bool) -> str:
     if beat:
-        return f"No Beat on this roll: {reason}."
-    return f"Will cannot be spent on this roll: {reason}."
+        return _("No Beat on this roll: {reason}.", reason=reason)
+    return _("Will cannot be spent on this roll: {reason}.", reason=reason)
 
 
 def bad_interval(text: str) -> str:
-    return (
-        f"I could not read the interval “{safe(text, limit=50)}”: give a number and a unit, "
-        f"such as `30 minutes` or `1 day` (the unit at most {MAX_UNIT} characters)."
+    return _(
+        "I could not read the interval “{text}”: give a number and a unit, such as "
+        "`30 minutes` or `1 day` (the unit at most {limit} characters).",
+        text=safe(text, limit=50), limit=MAX_UNIT,
     )
 
 
 def duplicate(label: str) -> str:
-    return (
-        f"An extended action “{safe(label, limit=LABEL_LIMIT)}” is already open in this "
-        "channel: roll it or abandon it first, or give the new one another label."
+    return _(
+        "An extended action “{label}” is already open in this channel: roll it or abandon "
+        "it first, or give the new one another label.",
+        label=safe(label, limit=LABEL_LIMIT),
     )
 
 
 def not_found(label: str) -> str:
-    return (
-        f"No open extended action “{safe(label, limit=LABEL_LIMIT)}” in this channel. "
-        "/extended list shows the open ones."
+    return _(
+        "No open extended action “{label}” in this channel. /extended list shows the open "
+        "ones.",
+        label=safe(label, limit=LABEL_LIMIT),
     )
 
 
-NONE_OPEN = "You have no open extended action in this channel. Start one with /extended start."
-WHICH_ONE = (
+NONE_OPEN: Final = N_(
+    "You have no open extended action in this channel. Start one with /extended start."
+)
+WHICH_ONE: Final = N_(
     "Several extended actions are open in this channel: name one with `label:` "
     "(/extended list shows them)."
 )
-GONE = "I no longer know this extended action, so nothing was changed."
-STALE = "This card is out of date: the action moved on, so nothing was changed."
-FORM_STALE = (
+GONE: Final = N_("I no longer know this extended action, so nothing was changed.")
+STALE: Final = N_("This card is out of date: the action moved on, so nothing was changed.")
+FORM_STALE: Final = N_(
     "The action moved on while the form was open, so no Condition was taken. "
     "Use the card's current buttons."
 )
-WAIVE_STORYTELLER = "Only the Storyteller can waive a botch."
-ROLL_MOVED_ON = (
+WAIVE_STORYTELLER: Final = N_("Only the Storyteller can waive a botch.")
+ROLL_MOVED_ON: Final = N_(
     "This roll can no longer change the extended action: a decision or another roll has "
     "followed it, so nothing was changed."
 )
-AGAINST_DIFFICULTY_ALONE = (
+AGAINST_DIFFICULTY_ALONE: Final = N_(
     "against_difficulty is the resisting side's difficulty: give the resisting pool with "
     "`against:` too."
 )
-EMPTY_CONDITION = f"Name the Condition you take (1 to {MAX_CONDITION} characters)."
+
+
+#: The Take a Condition form submitted without a name (100: MAX_CONDITION, which a test
+#: holds to it: a catalogue's message is fixed text).
+EMPTY_CONDITION: Final = N_("Name the Condition you take (1 to 100 characters).")
 
 
 def ended(status: Status) -> str:
-    return (
-        f"This extended action has ended ({_STATUS_WORDS[status]}), so nothing was changed."
+    return _(
+        "This extended action has ended ({status}), so nothing was changed.",
+        status=_(_STATUS_WORDS[status]),
     )
 
 
 def not_allowed(owner: str) -> str:
-    return (
-        f"Only {safe(owner, limit=NAME_LIMIT)}, who started this extended action, or the "
-        "Storyteller can roll or decide for it."
+    return _(
+        "Only {owner}, who started this extended action, or the Storyteller can roll or "
+        "decide for it.",
+        owner=safe(owner, limit=NAME_LIMIT),
     )
-
-

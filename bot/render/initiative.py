@@ -15,10 +15,11 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
+from bot.render.lang import N_, _, n_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
-from bot.render.text import INFO_COLOUR, VOID_COLOUR, plural, safe
+from bot.render.text import INFO_COLOUR, VOID_COLOUR, safe
 from engine.models import Ruleset
 from engine.records import ActionStatus, ChannelConfig, TrackerRecord
 from engine.refusals import Refusal
@@ -42,19 +43,19 @@ __all__ = [
 
 #: Each button's label and style, in the order the card shows them.
 LOOKS: Final[dict[Move, tuple[str, discord.ButtonStyle]]] = {
-    Move.JOIN: ("Join", discord.ButtonStyle.secondary),
-    Move.NEXT: ("Next", discord.ButtonStyle.primary),
-    Move.DELAY: ("Delay", discord.ButtonStyle.secondary),
-    Move.ACT_NOW: ("Act now", discord.ButtonStyle.success),
-    Move.END: ("End", discord.ButtonStyle.danger),
+    Move.JOIN: (N_("Join"), discord.ButtonStyle.secondary),
+    Move.NEXT: (N_("Next"), discord.ButtonStyle.primary),
+    Move.DELAY: (N_("Delay"), discord.ButtonStyle.secondary),
+    Move.ACT_NOW: (N_("Act now"), discord.ButtonStyle.success),
+    Move.END: (N_("End"), discord.ButtonStyle.danger),
 }
 
-NO_TRACKER: Final = (
+NO_TRACKER: Final = N_(
     "There is no initiative tracker in this channel: the Storyteller starts one with "
     "`/init start`."
 )
-TRACKER_GONE: Final = "I no longer know this initiative tracker, so nothing was changed."
-TYPE_YOUR_INITIATIVE: Final = (
+TRACKER_GONE: Final = N_("I no longer know this initiative tracker, so nothing was changed.")
+TYPE_YOUR_INITIATIVE: Final = N_(
     "You have no active character here, so I cannot read your initiative from a sheet: "
     "make one with `/character create name:<name>` (or pick one with `/character use`), "
     "or type your initiative: `/init join pool:<n> [modifier:<n>]`, with `pool` your "
@@ -70,8 +71,8 @@ _FIELD_ROOM: Final = 1000
 _SHORTER: Final = ((64, 10), (32, 6), (16, 3), (10, 0))
 
 _STATUS_WORDS: Final[dict[Status, str]] = {
-    Status.ENDED: "the Storyteller ended it",
-    Status.SCENE_ENDED: "the scene ended",
+    Status.ENDED: N_("the Storyteller ended it"),
+    Status.SCENE_ENDED: N_("the scene ended"),
 }
 
 
@@ -79,26 +80,31 @@ def _result(c: Combatant, ruleset: Ruleset) -> str:
     """The number that places a combatant: its total, its successes, or a botch."""
     if ruleset is not Ruleset.FISTFUL:
         return str(c.total)
-    return "botch" if c.botch else plural(c.total, "success")
+    return _("botch") if c.botch else n_("{n} success", "{n} successes", c.total)
 
 
 def _roll(c: Combatant, ruleset: Ruleset, faces: int) -> str:
     """One combatant's roll: ``12 (7 + die 5)``, ``2 successes (pool 3: 9 6 2)``, ``botch``."""
-    rolloffs = f"; roll-off {', '.join(map(str, c.rolloffs))}" if c.rolloffs else ""
     if ruleset is not Ruleset.FISTFUL:
-        return f"{c.total} ({c.fixed} + die {c.faces[0]}){rolloffs}"
-    shown = " ".join(map(str, c.faces[:faces]))
-    if len(c.faces) > faces:
-        shown = f"{shown} …" if shown else "…"
-    return f"{_result(c, ruleset)} (pool {c.fixed}: {shown}){rolloffs}"
+        text = _("{total} ({fixed} + die {face})", total=c.total, fixed=c.fixed,
+                 face=c.faces[0])
+    else:
+        shown = " ".join(map(str, c.faces[:faces]))
+        if len(c.faces) > faces:
+            shown = f"{shown} …" if shown else "…"
+        text = _("{result} (pool {fixed}: {faces})", result=_result(c, ruleset), fixed=c.fixed,
+                 faces=shown)
+    if c.rolloffs:
+        text = _("{roll}; roll-off {faces}", roll=text, faces=", ".join(map(str, c.rolloffs)))
+    return text
 
 
 def _line(c: Combatant, ruleset: Ruleset, *, place: int, acting: bool, text_only: bool,
           name_limit: int, faces: int) -> str:
     name = safe(c.label, limit=name_limit) or "?"
     if acting:
-        marker = "Acting now: " if text_only else "▶ "
-        return f"{marker}{place}. **{name}**: {_roll(c, ruleset, faces)}"
+        line = f"{place}. **{name}**: {_roll(c, ruleset, faces)}"
+        return _("Acting now: {line}", line=line) if text_only else f"▶ {line}"
     return f"{place}. {name}: {_roll(c, ruleset, faces)}"
 
 
@@ -129,35 +135,51 @@ def _cut(text: str, room: int) -> str:
 def _heading(tracker: Tracker) -> str:
     acting = tracker.acting
     if tracker.status is not Status.OPEN:
-        why = _STATUS_WORDS.get(tracker.status, "it ended")
-        rounds = f" after {plural(tracker.round, 'round')}" if tracker.round else ""
-        return f"**The fight is over** ({why}){rounds}."
+        word = _STATUS_WORDS.get(tracker.status)
+        why = _("it ended") if word is None else _(word)
+        if tracker.round:
+            return n_(
+                "**The fight is over** ({why}) after {n} round.",
+                "**The fight is over** ({why}) after {n} rounds.",
+                tracker.round, why=why,
+            )
+        return _("**The fight is over** ({why}).", why=why)
+    join, next_, delay = (_(LOOKS[move][0]) for move in (Move.JOIN, Move.NEXT, Move.DELAY))
     if tracker.round == 0:
-        return (
-            "Gathering: join with **Join** or `/init join pool:<n>`; the Storyteller adds "
-            "NPCs with `/init add` and presses **Next** to start round 1."
+        return _(
+            "Gathering: join with **{join}** or `/init join pool:<n>`; the Storyteller adds "
+            "NPCs with `/init add` and presses **{next}** to start round 1.",
+            join=join, next=next_,
         )
     if acting is None:
-        return f"Round {tracker.round}: nobody is acting. The Storyteller presses **Next**."
-    return (
-        f"Round {tracker.round}: **{safe(acting.label, limit=64)}** acts. When done, "
-        "press **Next** (or **Delay** to act later this round)."
+        return _(
+            "Round {round}: nobody is acting. The Storyteller presses **{next}**.",
+            round=tracker.round, next=next_,
+        )
+    return _(
+        "Round {round}: **{name}** acts. When done, press **{next}** (or **{delay}** to act "
+        "later this round).",
+        round=tracker.round, name=safe(acting.label, limit=64), next=next_, delay=delay,
     )
 
 
 def initiative_embed(tracker: Tracker, *, text_only: bool) -> discord.Embed:
     """The card's embed."""
-    title = "Initiative" if text_only else "⚔️ Initiative"
-    if tracker.round:
-        title += f": round {tracker.round}"
+    title = (
+        _("Initiative: round {round}", round=tracker.round) if tracker.round
+        else _("Initiative")
+    )
+    if not text_only:
+        title = f"⚔️ {title}"
     order, delayed = _order_text(tracker, text_only=text_only)
-    description = _heading(tracker) + "\n\n" + (order or "Nobody has joined yet.")
+    description = _heading(tracker) + "\n\n" + (order or _("Nobody has joined yet."))
     colour = INFO_COLOUR if tracker.status is Status.OPEN else VOID_COLOUR
     embed = discord.Embed(title=title, description=description, colour=colour)
     if delayed:
-        embed.add_field(name=f"Delayed ({len(tracker.delayed)})", value=delayed, inline=False)
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[tracker.ruleset], inline=True)
-    embed.add_field(name="Combatants", value=str(len(tracker.combatants)), inline=True)
+        embed.add_field(name=_("Delayed ({count})", count=len(tracker.delayed)), value=delayed,
+                        inline=False)
+    embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[tracker.ruleset]), inline=True)
+    embed.add_field(name=_("Combatants"), value=str(len(tracker.combatants)), inline=True)
     return embed
 
 
@@ -168,7 +190,8 @@ def card_message(record: TrackerRecord, tracker: Tracker, config: ChannelConfig)
     view = None
     if record.status is ActionStatus.OPEN:
         view = view_of(
-            (ids.initiative_button(move.value, record.id, tracker.turn), *LOOKS[move])
+            (ids.initiative_button(move.value, record.id, tracker.turn), _(LOOKS[move][0]),
+             LOOKS[move][1])
             for move in offers(tracker)
         )
     return shaped(Message(embed=embed, view=view), config)
@@ -181,56 +204,62 @@ def init_refused(refusal: Refusal) -> str:
         for key, value in refusal.params.items()
     }
     text = refusal_text(refusal.model_copy(update={"params": params}))
-    return f"{text[:1].upper()}{text[1:]}; nothing was changed."
+    return _("{refusal}; nothing was changed.", refusal=f"{text[:1].upper()}{text[1:]}")
 
 
 def already_running(guild_id: int, record: TrackerRecord | None) -> str:
     """A second tracker in a channel that has one: a link to the first one's card."""
     if record is None or record.message_id is None:
-        where = "it is open here"
-    else:
-        where = (
-            f"its card: https://discord.com/channels/{guild_id}/{record.channel_id}/"
-            f"{record.message_id}"
+        return _(
+            "This channel already has an initiative tracker (it is open here). End it with "
+            "`/init end` before starting another."
         )
-    return (
-        f"This channel already has an initiative tracker ({where}). End it with `/init end` "
-        "before starting another."
+    link = f"https://discord.com/channels/{guild_id}/{record.channel_id}/{record.message_id}"
+    return _(
+        "This channel already has an initiative tracker (its card: {link}). End it with "
+        "`/init end` before starting another.",
+        link=link,
     )
 
 
 def joined_notice(c: Combatant, ruleset: Ruleset) -> str:
     """A member joined the fight (public)."""
-    return f"**{safe(c.label, limit=64)}** joins the fight: {_roll(c, ruleset, 10)}."
+    return _("**{name}** joins the fight: {roll}.", name=safe(c.label, limit=64),
+             roll=_roll(c, ruleset, 10))
 
 
 def added_notice(added: list[Combatant], ruleset: Ruleset) -> str:
     """The Storyteller added NPCs (public)."""
     parts = [f"{safe(c.label, limit=64)} {_result(c, ruleset)}" for c in added]
-    return _cut("Joins the fight: " + ", ".join(parts) + ".", 1900)
+    return _cut(_("Joins the fight: {names}.", names=", ".join(parts)), 1900)
 
 
 def removed_notice(labels: tuple[str, ...]) -> str:
     """The Storyteller removed combatants (public)."""
-    return _cut("Leaves the fight: " + ", ".join(safe(label, limit=64) for label in labels)
-                + ".", 1900)
+    names = ", ".join(safe(label, limit=64) for label in labels)
+    return _cut(_("Leaves the fight: {names}.", names=names), 1900)
 
 
 def turn_notice(tracker: Tracker, *, new_round: bool) -> str:
     """Who acts now (public), and a new round's effects."""
     acting = tracker.acting
-    who = "nobody is acting" if acting is None else f"**{safe(acting.label, limit=64)}** acts"
-    text = f"Round {tracker.round}: {who}."
+    text = (
+        _("Round {round}: nobody is acting.", round=tracker.round) if acting is None
+        else _("Round {round}: **{name}** acts.", round=tracker.round,
+               name=safe(acting.label, limit=64))
+    )
     if new_round:
-        text += " New round: the Successive Action Penalty starts over and open rolls close."
+        text += " " + _(
+            "New round: the Successive Action Penalty starts over and open rolls close."
+        )
     return text
 
 
 def ended_notice() -> str:
     """The Storyteller ended the fight (public)."""
-    return "The fight is over: the initiative tracker is closed."
+    return _("The fight is over: the initiative tracker is closed.")
 
 
 def scene_initiative_ended(ended: int) -> str:
     """`/scene end`'s line about the tracker it ended (empty when there was none)."""
-    return " The initiative tracker is closed." if ended else ""
+    return " " + _("The initiative tracker is closed.") if ended else ""

@@ -16,18 +16,17 @@ import discord
 from bot.edge import ids
 from bot.render.buttons import SPEND_WILL, TAKE_BEAT, view_of
 from bot.render.contest import dice_text, roll_block, roll_summary
+from bot.render.lang import N_, _, n_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
-from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, RollStatus, refusal, roll_embed
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, RollStatus, roll_embed
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_COLOURS,
     VOID_COLOUR,
     adjustment_text,
     breakdown_text,
-    dice,
     options_text,
-    plural,
     safe,
 )
 from engine.models import Adjustment, Breakdown, RollResult, WillUse
@@ -73,44 +72,48 @@ __all__ = [
     "teamwork_embed",
 ]
 
-HELP: Final = "Help"
-ROLL: Final = "Roll"
-CANCEL: Final = "Cancel"
-HELP_FORM_TITLE: Final = "Help with this action"
+HELP: Final = N_("Help")
+ROLL: Final = N_("Roll")
+CANCEL: Final = N_("Cancel")
+HELP_FORM_TITLE: Final = N_("Help with this action")
 
 #: Helper lines on a card (one field, at most 1,024 characters).
 _FIELD_LIMIT: Final = 1024
 
-STALE_CARD: Final = (
+STALE_CARD: Final = N_(
     "This card was out of date, so nothing was changed. It now shows the current state: "
     "press again if you still want to."
 )
-TEAMWORK_GONE: Final = "I no longer know this teamwork, so nothing was changed."
-OWN_ACTION: Final = "You lead this action, so you cannot help it: press **Roll** when ready."
-ALREADY_HELPED: Final = "You have already helped with this action: one roll per helper."
-NOT_YOURS: Final = (
+TEAMWORK_GONE: Final = N_("I no longer know this teamwork, so nothing was changed.")
+OWN_ACTION: Final = N_(
+    "You lead this action, so you cannot help it: press **Roll** when ready."
+)
+ALREADY_HELPED: Final = N_("You have already helped with this action: one roll per helper.")
+NOT_YOURS: Final = N_(
     "Only the member who started this teamwork or the Storyteller can cancel it."
 )
-NO_OPEN_TEAMWORK: Final = "There is no open teamwork here. Start one with `/teamwork start`."
-NONE_OF_YOURS: Final = (
+NO_OPEN_TEAMWORK: Final = N_(
+    "There is no open teamwork here. Start one with `/teamwork start`."
+)
+NONE_OF_YOURS: Final = N_(
     "You lead no open teamwork here: name another member's with `label` "
     "(the Storyteller can cancel any)."
 )
 
 
 _ENDINGS: Final[dict[TeamworkStatus, str]] = {
-    TeamworkStatus.ROLLED: "The primary has rolled: this teamwork is over.",
-    TeamworkStatus.CANCELLED: "**Cancelled**: nobody rolls for this teamwork.",
-    TeamworkStatus.SCENE_ENDED: (
+    TeamworkStatus.ROLLED: N_("The primary has rolled: this teamwork is over."),
+    TeamworkStatus.CANCELLED: N_("**Cancelled**: nobody rolls for this teamwork."),
+    TeamworkStatus.SCENE_ENDED: N_(
         "**The scene ended** before the primary rolled: this teamwork is over."
     ),
 }
 
 
 _OVER: Final[dict[TeamworkStatus, str]] = {
-    TeamworkStatus.ROLLED: "the primary has already rolled",
-    TeamworkStatus.CANCELLED: "it was cancelled",
-    TeamworkStatus.SCENE_ENDED: "the scene ended",
+    TeamworkStatus.ROLLED: N_("the primary has already rolled"),
+    TeamworkStatus.CANCELLED: N_("it was cancelled"),
+    TeamworkStatus.SCENE_ENDED: N_("the scene ended"),
 }
 
 
@@ -135,25 +138,35 @@ def teamwork_embed(
     request = state.request
     ruleset = request.ruleset
     lead = safe(primary_name, limit=NAME_LIMIT) or "?"
-    title = f"Teamwork: {safe(label, limit=LABEL_LIMIT)}"
+    title = _("Teamwork: {label}", label=safe(label, limit=LABEL_LIMIT))
     if not text_only:
         title = f"🤝 {title}"
-    lines = [f"**{lead}** leads: {safe(format_pool(request.terms)) or '0'}"]
+    lines = [
+        _("**{lead}** leads: {pool}", lead=lead,
+          pool=safe(format_pool(request.terms)) or "0")
+    ]
     options = options_text(request)
     if options:
-        lines.append(f"Options: {options}")
+        lines.append(_("Options: {options}", options=options))
     if state.helper_limit is not None:
         lines.append(
-            f"Helper limit: {state.helper_limit}. Each helper beyond it raises every roll's "
-            "difficulty by 1."
+            _(
+                "Helper limit: {limit}. Each helper beyond it raises every roll's "
+                "difficulty by 1.",
+                limit=state.helper_limit,
+            )
         )
     if status is TeamworkStatus.OPEN:
         lines.append(
-            f"Others press **{HELP}** to roll their pool for {lead}; {lead} presses "
-            f"**{ROLL}** when ready."
+            _(
+                "Others press **{help}** to roll their pool for {lead}; {lead} presses "
+                "**{roll}** when ready.",
+                help=_(HELP), roll=_(ROLL), lead=lead,
+            )
         )
     else:
-        lines.append(_ENDINGS.get(status, ""))
+        ending = _ENDINGS.get(status)
+        lines.append("" if ending is None else _(ending))
 
     if primary is not None:
         colour = OUTCOME_COLOURS[primary.outcome]
@@ -163,33 +176,34 @@ def teamwork_embed(
         colour = VOID_COLOUR
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     embed.add_field(
-        name=f"Helpers ({len(state.helpers)})",
+        name=_("Helpers ({count})", count=len(state.helpers)),
         value=_helper_lines(state, helper_names, text_only=text_only),
         inline=False,
     )
     embed.add_field(
-        name="Bonus and penalties so far" if status is TeamworkStatus.OPEN
-        else "Bonus and penalties",
-        value="\n".join(adjustment_text(adj, ruleset) for adj in bonus) or "None yet.",
+        name=_("Bonus and penalties so far") if status is TeamworkStatus.OPEN
+        else _("Bonus and penalties"),
+        value="\n".join(adjustment_text(adj, ruleset) for adj in bonus) or _("None yet."),
         inline=False,
     )
     if primary is not None:
         embed.add_field(
-            name=f"{lead} rolled",
+            name=_("{name} rolled", name=lead),
             value=roll_block(primary, text_only=text_only),
             inline=False,
         )
     elif status is TeamworkStatus.OPEN:
         embed.add_field(
-            name=f"{lead} will roll",
+            name=_("{name} will roll", name=lead),
             value=(
                 breakdown_text(next_roll, ruleset, _primary_will(state))
                 if isinstance(next_roll, Breakdown)
-                else f"Cannot be rolled now: {safe(refusal_text(next_roll))}."
+                else _("Cannot be rolled now: {reason}.",
+                       reason=safe(refusal_text(next_roll)))
             )[:_FIELD_LIMIT],
             inline=False,
         )
-    embed.add_field(name="Ruleset", value=RULESET_NAMES[ruleset], inline=True)
+    embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[ruleset]), inline=True)
     return embed
 
 
@@ -203,17 +217,25 @@ def _helper_lines(
 ) -> str:
     """One line per helper, newest last; the oldest are counted when they do not fit."""
     if not state.helpers:
-        return "None yet."
+        return _("None yet.")
     lines: list[str] = []
-    separator = "; dice: " if text_only else " · "
     for helper, name in zip(state.helpers, names, strict=True):
         result = helper.result
         line = f"**{safe(name, limit=NAME_LIMIT) or '?'}**: {roll_summary(result)}"
         pool = result.breakdown
         if pool is not None and not pool.chance:
-            where = f" at difficulty {pool.difficulty}" if pool.difficulty is not None else ""
-            line += f" ({dice(pool.dice)}{where})"
-        lines.append(line + separator + dice_text(result, text_only=text_only))
+            if pool.difficulty is not None:
+                line += " (" + n_(
+                    "{n} die at difficulty {difficulty}", "{n} dice at difficulty {difficulty}",
+                    abs(pool.dice), difficulty=pool.difficulty,
+                ) + ")"
+            else:
+                line += " (" + n_("{n} die", "{n} dice", abs(pool.dice)) + ")"
+        dice_shown = dice_text(result, text_only=text_only)
+        lines.append(
+            _("{helper}; dice: {dice}", helper=line, dice=dice_shown) if text_only
+            else f"{line} · {dice_shown}"
+        )
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
@@ -225,85 +247,104 @@ def _helper_lines(
     kept.reverse()
     hidden = len(lines) - len(kept)
     if hidden:
-        kept.insert(0, f"… and {plural(hidden, 'earlier helper')} (see /history)")
+        kept.insert(0, n_(
+            "… and {n} earlier helper (see /history)",
+            "… and {n} earlier helpers (see /history)",
+            hidden,
+        ))
     return "\n".join(kept)
 
 
 def helper_roll_label(label: str) -> str:
     """The title of a helper's own roll message (raw: the roll embed escapes it)."""
-    return f"Helping: {label}"
+    return _("Helping: {label}", label=label)
 
 
 def primary_roll_label(label: str) -> str:
     """The title of the primary's roll message (raw: the roll embed escapes it)."""
-    return f"Teamwork: {label}"
+    return _("Teamwork: {label}", label=label)
 
 
 def only_primary(primary_name: str) -> str:
     """Someone other than the primary tried to roll the teamwork."""
-    return f"Only **{safe(primary_name, limit=NAME_LIMIT)}** can roll this teamwork."
+    return _("Only **{name}** can roll this teamwork.",
+             name=safe(primary_name, limit=NAME_LIMIT))
 
 
 def ended_refusal(status: TeamworkStatus) -> str:
     """A press or command on a teamwork that is over."""
-    reason = _OVER.get(status, "it has ended")
-    return f"This teamwork is over ({reason}), so nothing was changed."
+    reason = _OVER.get(status)
+    return _(
+        "This teamwork is over ({reason}), so nothing was changed.",
+        reason=_("it has ended") if reason is None else _(reason),
+    )
 
 
 def already_open(label: str) -> str:
     """A second open teamwork with the same label in one channel."""
-    return (
-        f"A teamwork called “{safe(label, limit=LABEL_LIMIT)}” is already open here: "
-        "give this one another `label`, or roll or cancel that one first."
+    return _(
+        "A teamwork called “{label}” is already open here: give this one another `label`, "
+        "or roll or cancel that one first.",
+        label=safe(label, limit=LABEL_LIMIT),
     )
 
 
 def several_open(labels: Sequence[str]) -> str:
     """A command that needs one teamwork found several."""
     shown = ", ".join(f"“{safe(label, limit=LABEL_LIMIT)}”" for label in labels[:10])
-    return f"Several teamwork actions are open here ({shown}): name one with `label`."
+    return _("Several teamwork actions are open here ({labels}): name one with `label`.",
+             labels=shown)
 
 
 def scene_teamwork_ended(ended: int) -> str:
     """What `/scene end` adds about the teamwork it ended (nothing when none was open)."""
     if not ended:
         return ""
-    return f" {plural(ended, 'unfinished teamwork action')} ended."
+    return " " + n_(
+        "{n} unfinished teamwork action ended.", "{n} unfinished teamwork actions ended.", ended
+    )
 
 
 def default_label(primary_name: str) -> str:
     """The label of a teamwork started without one (raw: shown through :func:`safe`)."""
-    return f"{primary_name}'s action"
+    return _("{name}'s action", name=primary_name)
 
 
 def no_teamwork_called(label: str) -> str:
     """No open teamwork has this label here."""
-    return (
-        f"No open teamwork is called “{safe(label, limit=LABEL_LIMIT)}” here. "
-        "Start one with `/teamwork start`."
+    return _(
+        "No open teamwork is called “{label}” here. Start one with `/teamwork start`.",
+        label=safe(label, limit=LABEL_LIMIT),
     )
+
+
+def _reason(message: str) -> str:
+    """The engine's reason inside a sentence of ours (escaped, as a refusal is)."""
+    return safe(message.rstrip("."), limit=1800)
 
 
 def cannot_start(message: str) -> str:
     """The primary's request cannot be a teamwork (the engine's reason)."""
-    return refusal(f"that teamwork cannot start: {message}")
+    return _("That teamwork cannot start: {reason}.", reason=_reason(message))
 
 
 def cannot_help(message: str) -> str:
     """A helper's roll cannot be made (the engine's reason); nothing changed."""
-    return refusal(f"that help cannot be rolled: {message}. Nothing was changed")
+    return _("That help cannot be rolled: {reason}. Nothing was changed.",
+             reason=_reason(message))
 
 
 def cannot_roll(message: str) -> str:
     """The primary's roll cannot be made now (the engine's reason); nothing changed."""
-    return refusal(f"the teamwork roll cannot be made: {message}. Nothing was changed")
+    return _("The teamwork roll cannot be made: {reason}. Nothing was changed.",
+             reason=_reason(message))
 
 
 def cancelled_notice(label: str, by: str) -> str:
     """`/teamwork cancel`, confirmed."""
-    return (
-        f"Teamwork “{safe(label, limit=LABEL_LIMIT)}” cancelled by "
-        f"**{safe(by, limit=NAME_LIMIT)}**: nobody rolls."
+    return _(
+        "Teamwork “{label}” cancelled by **{name}**: nobody rolls.",
+        label=safe(label, limit=LABEL_LIMIT), name=safe(by, limit=NAME_LIMIT),
     )
 
 
@@ -335,7 +376,7 @@ def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelCo
     view = None
     if record.status is ActionStatus.OPEN and action.status is TeamworkStatus.OPEN:
         view = view_of(
-            (ids.teamwork_button(name, record.id, record.version), label, style)
+            (ids.teamwork_button(name, record.id, record.version), _(label), style)
             for name, (label, style) in _LOOK.items()
         )
     return shaped(Message(embed=embed, view=view), config)
@@ -366,11 +407,11 @@ def helper_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
     looks: list[tuple[str, str, discord.ButtonStyle]] = []
     if offered.will:
         looks.append(
-            (ids.helper_roll_button("will", record.id), SPEND_WILL, discord.ButtonStyle.primary)
+            (ids.helper_roll_button("will", record.id), _(SPEND_WILL), discord.ButtonStyle.primary)
         )
     if offered.beat:
         looks.append(
-            (ids.helper_roll_button("beat", record.id), TAKE_BEAT, discord.ButtonStyle.secondary)
+            (ids.helper_roll_button("beat", record.id), _(TAKE_BEAT), discord.ButtonStyle.secondary)
         )
     embed = _teamwork_roll_embed(record, helper_roll_label(record.label or ""), config)
     return shaped(Message(embed=embed, view=view_of(looks)), config)
@@ -388,12 +429,12 @@ def blocked_text(reason: Blocked, action: TeamworkAction) -> str:
         return ended_refusal(action.status)
     if reason is Blocked.ONLY_PRIMARY:
         return only_primary(action.primary_name)
-    return _BLOCKED[reason]
+    return _(_BLOCKED[reason])
 
 
 _BLOCKED: Final[dict[Blocked, str]] = {
     Blocked.PRIMARY_CANNOT_HELP: OWN_ACTION,
     Blocked.ALREADY_HELPED: ALREADY_HELPED,
-    Blocked.NOT_A_HELPER: "This roll is not a helper's roll in this teamwork any more.",
+    Blocked.NOT_A_HELPER: N_("This roll is not a helper's roll in this teamwork any more."),
     Blocked.NOT_YOURS: NOT_YOURS,
 }
