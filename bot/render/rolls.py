@@ -20,6 +20,7 @@ from typing import Final
 import discord
 
 from bot.render.buttons import roll_buttons
+from bot.render.lang import N_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.text import (
@@ -66,9 +67,9 @@ class RollStatus(StrEnum):
 
 
 RULESET_NAMES: Final[dict[Ruleset, str]] = {
-    Ruleset.COFD: "Chronicles of Darkness (2e)",
-    Ruleset.V20: "Classic World of Darkness (V20 / Dark Ages)",
-    Ruleset.FISTFUL: "Fist Full of Dice (table procedure)",
+    Ruleset.COFD: N_("Chronicles of Darkness (2e)"),
+    Ruleset.V20: N_("Classic World of Darkness (V20 / Dark Ages)"),
+    Ruleset.FISTFUL: N_("Fist Full of Dice (table procedure)"),
 }
 
 #: Characters of dice lines in the description (at most 4,096). What is left
