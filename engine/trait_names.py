@@ -7,6 +7,16 @@ resistance may name a trait in any of the bot's languages (``Raciocínio``,
 ``Astucia`` and ``Wits`` are one trait) and a card can show it in the table's.
 They are data, as the English templates are: names of game traits, not wording.
 
+**Decision** (the sheet's language): a sheet remembers no language. Every sheet
+matches every language's names (no migration; a sheet moved to a channel of
+another language keeps working), which stays unambiguous because within one
+template no two traits share a name in any language (tests/engine/test_trait_names.py
+checks it); a name two traits of one sheet would share (a custom trait named like
+another trait's translation) matches neither, and a sheet's own trait names always
+win. A prefix looks at the English names first (``Res`` stays Resolve). The table's
+language (the public voice's) is the one cards show names in and autocomplete offers
+first; a pool's breakdown shows each name as it was typed.
+
 Languages are keyed by their Discord locale codes, the values of
 :class:`engine.records.Language` (which imports this package's sheets, so it
 cannot be imported here).
