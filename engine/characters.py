@@ -114,13 +114,13 @@ class Character(Frozen):
     def trait(self, name: str) -> Trait | None:
         """The stored trait whose name matches ``name`` exactly (case, spaces, accents aside),
         in English or in any language of :mod:`engine.trait_names`."""
-        entry = self._index.named.get(fold(name))
+        entry = self._index.named(fold(name))
         return None if entry is None else entry.trait
 
     def value(self, name: str) -> int | None:
         """A trait's value, derived traits included (exact name, in any language); None when
         the sheet has none."""
-        entry = self._index.named.get(fold(name))
+        entry = self._index.named(fold(name))
         return None if entry is None else entry.value
 
     def derived(self) -> dict[str, int]:
@@ -256,14 +256,9 @@ class _Index:
     stored: dict[str, Trait]
     entries: dict[str, _Entry]
     """The sheet's traits and derived traits, by their own names' keys, in sheet order."""
-    named: dict[str, _Entry]
-    """``entries`` and every other language's name of a template trait on the sheet (a
-    name two of the sheet's traits would share, or one of the sheet's own, is left out)."""
     keys: list[str]
-    """Sorted keys of ``named``, for prefix search."""
+    """Sorted keys of ``entries``, for prefix search."""
     listing: tuple[tuple[str, int], ...]
-    keyed: tuple[tuple[str, str, int, dict[str, tuple[str, str]]], ...]
-    """(key, name, value, language -> (key, name)) in sheet order, for autocomplete."""
     derived_shown: tuple[tuple[str, _Entry], ...]
 
     @classmethod
@@ -278,41 +273,53 @@ class _Index:
             key = fold(name)
             entry = entries.setdefault(key, _Entry(name, value, TermSource.DERIVED, None, key))
             shown.append((name, entry))
-        claims: dict[str, dict[str, list[str]]] = {}
-        localised: dict[str, dict[str, tuple[str, str]]] = {}
-        for key in entries:
-            for language, spelled in _ALIASES.get(key, {}).items():
-                claims.setdefault(fold(spelled), {}).setdefault(key, []).append(spelled)
-                localised.setdefault(key, {})[language] = (fold(spelled), spelled)
-        named = dict(entries)
-        for alias, owners in claims.items():
-            if alias in entries or len(owners) != 1:
-                continue
-            ((key, spellings),) = owners.items()
-            entry = entries[key]
-            unique = tuple(dict.fromkeys(spellings))
-            named[alias] = _Entry(unique[0], entry.value, entry.source, entry.trait, key,
-                                  unique if len(unique) > 1 else ())
         listing = tuple((entry.name, entry.value) for entry in entries.values())
-        keyed = tuple(
-            (key, entry.name, entry.value,
-             {language: pair for language, pair in localised.get(key, {}).items()
-              if pair[0] in named and named[pair[0]].key == key})
-            for key, entry in entries.items()
-        )
-        return cls(stored, entries, named, sorted(named), listing, keyed, tuple(shown))
+        return cls(stored, entries, sorted(entries), listing, tuple(shown))
+
+    def named(self, key: str) -> _Entry | None:
+        """The entry a folded name names: the sheet's own name, else another language's
+        name of a template trait on the sheet (unless two of its traits share it)."""
+        return self.entries.get(key) or self.alias(key)
+
+    def alias(self, key: str) -> _Entry | None:
+        """The trait of the sheet another language's name ``key`` names, if exactly one."""
+        if key in self.entries:
+            return None
+        owners = [(own, spelled) for own, spelled in _OWNERS.get(key, ()) if own in self.entries]
+        if not owners or any(own != owners[0][0] for own, _ in owners):
+            return None
+        entry = self.entries[owners[0][0]]
+        spellings = tuple(dict.fromkeys(spelled for _, spelled in owners))
+        return _Entry(spellings[0], entry.value, entry.source, entry.trait, entry.key,
+                      spellings if len(spellings) > 1 else ())
 
 
-def _aliases() -> dict[str, dict[str, str]]:
-    aliases: dict[str, dict[str, str]] = {}
+def _aliases() -> dict[str, dict[str, tuple[str, str]]]:
+    aliases: dict[str, dict[str, tuple[str, str]]] = {}
     for language, localised in LOCALISED.items():
         for english, spelled in localised.items():
-            aliases.setdefault(fold(english), {})[language] = spelled
+            aliases.setdefault(fold(english), {})[language] = (fold(spelled), spelled)
     return aliases
 
 
-#: A template trait's key -> language -> its name in that language (engine.trait_names).
+#: A template trait's key -> language -> (key, name) of its name in that language
+#: (engine.trait_names), folded once.
 _ALIASES: Final = _aliases()
+
+
+def _owners() -> dict[str, tuple[tuple[str, str], ...]]:
+    owners: dict[str, list[tuple[str, str]]] = {}
+    for own, spellings in _ALIASES.items():
+        for alias, spelled in spellings.values():
+            owners.setdefault(alias, []).append((own, spelled))
+    return {alias: tuple(pairs) for alias, pairs in owners.items()}
+
+
+#: Another language's folded name -> the template traits' keys it names, with its spelling
+#: (``autocontrole``: Composure and Self-Control, of two templates).
+_OWNERS: Final = _owners()
+#: Every other language's folded name, sorted, for prefix search.
+_ALIAS_KEYS: Final = sorted(_OWNERS)
 
 
 # --- making and editing sheets --------------------------------------------------
@@ -403,8 +410,8 @@ def set_traits(
         if len(name) > MAX_TRAIT_NAME or not _TRAIT_NAME.fullmatch(name):
             return Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=name[:80], max=MAX_TRAIT_NAME)
         key = fold(name)
-        known = sheet._index.named.get(key)
-        if key not in positions and known is not None and known.key != key:
+        known = sheet._index.alias(key)
+        if key not in positions and known is not None:
             name, key = sheet._index.entries[known.key].name, known.key
         at = positions.get(key)
         shown = traits[at].name if at is not None else name
@@ -580,47 +587,51 @@ def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
 # --- pools by trait name -------------------------------------------------------------
 
 
+def _prefixed(keys: list[str], key: str) -> list[str]:
+    """The sorted ``keys`` that start with ``key``."""
+    start = end = bisect.bisect_left(keys, key)
+    while end < len(keys) and keys[end].startswith(key):
+        end += 1
+    return keys[start:end]
+
+
 def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
     """The trait ``name`` names (in English or another language of the bot): exactly, else
     by a unique prefix of the traits' own names, else of their names in other languages;
     or why not, with the closest names."""
     index = sheet._index
     key = fold(name)
-    entry = index.named.get(key)
+    entry = index.named(key)
     if entry is not None:
         return entry
-    keys = index.keys
-    start = bisect.bisect_left(keys, key)
-    end = start
-    own: list[str] = []
-    # Other languages' names: one match per trait (its first name matching).
-    found: dict[str, str] = {}
-    while end < len(keys) and keys[end].startswith(key):
-        trait = index.named[keys[end]].key
-        if keys[end] == trait:
-            own.append(trait)
-        found.setdefault(trait, keys[end])
-        end += 1
-    if own:
-        found = {k: k for k in own}
+    found = {k: index.entries[k] for k in _prefixed(index.keys, key)}
+    if not found:
+        # Other languages' names: one match per trait (its first name matching).
+        for alias in _prefixed(_ALIAS_KEYS, key):
+            entry = index.alias(alias)
+            if entry is not None:
+                found.setdefault(entry.key, entry)
     if len(found) == 1 and key:
-        return index.named[next(iter(found.values()))]
+        return next(iter(found.values()))
     if len(found) > 1:
-        matches = [index.named[k].name for k in sorted(found.values())]
-        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name, matches=names(matches[:6]))
+        matches = sorted((fold(e.name), e.name) for e in found.values())
+        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name,
+                          matches=names([shown for _, shown in matches][:6]))
     return Refusal.of(RefusalCode.TRAIT_UNKNOWN, name=name, closest=names(_closest(index, key)))
 
 
 def _closest(index: _Index, key: str) -> list[str]:
     """Up to 3 names close to ``key``: among the traits' own names, unless a name in
     another language is the closest of all (then among every name, one per trait)."""
-    every = difflib.get_close_matches(key, index.keys, n=6, cutoff=0.5)
-    if not every or index.named[every[0]].key == every[0]:
-        own = difflib.get_close_matches(key, list(index.entries), n=3, cutoff=0.5)
+    aliases = {alias: entry for alias in _ALIAS_KEYS if (entry := index.alias(alias))}
+    every = difflib.get_close_matches(key, [*index.keys, *aliases], n=6, cutoff=0.5)
+    if not every or every[0] not in aliases:
+        own = difflib.get_close_matches(key, index.keys, n=3, cutoff=0.5)
         return [index.entries[k].name for k in own]
     shown: dict[str, str] = {}
     for close in every:
-        shown.setdefault(index.named[close].key, index.named[close].name)
+        entry = aliases.get(close) or index.entries[close]
+        shown.setdefault(entry.key, entry.name)
     return list(shown.values())[:3]
 
 
@@ -740,7 +751,7 @@ def resist_trait(name: str) -> str | Refusal:
     and accents aside, in English or another language of the bot, a unique prefix enough:
     ``comp`` is Composure, ``Autocontrole`` too); or why not."""
     key = fold(name)
-    spelled = {trait: {fold(trait), *map(fold, _ALIASES[fold(trait)].values())}
+    spelled = {trait: {fold(trait), *(k for k, _ in _ALIASES[fold(trait)].values())}
                for trait in RESIST_TRAITS}
     exact = [trait for trait in RESIST_TRAITS if key in spelled[trait]]
     found = (exact
@@ -809,10 +820,13 @@ def suggestions(
     key = fold(word)
     first: list[tuple[str, int]] = []
     more: list[tuple[str, int]] = []
-    for own, name, value, localised in sheet._index.keyed:
-        spellings = [(own, name)]
-        if language in localised:
-            spellings.insert(0, localised[language])
+    index = sheet._index
+    for own, entry in index.entries.items():
+        spellings = [(own, entry.name)]
+        local = _ALIASES.get(own, {}).get(language or "")
+        if local is not None and index.alias(local[0]) is not None:
+            spellings.insert(0, local)
+        value = entry.value
         prefix = next((n for k, n in spellings if k.startswith(key)), None)
         inside = next((n for k, n in spellings if key and key in k), None)
         if prefix is not None:
