@@ -411,13 +411,16 @@ def set_traits(
             return Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=name[:80], max=MAX_TRAIT_NAME)
         key = fold(name)
         known = sheet._index.alias(key)
+        typed = None  # another language's name, as a refusal repeats it
         if key not in positions and known is not None:
+            typed = known.spelled(name)
             name, key = sheet._index.entries[known.key].name, known.key
         at = positions.get(key)
         shown = traits[at].name if at is not None else name
         high = value_limit(sheet.template, shown)
         if not 0 <= value <= high:
-            return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=shown, value=value, high=high)
+            return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=typed or shown, value=value,
+                              high=high)
         if at is not None:
             changes.append(TraitChange(name=shown, old=traits[at].value, new=value))
             traits[at] = traits[at].model_copy(update={"value": value})

@@ -175,3 +175,9 @@ def test_a_name_is_shown_in_a_language_or_as_it_is() -> None:
     assert localised("Animal Ken", "es-ES") == "Trato con Animales"
     assert localised("Wits", "en") == "Wits"
     assert localised("Éclat", "pt-BR") == "Éclat"
+
+
+def test_a_value_out_of_range_repeats_the_name_as_typed() -> None:
+    answer = set_traits(new_sheet("Alice", Ruleset.COFD), [("raciocínio", 11)])
+    assert isinstance(answer, Refusal)
+    assert answer.params["trait"] == "Raciocínio"
