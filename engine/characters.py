@@ -27,6 +27,7 @@ from engine.frozen import Frozen
 from engine.models import RollRequest, Ruleset, SheetNotes, SkillCategory, Term, TermSource
 from engine.parser import NamedPart
 from engine.refusals import Refusal, RefusalCode, names
+from engine.trait_names import LOCALISED
 
 __all__ = [
     "BEATS_PER_EXPERIENCE",
@@ -111,12 +112,15 @@ class Character(Frozen):
         self._index = _Index.of(self)
 
     def trait(self, name: str) -> Trait | None:
-        """The stored trait whose name matches ``name`` exactly (case, spaces, accents aside)."""
-        return self._index.stored.get(fold(name))
+        """The stored trait whose name matches ``name`` exactly (case, spaces, accents aside),
+        in English or in any language of :mod:`engine.trait_names`."""
+        entry = self._index.named(fold(name))
+        return None if entry is None else entry.trait
 
     def value(self, name: str) -> int | None:
-        """A trait's value, derived traits included (exact name); None when the sheet has none."""
-        entry = self._index.entries.get(fold(name))
+        """A trait's value, derived traits included (exact name, in any language); None when
+        the sheet has none."""
+        entry = self._index.named(fold(name))
         return None if entry is None else entry.value
 
     def derived(self) -> dict[str, int]:
@@ -231,37 +235,91 @@ def value_limit(ruleset: Ruleset, name: str) -> int:
 @dataclass(frozen=True, slots=True)
 class _Entry:
     name: str
+    """The trait's own name, or (an entry of another language's name) that name."""
     value: int
     source: TermSource
     trait: Trait | None
+    key: str
+    """The trait's own key: every name of one trait has the same (one trait, one key)."""
+    spellings: tuple[str, ...] = ()
+    """Another language's names folding to this entry's key (``Inteligência``,
+    ``Inteligencia``): the one typed is shown."""
+
+    def spelled(self, typed: str) -> str:
+        """The name as shown for ``typed``: the spelling typed, when several fold alike."""
+        wanted = " ".join(typed.split()).casefold()
+        return next((s for s in self.spellings if s.casefold() == wanted), self.name)
 
 
 @dataclass(frozen=True, slots=True)
 class _Index:
     stored: dict[str, Trait]
     entries: dict[str, _Entry]
+    """The sheet's traits and derived traits, by their own names' keys, in sheet order."""
     keys: list[str]
     """Sorted keys of ``entries``, for prefix search."""
     listing: tuple[tuple[str, int], ...]
-    keyed: tuple[tuple[str, str, int], ...]
-    """(key, name, value) in sheet order, for autocomplete."""
     derived_shown: tuple[tuple[str, _Entry], ...]
 
     @classmethod
     def of(cls, sheet: Character) -> _Index:
         stored = {fold(trait.name): trait for trait in sheet.traits}
         entries = {
-            key: _Entry(trait.name, trait.value, TermSource.SHEET, trait)
+            key: _Entry(trait.name, trait.value, TermSource.SHEET, trait, key)
             for key, trait in stored.items()
         }
         shown: list[tuple[str, _Entry]] = []
         for name, value in _derive(sheet.template, stored).items():
             key = fold(name)
-            entry = entries.setdefault(key, _Entry(name, value, TermSource.DERIVED, None))
+            entry = entries.setdefault(key, _Entry(name, value, TermSource.DERIVED, None, key))
             shown.append((name, entry))
         listing = tuple((entry.name, entry.value) for entry in entries.values())
-        keyed = tuple((key, entry.name, entry.value) for key, entry in entries.items())
-        return cls(stored, entries, sorted(entries), listing, keyed, tuple(shown))
+        return cls(stored, entries, sorted(entries), listing, tuple(shown))
+
+    def named(self, key: str) -> _Entry | None:
+        """The entry a folded name names: the sheet's own name, else another language's
+        name of a template trait on the sheet (unless two of its traits share it)."""
+        return self.entries.get(key) or self.alias(key)
+
+    def alias(self, key: str) -> _Entry | None:
+        """The trait of the sheet another language's name ``key`` names, if exactly one."""
+        if key in self.entries:
+            return None
+        owners = [(own, spelled) for own, spelled in _OWNERS.get(key, ()) if own in self.entries]
+        if not owners or any(own != owners[0][0] for own, _ in owners):
+            return None
+        entry = self.entries[owners[0][0]]
+        spellings = tuple(dict.fromkeys(spelled for _, spelled in owners))
+        return _Entry(spellings[0], entry.value, entry.source, entry.trait, entry.key,
+                      spellings if len(spellings) > 1 else ())
+
+
+def _aliases() -> dict[str, dict[str, tuple[str, str]]]:
+    aliases: dict[str, dict[str, tuple[str, str]]] = {}
+    for language, localised in LOCALISED.items():
+        for english, spelled in localised.items():
+            aliases.setdefault(fold(english), {})[language] = (fold(spelled), spelled)
+    return aliases
+
+
+#: A template trait's key -> language -> (key, name) of its name in that language
+#: (engine.trait_names), folded once.
+_ALIASES: Final = _aliases()
+
+
+def _owners() -> dict[str, tuple[tuple[str, str], ...]]:
+    owners: dict[str, list[tuple[str, str]]] = {}
+    for own, spellings in _ALIASES.items():
+        for alias, spelled in spellings.values():
+            owners.setdefault(alias, []).append((own, spelled))
+    return {alias: tuple(pairs) for alias, pairs in owners.items()}
+
+
+#: Another language's folded name -> the template traits' keys it names, with its spelling
+#: (``autocontrole``: Composure and Self-Control, of two templates).
+_OWNERS: Final = _owners()
+#: Every other language's folded name, sorted, for prefix search.
+_ALIAS_KEYS: Final = sorted(_OWNERS)
 
 
 # --- making and editing sheets --------------------------------------------------
@@ -340,9 +398,10 @@ def parse_assignments(text: str) -> list[tuple[str, int]] | Refusal:
 def set_traits(
     sheet: Character, values: Iterable[tuple[str, int]]
 ) -> tuple[Character, tuple[TraitChange, ...]] | Refusal:
-    """Set traits by name: an existing trait (same name, case, spaces and accents aside) or
-    a derived one (then set by hand) changes, any other name adds a trait. Each value is
-    checked against its trait's range; one bad pair refuses them all."""
+    """Set traits by name: an existing trait (same name, case, spaces and accents aside, in
+    English or another language of the bot: ``Raciocínio`` is Wits) or a derived one (then
+    set by hand, under its English name) changes, any other name adds a trait. Each value
+    is checked against its trait's range; one bad pair refuses them all."""
     traits = list(sheet.traits)
     positions = {fold(trait.name): index for index, trait in enumerate(traits)}
     changes: list[TraitChange] = []
@@ -351,11 +410,17 @@ def set_traits(
         if len(name) > MAX_TRAIT_NAME or not _TRAIT_NAME.fullmatch(name):
             return Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=name[:80], max=MAX_TRAIT_NAME)
         key = fold(name)
+        known = sheet._index.alias(key)
+        typed = None  # another language's name, as a refusal repeats it
+        if key not in positions and known is not None:
+            typed = known.spelled(name)
+            name, key = sheet._index.entries[known.key].name, known.key
         at = positions.get(key)
         shown = traits[at].name if at is not None else name
         high = value_limit(sheet.template, shown)
         if not 0 <= value <= high:
-            return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=shown, value=value, high=high)
+            return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=typed or shown, value=value,
+                              high=high)
         if at is not None:
             changes.append(TraitChange(name=shown, old=traits[at].value, new=value))
             traits[at] = traits[at].model_copy(update={"value": value})
@@ -525,27 +590,52 @@ def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
 # --- pools by trait name -------------------------------------------------------------
 
 
-def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
-    """The trait ``name`` names: exactly, else by a unique prefix; or why not, with the
-    closest names."""
-    index = sheet._index
-    key = fold(name)
-    entry = index.entries.get(key)
-    if entry is not None:
-        return entry
-    keys = index.keys
-    start = bisect.bisect_left(keys, key)
-    end = start
+def _prefixed(keys: list[str], key: str) -> list[str]:
+    """The sorted ``keys`` that start with ``key``."""
+    start = end = bisect.bisect_left(keys, key)
     while end < len(keys) and keys[end].startswith(key):
         end += 1
-    if end - start == 1 and key:
-        return index.entries[keys[start]]
-    if end - start > 1:
-        matches = [index.entries[k].name for k in keys[start:end]]
-        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name, matches=names(matches[:6]))
-    close = difflib.get_close_matches(key, keys, n=3, cutoff=0.5)
-    return Refusal.of(RefusalCode.TRAIT_UNKNOWN, name=name,
-                      closest=names(index.entries[k].name for k in close))
+    return keys[start:end]
+
+
+def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
+    """The trait ``name`` names (in English or another language of the bot): exactly, else
+    by a unique prefix of the traits' own names, else of their names in other languages;
+    or why not, with the closest names."""
+    index = sheet._index
+    key = fold(name)
+    entry = index.named(key)
+    if entry is not None:
+        return entry
+    found = {k: index.entries[k] for k in _prefixed(index.keys, key)}
+    if not found:
+        # Other languages' names: one match per trait (its first name matching).
+        for alias in _prefixed(_ALIAS_KEYS, key):
+            entry = index.alias(alias)
+            if entry is not None:
+                found.setdefault(entry.key, entry)
+    if len(found) == 1 and key:
+        return next(iter(found.values()))
+    if len(found) > 1:
+        matches = sorted((fold(e.name), e.name) for e in found.values())
+        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name,
+                          matches=names([shown for _, shown in matches][:6]))
+    return Refusal.of(RefusalCode.TRAIT_UNKNOWN, name=name, closest=names(_closest(index, key)))
+
+
+def _closest(index: _Index, key: str) -> list[str]:
+    """Up to 3 names close to ``key``: among the traits' own names, unless a name in
+    another language is the closest of all (then among every name, one per trait)."""
+    aliases = {alias: entry for alias in _ALIAS_KEYS if (entry := index.alias(alias))}
+    every = difflib.get_close_matches(key, [*index.keys, *aliases], n=6, cutoff=0.5)
+    if not every or every[0] not in aliases:
+        own = difflib.get_close_matches(key, index.keys, n=3, cutoff=0.5)
+        return [index.entries[k].name for k in own]
+    shown: dict[str, str] = {}
+    for close in every:
+        entry = aliases.get(close) or index.entries[close]
+        shown.setdefault(entry.key, entry.name)
+    return list(shown.values())[:3]
 
 
 class Resolved(Frozen):
@@ -572,7 +662,7 @@ def resolve(
     """Numbers for a pool's names from ``sheet``: a typed number wins; a bare name is the
     sheet's trait (unique prefix enough); ``spec`` must be a specialty of a named Skill."""
     terms: list[Term] = []
-    skills: list[Trait] = []
+    skills: list[tuple[Trait, str]] = []
     named = 0
     for part in parts:
         if part.value is not None:
@@ -587,44 +677,47 @@ def resolve(
         found = _lookup(sheet, part.label or "")
         if isinstance(found, Refusal):
             return found
-        terms.append(Term.trusted(label=found.name, source=found.source,
+        shown = found.spelled(part.label or "")
+        terms.append(Term.trusted(label=shown, source=found.source,
                                   value=-found.value if part.negative else found.value))
         if not part.negative:
             named += found.value
             if found.trait is not None and found.trait.group is TraitGroup.SKILL:
-                skills.append(found.trait)
+                skills.append((found.trait, shown))
     specialty = None
     if spec is not None:
         specialty = _specialty(skills, spec)
         if isinstance(specialty, Refusal):
             return specialty
-    untrained = [t for t in skills if t.value == 0]
+    untrained = [(t, shown) for t, shown in skills if t.value == 0]
     category = None
     if untrained:
-        category = min((t.category for t in untrained if t.category is not None),
+        category = min((t.category for t, _ in untrained if t.category is not None),
                        key=lambda c: c is not SkillCategory.MENTAL, default=SkillCategory.PHYSICAL)
     return Resolved.trusted(
         terms=tuple(terms),
-        skills=tuple(t.name for t in skills),
+        skills=tuple(shown for _, shown in skills),
         attribute_and_skill=named + (1 if specialty else 0),
-        skill_dots=skills[0].value if skills else None,
+        skill_dots=skills[0][0].value if skills else None,
         untrained=category,
-        untrained_skill=untrained[0].name if untrained else None,
+        untrained_skill=untrained[0][1] if untrained else None,
         specialty=specialty,
     )
 
 
-def _specialty(skills: list[Trait], spec: str) -> str | Refusal:
+def _specialty(skills: list[tuple[Trait, str]], spec: str) -> str | Refusal:
+    """The specialty ``spec`` names among the named Skills', as ``Skill: specialty`` (the
+    Skill as the pool named it)."""
     key = fold(spec)
-    for trait in skills:
+    for trait, shown in skills:
         for specialty in trait.specialties:
             if fold(specialty) == key or (key and fold(specialty).startswith(key)):
-                return f"{trait.name}: {specialty}"
+                return f"{shown}: {specialty}"
     if not skills:
         return Refusal.of(RefusalCode.SPECIALTY_NO_SKILL, specialty=spec[:80])
-    have = [f"{t.name}: {s}" for t in skills for s in t.specialties]
+    have = [f"{shown}: {s}" for t, shown in skills for s in t.specialties]
     return Refusal.of(RefusalCode.SPECIALTY_UNKNOWN, specialty=spec[:80],
-                      skills=names(t.name for t in skills), specialties=names(have))
+                      skills=names(shown for _, shown in skills), specialties=names(have))
 
 
 def with_sheet(request: RollRequest, resolved: Resolved, character: str | None) -> RollRequest:
@@ -658,10 +751,16 @@ RESIST_TRAITS: Final = ("Resolve", "Stamina", "Composure", "Defense")
 
 def resist_trait(name: str) -> str | Refusal:
     """The resistance trait ``name`` names, matched as a pool's names are (case, spaces
-    and accents aside, a unique prefix enough: ``comp`` is Composure); or why not."""
+    and accents aside, in English or another language of the bot, a unique prefix enough:
+    ``comp`` is Composure, ``Autocontrole`` too); or why not."""
     key = fold(name)
-    exact = [trait for trait in RESIST_TRAITS if fold(trait) == key]
-    found = exact or [trait for trait in RESIST_TRAITS if key and fold(trait).startswith(key)]
+    spelled = {trait: {fold(trait), *(k for k, _ in _ALIASES[fold(trait)].values())}
+               for trait in RESIST_TRAITS}
+    exact = [trait for trait in RESIST_TRAITS if key in spelled[trait]]
+    found = (exact
+             or [trait for trait in RESIST_TRAITS if key and fold(trait).startswith(key)]
+             or [trait for trait in RESIST_TRAITS
+                 if key and any(k.startswith(key) for k in spelled[trait])])
     if len(found) == 1:
         return found[0]
     return Refusal.of(RefusalCode.RESIST_TRAIT, trait=name.strip()[:MAX_TRAIT_NAME])
@@ -709,19 +808,34 @@ def initiative_pool(sheet: Character, ruleset: Ruleset) -> int:
 MAX_SUGGESTIONS: Final = 25
 
 
-def suggestions(sheet: Character, typed: str) -> tuple[tuple[str, str], ...]:
+def suggestions(
+    sheet: Character, typed: str, language: str | None = None
+) -> tuple[tuple[str, str], ...]:
     """Autocomplete for a ``pool`` option: the text typed so far with its last word
     completed to each trait it may name, as (shown ``Wits 3``, value ``Wits``); the
     pool's earlier terms are kept in both. Prefix matches first, then names containing
-    the word; at most 25."""
+    the word; at most 25. With ``language`` (a code of :mod:`engine.trait_names`), a
+    template trait is offered under its name in that language first, else its own."""
     cut = max(typed.rfind("+"), typed.rfind("-"), typed.rfind("["))
     head, word = typed[: cut + 1], typed[cut + 1 :].strip()
     if head and not head.endswith(" "):
         head += " "
     key = fold(word)
-    keyed = sheet._index.keyed
-    first = [(n, v) for k, n, v in keyed if k.startswith(key)]
-    more = [(n, v) for k, n, v in keyed if key and key in k and not k.startswith(key)]
+    first: list[tuple[str, int]] = []
+    more: list[tuple[str, int]] = []
+    index = sheet._index
+    for own, entry in index.entries.items():
+        spellings = [(own, entry.name)]
+        local = _ALIASES.get(own, {}).get(language or "")
+        if local is not None and index.alias(local[0]) is not None:
+            spellings.insert(0, local)
+        value = entry.value
+        prefix = next((n for k, n in spellings if k.startswith(key)), None)
+        inside = next((n for k, n in spellings if key and key in k), None)
+        if prefix is not None:
+            first.append((prefix, value))
+        elif inside is not None:
+            more.append((inside, value))
     return tuple(
         (f"{head}{name} {value}"[:100], f"{head}{name}"[:100])
         for name, value in (first + more)[:MAX_SUGGESTIONS]

@@ -15,6 +15,7 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.render import characters as words
+from bot.render.lang import _, speaking
 from bot.render.message import Attachment, Message, shaped
 from bot.store import Tx
 from bot.store.characters import SERVER_WIDE
@@ -31,6 +32,12 @@ class Member:
 
     user_id: int
     name: str
+
+
+def _trait_language(ctx: Ctx, config: ChannelConfig) -> str:
+    """The language a sheet's trait names are shown in: the table's (the public voice's),
+    whoever asks (issue 14: the sheet's language is the table's)."""
+    return words.trait_language(ctx.public_voice(config))
 
 
 def _refuse(answer: object) -> None:
@@ -52,7 +59,7 @@ def find(
     if text is None and owner_id is None:
         record = tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
         if record is None:
-            raise UserError(words.NO_CHARACTER)
+            raise UserError(_(words.NO_CHARACTER))
         return record
     if text is None:
         record = tx.characters.active(ctx.guild_id, owner_id or ctx.user_id, ctx.channel_id,
@@ -69,7 +76,7 @@ def find(
             raise UserError(words.several(text, len(found)))
         record = found[0]
     if edit and record.owner_id != ctx.user_id and not storyteller:
-        raise UserError(words.NOT_YOURS)
+        raise UserError(_(words.NOT_YOURS))
     return record
 
 
@@ -89,7 +96,7 @@ async def create(
     def write(tx: Tx) -> Character:
         config = ctx.config(tx)
         if npc and not ctx.storyteller(config):
-            raise UserError(words.NPC_ONLY_STORYTELLER)
+            raise UserError(_(words.NPC_ONLY_STORYTELLER))
         if tx.characters.count(ctx.guild_id, ctx.user_id) >= MAX_CHARACTERS:
             raise UserError(words.too_many())
         sheet = sheets.new_sheet(name, template or config.ruleset, npc=npc)
@@ -111,23 +118,24 @@ async def set_traits(
     if trait is not None and value is not None:
         pairs.append((trait, value))
     elif trait is not None or value is not None:
-        raise UserError(words.NOTHING_TO_SET)
+        raise UserError(_(words.NOTHING_TO_SET))
     if traits:
         parsed = sheets.parse_assignments(traits)
         if isinstance(parsed, Refusal):
             raise UserError(words.refused(parsed))
         pairs.extend(parsed)
     if not pairs:
-        raise UserError(words.NOTHING_TO_SET)
+        raise UserError(_(words.NOTHING_TO_SET))
 
     def write(tx: Tx) -> str:
-        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        config = ctx.config(tx)
+        record = find(tx, ctx, config, character, edit=True)
         answer = sheets.set_traits(record.sheet, pairs)
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer))
         sheet, changes = answer
         _save(tx, record, sheet)
-        return words.traits_changed(sheet, changes)
+        return words.traits_changed(sheet, changes, _trait_language(ctx, config))
 
     return say(await deps.store.write(write))
 
@@ -138,10 +146,11 @@ async def specialty(
 ) -> Reply:
     """Add or remove a specialty of a Skill."""
     if (add is None) == (remove is None):
-        raise UserError(words.SPECIALTY_WHAT)
+        raise UserError(_(words.SPECIALTY_WHAT))
 
     def write(tx: Tx) -> str:
-        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        config = ctx.config(tx)
+        record = find(tx, ctx, config, character, edit=True)
         if add is not None:
             answer = sheets.add_specialty(record.sheet, skill, add)
         else:
@@ -151,7 +160,8 @@ async def specialty(
         _save(tx, record, answer)
         shown = answer.trait(skill) or record.sheet.trait(skill)
         return words.specialty_changed(answer, shown.name if shown else skill,
-                                       add or remove or "", added=add is not None)
+                                       add or remove or "", _trait_language(ctx, config),
+                                       added=add is not None)
 
     return say(await deps.store.write(write))
 
@@ -162,7 +172,7 @@ async def condition(
 ) -> Reply:
     """Add or resolve a Condition."""
     if (add is None) == (remove is None):
-        raise UserError(words.CONDITION_WHAT)
+        raise UserError(_(words.CONDITION_WHAT))
 
     def write(tx: Tx) -> str:
         record = find(tx, ctx, ctx.config(tx), character, edit=True)
@@ -190,14 +200,19 @@ async def show(
         record = find(tx, ctx, config, character, owner_id=owner)
         mine = record.owner_id == ctx.user_id
         if not (mine or ctx.storyteller(config) or record.sheet.public):
-            raise UserError(words.NOT_VISIBLE)
+            raise UserError(_(words.NOT_VISIBLE))
         if public and mine and not record.sheet.public:
             record = _save(tx, record, record.sheet.model_copy(update={"public": True}))
         return config, record
 
     config, record = await deps.store.write(write)
-    sheet = Message(embed=words.sheet_embed(record, text_only=config.text_only))
-    return Reply(message=shaped(sheet, config), ephemeral=not public)
+    language = _trait_language(ctx, config)
+    if not public:
+        sheet = Message(embed=words.sheet_embed(record, language, text_only=config.text_only))
+        return Reply(message=shaped(sheet, config), ephemeral=True)
+    with speaking(ctx.public_voice(config)):
+        sheet = Message(embed=words.sheet_embed(record, language, text_only=config.text_only))
+        return Reply(message=shaped(sheet, config), ephemeral=False)
 
 
 async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Reply:
@@ -207,7 +222,7 @@ async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Repl
         config = ctx.config(tx)
         record = find(tx, ctx, config, name, edit=True)
         if record.owner_id != ctx.user_id:
-            raise UserError(words.NOT_YOURS)
+            raise UserError(_(words.NOT_YOURS))
         tx.characters.use(ctx.guild_id, ctx.user_id, record.id,
                           ctx.channel_id if channel else SERVER_WIDE)
         return record.sheet
@@ -254,17 +269,18 @@ async def delete(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     """The Delete button: deletes the sheet only if it is still as confirmed."""
 
-    def write(tx: Tx) -> str:
+    def write(tx: Tx) -> Reply:
         record = tx.characters.get(press.key)
         if record is None or record.guild_id != ctx.guild_id or record.version != press.version:
-            raise UserError(words.CHARACTER_GONE)
-        if record.owner_id != ctx.user_id and not ctx.storyteller(ctx.config(tx)):
-            raise UserError(words.NOT_YOURS)
+            raise UserError(_(words.CHARACTER_GONE))
+        config = ctx.config(tx)
+        if record.owner_id != ctx.user_id and not ctx.storyteller(config):
+            raise UserError(_(words.NOT_YOURS))
         tx.characters.delete(record.id, record.version)
-        return record.name
+        with speaking(ctx.public_voice(config)):
+            return Reply(message=Message(content=words.deleted(record.name)), update=True)
 
-    gone = await deps.store.write(write)
-    return Reply(message=Message(content=words.deleted(gone)), update=True)
+    return await deps.store.write(write)
 
 
 async def export(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
@@ -297,7 +313,7 @@ async def import_(
     def write(tx: Tx) -> bool:
         config = ctx.config(tx)
         if sheet.npc and not ctx.storyteller(config):
-            raise UserError(words.NPC_ONLY_STORYTELLER)
+            raise UserError(_(words.NPC_ONLY_STORYTELLER))
         same = tx.characters.named(ctx.guild_id, sheet.name, ctx.user_id)
         if same and not replace:
             raise UserError(words.name_taken(sheet.name))
@@ -320,12 +336,17 @@ async def import_(
 
 async def pool_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[str, str]]:
     """Autocomplete of a ``pool`` option: the active character's trait names with their
-    values (``Wi`` → ``Wits 3``), the pool typed so far kept; none without a character."""
-    record = await deps.store.read(lambda tx: tx.characters.active(
-        ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id))
+    values (``Wi`` → ``Wits 3``), the pool typed so far kept; none without a character.
+    A template trait is offered in the table's language first (``Ra`` → ``Raciocínio 3``)."""
+
+    def read(tx: Tx) -> tuple[ChannelConfig, CharacterRecord | None]:
+        return ctx.config(tx), tx.characters.active(
+            ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
+
+    config, record = await deps.store.read(read)
     if record is None:
         return []
-    return list(sheets.suggestions(record.sheet, typed))
+    return list(sheets.suggestions(record.sheet, typed, _trait_language(ctx, config)))
 
 
 async def character_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[str, str]]:
@@ -341,6 +362,6 @@ async def character_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[
     first = [n for n in found if fold(n.name).startswith(key)]
     more = [n for n in found if key in fold(n.name) and not fold(n.name).startswith(key)]
     return [
-        (f"{n.name}{' (NPC)' if n.npc else ''}"[:100], n.name[:100])
+        (words.character_choice(n)[:100], n.name[:100])
         for n in (first + more)[:sheets.MAX_SUGGESTIONS]
     ]

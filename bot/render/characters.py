@@ -1,4 +1,9 @@
-"""Words, embeds and buttons of `/character`: sheets, confirmations, refusals."""
+"""Words, embeds and buttons of `/character`: sheets, confirmations, refusals.
+
+Trait names are kept in English on the sheet; they are shown in the table's language
+(``language``: a code of :mod:`engine.trait_names`, see :func:`trait_language`), as the
+Brazilian and Spanish editions name them, wherever a reply names them.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.lang import N_
+from bot.render.lang import N_, Voice, _, n_
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
@@ -17,43 +22,55 @@ from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup
 from engine.models import Ruleset
 from engine.records import CharacterName, CharacterRecord
 from engine.refusals import Refusal
+from engine.trait_names import localised
 
 #: Longest name shown in a line.
 NAME_LIMIT = 80
 SHEET_COLOUR = discord.Colour.dark_teal()
 
-NO_CHARACTER = (
+NO_CHARACTER = N_(
     "You have no active character here: make one with /character create name:<name>, "
     "or pick one with /character use name:<name>."
 )
-NO_CHARACTER_FOR_NAMES = (
+NO_CHARACTER_FOR_NAMES = N_(
     "A word with no number is a trait of your character's sheet, and you have no active "
     "character here: make one with /character create name:<name>, or pick one with "
     "/character use name:<name>. To roll without a sheet, give each word its number: "
     "“Strength 3 + Brawl 2 - 1”, not “Strength -3”."
 )
 NPC_ONLY_STORYTELLER = N_("Only a Storyteller may create or roll non-player characters (npc).")
-NOT_YOURS = (
+NOT_YOURS = N_(
     "That sheet is not yours: a member edits only their own sheets (a Storyteller, any "
     "in the server)."
 )
-NOT_VISIBLE = (
+NOT_VISIBLE = N_(
     "That sheet is private: only its owner and the Storyteller can see it (the owner can "
     "show it with /character show public:True)."
 )
-CHARACTER_GONE = (
+CHARACTER_GONE = N_(
     "That character was deleted or changed since this message was drawn, so nothing was "
     "changed. Run /character delete again if you still want to delete it."
 )
-NOTHING_TO_SET = (
+NOTHING_TO_SET = N_(
     "Say what to set: trait:<name> value:<number>, or traits:\"Wits 3, Composure 2\"."
 )
-SPECIALTY_WHAT = "Say which specialty: add:<text> or remove:<text> (one of them)."
-CONDITION_WHAT = "Say which Condition: add:<text> or remove:<text> (one of them)."
-WILL_FROM_SHEET = (
+SPECIALTY_WHAT = N_("Say which specialty: add:<text> or remove:<text> (one of them).")
+CONDITION_WHAT = N_("Say which Condition: add:<text> or remove:<text> (one of them).")
+WILL_FROM_SHEET = N_(
     "Your active character's Will maximum is its Willpower trait: change it with "
     "/character set trait:Willpower value:<n>; /will set current:<n> sets Will now."
 )
+
+
+def trait_language(voice: Voice) -> str:
+    """The language a voice names traits in (``pt-BR``; English ``en``, the pseudo-locales
+    of the tests too): the table's voice, for the sheet's trait names."""
+    return str(voice.locale).replace("_", "-")
+
+
+def trait(text: str, language: str) -> str:
+    """A trait's name as shown: the template's traits in ``language``, escaped."""
+    return safe(localised(text, language))
 
 
 def name(text: str) -> str:
@@ -64,130 +81,178 @@ def name(text: str) -> str:
 def refused(refusal: Refusal) -> str:
     """An engine refusal about a sheet, as a reply."""
     text = refusal_text(refusal)
-    return f"{text[:1].upper()}{text[1:]}. Nothing was changed."
+    at = next((i for i, c in enumerate(text) if c.isalpha()), 0)  # past any marks
+    return _("{reason}. Nothing was changed.",
+             reason=f"{text[:at]}{text[at:at + 1].upper()}{text[at + 1:]}")
 
 
 def problems(found: Sequence[Refusal]) -> str:
     """Every problem of an import file, one per line."""
-    lines = [f"- {refusal_text(problem)}" for problem in found[:20]]
-    return "That file cannot be imported, nothing was changed:\n" + "\n".join(lines)
+    lines = "\n".join(f"- {refusal_text(problem)}" for problem in found[:20])
+    return _("That file cannot be imported, nothing was changed:\n{problems}", problems=lines)
 
 
 def not_found(text: str) -> str:
-    return (f"No character named “{name(text)}” that you can use here: see /character list, "
-            "or create it with /character create.")
+    return _("No character named “{name}” that you can use here: see /character list, "
+             "or create it with /character create.", name=name(text))
 
 
 def several(text: str, owners: int) -> str:
-    return (f"{owners} sheets in this server are named “{name(text)}”: ask their owners "
-            "to rename one, or use the member option.")
+    return n_("{n} sheet in this server is named “{name}”: ask its owner to rename it, "
+              "or use the member option.",
+              "{n} sheets in this server are named “{name}”: ask their owners to rename "
+              "one, or use the member option.", owners, name=name(text))
 
 
 def name_taken(text: str) -> str:
-    return (f"You already have a character named “{name(text)}”: pick another name "
-            "(or /character import replace:True to overwrite it).")
+    return _("You already have a character named “{name}”: pick another name (or "
+             "/character import replace:True to overwrite it).", name=name(text))
 
 
 def too_many() -> str:
-    return (f"You have {MAX_CHARACTERS} characters in this server, the most there can be: "
-            "delete one with /character delete first.")
+    return n_("You have {n} character in this server, the most there can be: delete it "
+              "with /character delete first.",
+              "You have {n} characters in this server, the most there can be: delete one "
+              "with /character delete first.", MAX_CHARACTERS)
 
 
 def created(sheet: Character) -> str:
-    kind = "NPC" if sheet.npc else "character"
-    return (f"Created the {RULESET_NAMES[sheet.template]} {kind} **{name(sheet.name)}**, "
-            "now your active character here. Set its traits with /character set "
-            "(traits:\"Wits 3, Composure 2, Brawl 2\"), then roll /roll pool:Wits + Composure.")
+    ruleset = _(RULESET_NAMES[sheet.template])
+    if sheet.npc:
+        return _("Created the {ruleset} NPC **{name}**, now your active character here. "
+                 "Set its traits with /character set (traits:\"Wits 3, Composure 2, Brawl "
+                 "2\"), then roll /roll pool:Wits + Composure.",
+                 ruleset=ruleset, name=name(sheet.name))
+    return _("Created the {ruleset} character **{name}**, now your active character here. "
+             "Set its traits with /character set (traits:\"Wits 3, Composure 2, Brawl 2\"), "
+             "then roll /roll pool:Wits + Composure.", ruleset=ruleset, name=name(sheet.name))
 
 
-def traits_changed(sheet: Character, changes: Iterable[TraitChange]) -> str:
+def traits_changed(sheet: Character, changes: Iterable[TraitChange], language: str) -> str:
     parts = [
-        f"{safe(c.name)} {'new' if c.old is None else c.old} → {c.new}" for c in changes
+        _("{trait} new → {new}", trait=trait(c.name, language), new=c.new) if c.old is None
+        else _("{trait} {old} → {new}", trait=trait(c.name, language), old=c.old, new=c.new)
+        for c in changes
     ]
-    return f"**{name(sheet.name)}**: " + ", ".join(parts) + f" (Will {sheet.will}/{sheet.will_max})"
+    return _("**{name}**: {changes} (Will {will}/{maximum})", name=name(sheet.name),
+             changes=", ".join(parts), will=sheet.will, maximum=sheet.will_max)
 
 
-def specialty_changed(sheet: Character, skill: str, text: str, *, added: bool) -> str:
-    verb = "added to" if added else "removed from"
-    return f"**{name(sheet.name)}**: specialty “{safe(text)}” {verb} {safe(skill)}."
+def specialty_changed(
+    sheet: Character, skill: str, text: str, language: str, *, added: bool
+) -> str:
+    values = {"name": name(sheet.name), "specialty": safe(text), "skill": trait(skill, language)}
+    if added:
+        return _("**{name}**: specialty “{specialty}” added to {skill}.", **values)
+    return _("**{name}**: specialty “{specialty}” removed from {skill}.", **values)
 
 
 def condition_changed(sheet: Character, text: str, *, added: bool) -> str:
-    verb = "now has" if added else "no longer has"
-    return f"**{name(sheet.name)}** {verb} the Condition “{safe(text)}”."
+    if added:
+        return _("**{name}** now has the Condition “{condition}”.", name=name(sheet.name),
+                 condition=safe(text))
+    return _("**{name}** no longer has the Condition “{condition}”.", name=name(sheet.name),
+             condition=safe(text))
 
 
 def now_active(sheet: Character, *, pinned: bool) -> str:
-    where = "in this channel" if pinned else "in this server"
-    return f"**{name(sheet.name)}** is now your active character {where}."
+    if pinned:
+        return _("**{name}** is now your active character in this channel.",
+                 name=name(sheet.name))
+    return _("**{name}** is now your active character in this server.", name=name(sheet.name))
 
 
 def renamed(old: str, new: str) -> str:
-    return f"Renamed **{name(old)}** → **{name(new)}**."
+    return _("Renamed **{old}** → **{new}**.", old=name(old), new=name(new))
 
 
 def confirm_delete(record: CharacterRecord) -> Message:
-    text = (f"Delete **{name(record.name)}** for good? Its past rolls stay in the log under "
-            "its name. Press the button to confirm; dismiss this message to keep it.")
+    text = _("Delete **{name}** for good? Its past rolls stay in the log under its name. "
+             "Press the button to confirm; dismiss this message to keep it.",
+             name=name(record.name))
     view = view_of([(ids.character_button("delete", record.id, record.version),
-                     "Delete for good", discord.ButtonStyle.danger)])
+                     _("Delete for good"), discord.ButtonStyle.danger)])
     return Message(content=text, view=view)
 
 
 def deleted(text: str) -> str:
-    return f"Deleted **{name(text)}**."
+    return _("Deleted **{name}**.", name=name(text))
 
 
 def imported_sheet(sheet: Character, *, replaced: bool) -> str:
-    verb = "Replaced" if replaced else "Imported"
-    return f"{verb} **{name(sheet.name)}** ({len(sheet.traits)} traits)."
+    count = len(sheet.traits)
+    if replaced:
+        return n_("Replaced **{name}** ({n} trait).", "Replaced **{name}** ({n} traits).",
+                  count, name=name(sheet.name))
+    return n_("Imported **{name}** ({n} trait).", "Imported **{name}** ({n} traits).",
+              count, name=name(sheet.name))
+
+
+def _listed(character: CharacterName, *, active: bool) -> str:
+    shown = name(character.name)
+    if character.npc and active:
+        return _("- {name} (NPC) ← active", name=shown)
+    if character.npc:
+        return _("- {name} (NPC)", name=shown)
+    if active:
+        return _("- {name} ← active", name=shown)
+    return f"- {shown}"
 
 
 def listing(owner: str, names: Sequence[CharacterName], active: int | None) -> str:
     if not names:
-        return f"{safe(owner)} has no characters in this server."
-    lines = [
-        f"- {name(n.name)}{' (NPC)' if n.npc else ''}{' ← active' if n.id == active else ''}"
-        for n in names
-    ]
-    return f"{safe(owner)}'s characters:\n" + "\n".join(lines)
+        return _("{owner} has no characters in this server.", owner=safe(owner))
+    lines = "\n".join(_listed(n, active=n.id == active) for n in names)
+    return _("{owner}'s characters:\n{lines}", owner=safe(owner), lines=lines)
+
+
+def character_choice(character: CharacterName) -> str:
+    """A sheet as the ``character`` option's autocomplete offers it."""
+    if character.npc:
+        return _("{name} (NPC)", name=character.name)
+    return character.name
 
 
 _GROUPS = {
-    TraitGroup.ATTRIBUTE: "Attributes",
-    TraitGroup.SKILL: "Skills",
-    TraitGroup.VIRTUE: "Virtues",
-    TraitGroup.ADVANTAGE: "Set by hand",
-    TraitGroup.OTHER: "Other traits",
+    TraitGroup.ATTRIBUTE: N_("Attributes"),
+    TraitGroup.SKILL: N_("Skills"),
+    TraitGroup.VIRTUE: N_("Virtues"),
+    TraitGroup.ADVANTAGE: N_("Set by hand"),
+    TraitGroup.OTHER: N_("Other traits"),
 }
+_ABILITIES = N_("Abilities")
 
 
-def sheet_embed(record: CharacterRecord, *, text_only: bool = False) -> discord.Embed:
+def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = False
+                ) -> discord.Embed:
     """The sheet as one embed: traits grouped as the template groups them, derived traits,
-    specialties, Will and Beats/Experience, Conditions."""
+    specialties, Will and Beats/Experience, Conditions; trait names in ``language``."""
     sheet = record.sheet
-    title = f"{name(sheet.name)}{' (NPC)' if sheet.npc else ''}"
+    title = _("{name} (NPC)", name=name(sheet.name)) if sheet.npc else name(sheet.name)
     embed = discord.Embed(title=title if text_only else f"📜 {title}", colour=SHEET_COLOUR)
     for group, heading in _GROUPS.items():
         traits = [t for t in sheet.traits if t.group is group]
         if not traits:
             continue
         v20_skills = group is TraitGroup.SKILL and sheet.template is Ruleset.V20
-        label = "Abilities" if v20_skills else heading
+        label = _(_ABILITIES) if v20_skills else _(heading)
         shown = ", ".join(
-            f"{safe(t.name)} {t.value}" + (f" ({', '.join(safe(s) for s in t.specialties)})"
-                                           if t.specialties else "")
+            f"{trait(t.name, language)} {t.value}"
+            + (f" ({', '.join(safe(s) for s in t.specialties)})" if t.specialties else "")
             for t in traits
         )
         embed.add_field(name=label, value=shown[:1024], inline=False)
-    derived = ", ".join(f"{k} {v}" for k, v in sheet.derived().items())
+    derived = ", ".join(f"{trait(k, language)} {v}" for k, v in sheet.derived().items())
     if derived:
-        embed.add_field(name="Derived", value=derived, inline=False)
-    advancement = f"Will {sheet.will}/{sheet.will_max}"
+        embed.add_field(name=_("Derived"), value=derived, inline=False)
     if sheet.template is Ruleset.COFD:
-        advancement += f", Beats {sheet.beats}, Experience {sheet.experience}"
-    embed.add_field(name="Will", value=advancement, inline=True)
-    conditions = ", ".join(safe(c) for c in sheet.conditions) or "none"
-    embed.add_field(name="Conditions", value=conditions[:1024], inline=True)
-    embed.set_footer(text=f"{RULESET_NAMES[sheet.template]} template")
+        advancement = _("Will {will}/{maximum}, Beats {beats}, Experience {experience}",
+                        will=sheet.will, maximum=sheet.will_max, beats=sheet.beats,
+                        experience=sheet.experience)
+    else:
+        advancement = _("Will {will}/{maximum}", will=sheet.will, maximum=sheet.will_max)
+    embed.add_field(name=_("Will"), value=advancement, inline=True)
+    conditions = ", ".join(safe(c) for c in sheet.conditions) or _("none")
+    embed.add_field(name=_("Conditions"), value=conditions[:1024], inline=True)
+    embed.set_footer(text=_("{ruleset} template", ruleset=_(RULESET_NAMES[sheet.template])))
     return embed

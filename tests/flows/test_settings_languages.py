@@ -223,7 +223,8 @@ async def test_the_scene_ends_in_the_tables_language(
                "20 tiradas, 200 dados · Voluntad gastada 0 veces",
                "Inusual: el 1 salió el 30,0\u00a0% de las veces, 10,0\u00a0% esperado (p = < 0,0001"
                " en 200 dados); esto pasa por azar menos de 1 vez entre un millón.",
-               "(10\u00a0% esperado para cada una)", "Resultados frente a las probabilidades (cofd)",
+               "(10\u00a0% esperado para cada una)",
+               "Resultados frente a las probabilidades (cofd)",
                "el 95\u00a0% de las veces")),
 ])
 async def test_stats_speak_the_members_language_chart_included(

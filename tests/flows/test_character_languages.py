@@ -1,0 +1,113 @@
+"""`/character` in Portuguese (Brazil) and Spanish (issue 14): replies, the sheet card, trait
+names typed in the table's language or in English, rolls by either."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.flows import characters, rolls
+from engine.characters import new_sheet
+from engine.models import Ruleset
+from engine.parser import parse_pool_names
+from tests.flows.conftest import Table
+
+#: English words of the card and its traits: none may show on a Portuguese or Spanish card.
+ENGLISH = (
+    "Attributes", "Skills", "Derived", "Will", "Conditions", "none", "template", "Beats",
+    "Experience", "Willpower", "Defense", "Initiative", "Speed", "Health",
+    *(t.name for t in new_sheet("x", Ruleset.COFD).traits),
+)
+
+LANGUAGES = {
+    "pt-BR": {
+        "created": "Criado o personagem", "set": "Raciocínio 3, Autocontrole 2, Briga 2",
+        "changed": "Raciocínio 1 → 3", "pool": "Raciocínio + Autocontrole",
+        "shown": "Raciocínio 3 + Autocontrole 2", "card": ("Atributos", "Perícias",
+        "Força de Vontade 3", "Vontade 2/3, Batidas 0, Experiência 0", "Condições"),
+        "prefix": "Raci", "completed": "Raciocínio 3",
+    },
+    "es-ES": {
+        "created": "Creado el personaje", "set": "Astucia 3, Compostura 2, Pelea 2",
+        "changed": "Astucia 1 → 3", "pool": "Astucia + Compostura",
+        "shown": "Astucia 3 + Compostura 2", "card": ("Atributos", "Habilidades",
+        "Fuerza de Voluntad 3", "Voluntad 2/3, Pulsos 0, Experiencia 0", "Estados"),
+        "prefix": "Ast", "completed": "Astucia 3",
+    },
+}
+
+
+def english_in(text: str) -> list[str]:
+    return [word for word in ENGLISH if re.search(rf"\b{re.escape(word)}\b", text)]
+
+
+async def roll(table: Table, pool: str) -> str:
+    table.faces.add(8, 8, 2, 2, 2)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names(pool)), label=None,
+        private=False))
+    assert table.faces.left == 0, said.answer.text
+    return said.answer.text
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+async def test_a_sheet_is_made_set_rolled_and_shown_in_the_tables_language(
+    table: Table, language: str
+) -> None:
+    words = LANGUAGES[language]
+    table.speak(language, language)
+    said = await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    assert words["created"] in said.answer.text and not english_in(said.answer.text.split(
+        "(traits:")[0])
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), traits=words["set"]))
+    assert words["changed"] in said.answer.text, said.answer.text
+    assert not english_in(said.answer.text), said.answer.text
+    assert words["shown"] in await roll(table, words["pool"])
+    assert "Wits 3 + Composure 2" in await roll(table, "Wits + Composure")
+    said = await table.run(characters.show(table.deps, table.ctx(), public=True))
+    card = said.answer.text
+    assert not said.answer.ephemeral
+    assert all(part in card for part in words["card"]), card
+    assert not english_in(card), english_in(card)
+    suggested = await characters.pool_suggestions(table.deps, table.ctx(), words["prefix"])
+    assert suggested[0][0] == words["completed"]
+
+
+async def test_a_members_own_answer_speaks_their_language_and_names_traits_in_the_tables(
+    table: Table,
+) -> None:
+    table.speak("en-US", "pt-BR")
+    said = await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    assert "Created the" in said.answer.text
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), traits="Wits 3"))
+    assert said.answer.text == "**Mara**: Raciocínio 1 → 3 (Will 2/2)"
+    said = await table.run(characters.show(table.deps, table.ctx(), public=True))
+    assert "Atributos" in said.answer.text and "Raciocínio 3" in said.answer.text
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("pt-BR", "Nada foi alterado"), ("es-ES", "No se ha cambiado nada")])
+async def test_a_refusal_speaks_the_members_language(
+    table: Table, language: str, refusal: str
+) -> None:
+    table.speak(language, "en-US")
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), traits="Wits 11"))
+    assert said.answer.ephemeral and refusal in said.answer.text
+    said = await table.run(characters.use(table.deps, table.ctx(), "Nobody"))
+    assert "Nobody" in said.answer.text and "/character" not in said.answer.text
+
+
+@pytest.mark.parametrize(("language", "abilities"), [
+    ("pt-BR", "Habilidades: Prontidão 0"), ("es-ES", "Habilidades: Alerta 0")])
+async def test_a_v20_card_names_abilities_and_virtues_in_the_tables_language(
+    table: Table, language: str, abilities: str
+) -> None:
+    table.speak(language, language)
+    await table.run(characters.create(table.deps, table.ctx(), "Anselm", Ruleset.V20))
+    said = await table.run(characters.show(table.deps, table.ctx(), public=True))
+    same = {"Performance", "Enigmas"}  # spelled alike in English
+    v20 = [t.name for t in new_sheet("x", Ruleset.V20).traits if t.name not in same]
+    assert abilities in said.answer.text
+    assert not [w for w in v20 if re.search(rf"\b{re.escape(w)}\b", said.answer.text)]
