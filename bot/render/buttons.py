@@ -47,11 +47,14 @@ def roll_buttons(
     if beat:
         looks.append((make("beat", roll_id), _(TAKE_BEAT), discord.ButtonStyle.secondary))
     if retry and not extended:
-        looks.append((ids.roll_button("retry", roll_id), _(TRY_AGAIN), discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("retry", roll_id), _(TRY_AGAIN), discord.ButtonStyle.secondary))
     if again and not extended:
-        looks.append((ids.roll_button("again", roll_id), _(ROLL_AGAIN), discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("again", roll_id), _(ROLL_AGAIN), discord.ButtonStyle.secondary))
     if save and not extended:
-        looks.append((ids.roll_button("save", roll_id), _(SAVE_ROLL), discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("save", roll_id), _(SAVE_ROLL), discord.ButtonStyle.secondary))
     return view_of(looks)
 
 

@@ -85,7 +85,9 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "an automatic success needs a pool of at least the difficulty: "
         "the pool is {pool} and the difficulty {difficulty}"
     ),
-    _C.NO_ACTION_NOW: N_("the pool is {pool}: with no dice the character cannot take this action now"),
+    _C.NO_ACTION_NOW: N_(
+        "the pool is {pool}: with no dice the character cannot take this action now"
+    ),
     _C.NO_ACTION_NOW_WITH_WILL: N_(
         "the pool is {pool}: with no dice the character cannot take this action now "
         "(Will cannot rescue it)"
@@ -111,8 +113,12 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.EXTENDED_CARRY_COFD_ONLY: N_(
         "a carried penalty is a cofd extended-action rule; this is {ruleset}"
     ),
-    _C.EXTENDED_RESISTED_COFD: N_("a resisted extended action is a v20 or fistful rule; this is cofd"),
-    _C.EXTENDED_RESISTING_RULESET: N_("the resisting roll is {against}, but the action is {ruleset}"),
+    _C.EXTENDED_RESISTED_COFD: N_(
+        "a resisted extended action is a v20 or fistful rule; this is cofd"
+    ),
+    _C.EXTENDED_RESISTING_RULESET: N_(
+        "the resisting roll is {against}, but the action is {ruleset}"
+    ),
     _C.EXTENDED_POOL_REFUSED: N_("the pool cannot be rolled: {cause}"),
     _C.EXTENDED_RESISTING_POOL_REFUSED: N_("the resisting pool cannot be rolled: {cause}"),
     _C.EXTENDED_SKILL_RANGE: N_("Skill dots must be 0 to {max}, not {skill}"),
@@ -140,7 +146,9 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.CONDITION_NAME_LENGTH: N_("a Condition name is 1 to {max} characters"),
     # contests
     _C.CONTEST_ACTOR_RULESET: N_("the actor's roll is {rolled}, but the contest is {ruleset}"),
-    _C.CONTEST_OPPONENT_RULESET: N_("the opponent's roll is {rolled}, but the contest is {ruleset}"),
+    _C.CONTEST_OPPONENT_RULESET: N_(
+        "the opponent's roll is {rolled}, but the contest is {ruleset}"
+    ),
     _C.CONTEST_ACTOR_REFUSED: N_("the actor's roll did not happen: {cause}"),
     _C.CONTEST_OPPONENT_REFUSED: N_("the opponent's roll did not happen: {cause}"),
     # multiple actions
@@ -214,7 +222,9 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.INIT_NOT_YOUR_TURN: N_(
         "it is {name}'s turn: only their player or the Storyteller can pass or delay it"
     ),
-    _C.INIT_NOBODY_ACTING: N_("nobody is acting yet: the Storyteller presses Next to start round 1"),
+    _C.INIT_NOBODY_ACTING: N_(
+        "nobody is acting yet: the Storyteller presses Next to start round 1"
+    ),
     _C.INIT_DELAY_ALONE: N_("the only combatant in the order cannot delay: nobody else would act"),
     _C.INIT_NOT_DELAYED: N_("you have no delayed combatant to bring back"),
     _C.INIT_TURN_MOVED: N_("the turn already moved on (another press came first)"),
@@ -254,7 +264,9 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "I could not read “{part}”: write each trait as a name and a number, "
         "separated by commas (Wits 3, Composure 2)"
     ),
-    _C.SPECIALTY_NOT_SKILL: N_("{trait} is not a Skill: specialties go on Skills (Abilities in v20)"),
+    _C.SPECIALTY_NOT_SKILL: N_(
+        "{trait} is not a Skill: specialties go on Skills (Abilities in v20)"
+    ),
     _C.SPECIALTY_EXISTS: N_("{skill} already has the specialty “{specialty}”"),
     _C.SPECIALTY_MISSING: N_("{skill} has no specialty “{specialty}” (it has: {specialties})"),
     _C.SPECIALTY_NO_SKILL: N_(

@@ -85,15 +85,22 @@ def safe(text: str, *, limit: int | None = None) -> str:
     With ``limit``, the raw text is shortened (and marked with "…") until its
     escaped form fits, so an escape is never cut in half.
     """
-    escaped = _escape(text)
-    if limit is None or len(escaped) <= limit:
-        return user(escaped)
+    return user(escaped(text, limit=limit))
+
+
+def escaped(text: str, *, limit: int | None = None) -> str:
+    """Any text as plain text (no markdown, no mentions), shortened as :func:`safe` does;
+    for the bot's own sentences that hold user text (a refusal), which :func:`safe` would
+    mark as user text whole."""
+    shown = _escape(text)
+    if limit is None or len(shown) <= limit:
+        return shown
     raw = text[:limit]
     while True:
-        escaped = _escape(raw) + "…"
-        if len(escaped) <= limit:
-            return user(escaped)
-        raw = raw[: len(raw) - (len(escaped) - limit)]
+        shown = _escape(raw) + "…"
+        if len(shown) <= limit:
+            return shown
+        raw = raw[: len(raw) - (len(shown) - limit)]
 
 
 def _escape(text: str) -> str:
