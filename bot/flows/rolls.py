@@ -475,12 +475,13 @@ def _answer(
     if record.private:
         message = roll_message(record, config)
         copies = config.storyteller_channel_id
+        failed = Message(_(COPY_FAILED))  # told to the roller alone
         with speaking(public):
             followups = ((Message(content=secret_notice(roller=record.roller_name,
                                                          label=record.label)), False),)
             if copies is not None:  # a copy carries no buttons
                 copy = replace(roll_message(record, config), view=None)
-                posts = (Post(copies, copy, failed=Message(_(COPY_FAILED))),)
+                posts = (Post(copies, copy, failed=failed),)
     else:
         with speaking(public):
             message = roll_message(record, config)
