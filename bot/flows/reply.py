@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ParamSpec, Protocol, TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.render.lang import current, speaking
 from bot.render.message import Message
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class UserError(app_commands.AppCommandError):
@@ -71,6 +75,19 @@ class Reply:
     edits: tuple[Edit, ...] = ()
     sent: Callable[[Sent], Awaitable[None]] | None = field(default=None, compare=False)
     """The flow's last step, once the answer is sent (remember its message id)."""
+
+
+def voiced(work: Callable[P, T]) -> Callable[P, T]:
+    """``work`` run in the voice in force now, wherever it runs: a store transaction runs
+    in the store's thread, where the interaction's voice is not in force, so a refusal
+    worded inside it would otherwise be English."""
+    spoken = current()
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        with speaking(spoken):
+            return work(*args, **kwargs)
+
+    return run
 
 
 def say(text: str, *, ephemeral: bool = True) -> Reply:

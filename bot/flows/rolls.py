@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
-from bot.flows.reply import Edit, Post, Reply, Sent, UserError
+from bot.flows.reply import Edit, Post, Reply, Sent, UserError, voiced
 from bot.render.buttons import (
     COPY_FAILED,
     beat_taken,
@@ -452,7 +452,7 @@ async def roll_gathered(
         count_roll(tx, ctx, table, label, result)
         return record, closed, left
 
-    record, closed, left = await deps.store.write(write)
+    record, closed, left = await deps.store.write(voiced(write))
     return _answer(deps, ctx, record, closed, config, will_left=left)
 
 

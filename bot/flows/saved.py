@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
-from bot.flows.reply import Reply, UserError, say
+from bot.flows.reply import Reply, UserError, say, voiced
 from bot.flows.rolls import ByName, Gathered, gather, roll_gathered
 from bot.render.buttons import press_refused
 from bot.render.lang import _
@@ -66,7 +66,7 @@ async def add(
     Nothing is resolved or rolled now: the sheet and the ruleset are read when it rolls."""
     asked = Asked.of(parts, options, spec)
     saved, replaced = await deps.store.write(
-        lambda tx: _save(tx, ctx, name, asked, label, replace=replace))
+        voiced(lambda tx: _save(tx, ctx, name, asked, label, replace=replace)))
     return say(saved_done(saved, replaced=replaced))
 
 
@@ -156,5 +156,5 @@ async def form_submitted(
             raise UserError(_(NOT_ASKED))
         return _save(tx, ctx, name, record.asked, record.label, replace=False)
 
-    saved, replaced = await deps.store.write(write)
+    saved, replaced = await deps.store.write(voiced(write))
     return say(saved_done(saved, replaced=replaced))
