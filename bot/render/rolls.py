@@ -29,6 +29,7 @@ from bot.render.text import (
     VOID_COLOUR,
     adjustment_text,
     breakdown_text,
+    capitalised,
     dice,
     escaped,
     options_text,
@@ -240,9 +241,7 @@ def refusal(message: str) -> str:
 
     Opening and closing brackets around it are passed over (a language's marks around a
     translated sentence), so the sentence inside is the one capitalised and stopped."""
-    text = message.strip() or _("That cannot be done.")
-    first = next((i for i, c in enumerate(text) if unicodedata.category(c) != "Ps"), 0)
-    text = text[:first] + text[first:first + 1].upper() + text[first + 1:]
+    text = capitalised(message.strip() or _("That cannot be done."))
     last = next((c for c in reversed(text) if unicodedata.category(c) != "Pe"), ".")
     if last not in ".!?":
         text += "."

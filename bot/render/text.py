@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 import discord
@@ -101,6 +102,13 @@ def escaped(text: str, *, limit: int | None = None) -> str:
         if len(shown) <= limit:
             return shown
         raw = raw[: len(raw) - (len(shown) - limit)]
+
+
+def capitalised(text: str) -> str:
+    """A sentence with its first letter in capitals: the letter after any opening
+    brackets a voice wraps a translated sentence in (the tests' pseudo-locales do)."""
+    first = next((i for i, c in enumerate(text) if unicodedata.category(c) != "Ps"), 0)
+    return text[:first] + text[first:first + 1].upper() + text[first + 1:]
 
 
 def _escape(text: str) -> str:
