@@ -17,7 +17,7 @@ import unicodedata
 from string import Formatter
 from typing import Final
 
-from bot.render.lang import N_, _, user
+from bot.render.lang import N_, _, p_, user
 from engine.refusals import Refusal, RefusalCode
 
 __all__ = ["refusal_text"]
@@ -35,28 +35,6 @@ _MARKUP: Final = frozenset("*_`~|\\<>@")
 _VERBATIM: Final = frozenset({"options", "option", "ruleset", "rulesets", "against", "rolled",
                               "choice", "choices", "text", "first", "second", "sign",
                               "previous", "next", "label", "number", "written"})
-#: Parameters that are an engine's state word, translated where shown.
-_STATE_WORDS: Final[dict[str, dict[str, str]]] = {
-    "status": {
-        "open": N_("open"),
-        "succeeded": N_("succeeded"),
-        "completed": N_("completed"),
-        "failed": N_("failed"),
-        "abandoned": N_("abandoned"),
-        "ended": N_("ended"),
-        "scene_ended": N_("the scene ended"),
-    },
-    "move": {
-        "join": N_("join"),
-        "add": N_("add"),
-        "remove": N_("remove"),
-        "next": N_("next"),
-        "delay": N_("delay"),
-        "act": N_("act now"),
-        "end": N_("end"),
-    },
-}
-
 _C = RefusalCode
 _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.LEGACY: N_("{text}"),
@@ -340,6 +318,30 @@ _USER_TEXT: Final = frozenset({"name", "trait", "skill", "specialty", "condition
                                "field", "detail", "version", "character"})
 
 
+def _state_word(key: str, value: str) -> str | None:
+    """An action's status or an initiative move as words (each under its own context, so
+    "open" or "end" here translate apart from the same words elsewhere)."""
+    if key == "status":
+        return {
+            "open": p_("extended action status", "open"),
+            "succeeded": p_("extended action status", "succeeded"),
+            "completed": p_("extended action status", "completed"),
+            "failed": p_("extended action status", "failed"),
+            "abandoned": p_("extended action status", "abandoned"),
+            "ended": p_("initiative tracker status", "ended"),
+            "scene_ended": p_("initiative tracker status", "the scene ended"),
+        }.get(value)
+    return {
+        "join": p_("initiative move", "join"),
+        "add": p_("initiative move", "add"),
+        "remove": p_("initiative move", "remove"),
+        "next": p_("initiative move", "next"),
+        "delay": p_("initiative move", "delay"),
+        "act": p_("initiative move", "act now"),
+        "end": p_("initiative move", "end"),
+    }.get(value)
+
+
 def _plain(text: str) -> str:
     """Member's text with Discord's markup and mention characters backslash-escaped."""
     return "".join(f"\\{c}" if c in _MARKUP else c for c in text)
@@ -350,9 +352,9 @@ def _word(key: str, value: int | str) -> str:
     member's text escaped."""
     if key == "char":
         return _shown(str(value))
-    if key in _STATE_WORDS:
-        word = _STATE_WORDS[key].get(str(value))
-        return _(word) if word is not None else user(str(value))
+    if key in {"status", "move"}:
+        word = _state_word(key, str(value))
+        return word if word is not None else user(str(value))
     if key in _USER_TEXT:
         value = _plain(str(value))
     if key in _LISTS:
