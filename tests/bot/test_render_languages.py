@@ -17,6 +17,7 @@ from engine.models import Adjustment, AdjustmentKind, RollRequest, RollResult, R
 from engine.odds import odds
 from engine.parser import MAX_LABEL, MAX_TERMS, PoolSyntaxError, parse_pool
 from engine.records import Language
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import roll
 from tests.bot.test_render import BIGGEST, assert_within_discord_limits
 
@@ -138,3 +139,17 @@ def test_english_is_unchanged_outside_any_voice() -> None:
     embed = roll_embed(_every_adjustment(), label=None, roller="Ada", roll_id=1)
     assert isinstance(embed, discord.Embed)
     assert [f.name for f in embed.fields] == ["Pool", "Rolled by"]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (Language.PT_BR, "esta ação estendida terminou (bem-sucedida)"),
+        (Language.ES_ES, "esta acción extendida terminó (lograda)"),
+        (Language.EN, "this extended action has ended (succeeded)"),
+    ],
+)
+def test_a_state_word_in_a_refusal_is_translated_too(language: Language, expected: str) -> None:
+    refused = Refusal.of(RefusalCode.EXTENDED_ENDED, status="succeeded")
+    with speaking(voice(language)):
+        assert refusal_text(refused) == expected
