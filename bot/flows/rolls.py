@@ -475,7 +475,7 @@ def _answer(
     if record.private:
         message = roll_message(record, config)
         copies = config.storyteller_channel_id
-        failed = Message(_(COPY_FAILED))  # told to the roller alone
+        failed = None if copies is None else Message(_(COPY_FAILED))  # to the roller alone
         with speaking(public):
             followups = ((Message(content=secret_notice(roller=record.roller_name,
                                                          label=record.label)), False),)
