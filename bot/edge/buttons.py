@@ -16,7 +16,7 @@ from typing import Any, Final, Self
 
 import discord
 
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import ctx_of, deps_of, speak_to
 from bot.edge.errors import answering_errors, reply_ephemeral
 from bot.edge.ids import TEMPLATE, Kind, Press, parse
 from bot.edge.respond import DiscordResponder
@@ -24,6 +24,7 @@ from bot.flows import characters, contest, extended, initiative, rolls, teamwork
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
+from bot.render.lang import _
 
 ButtonFlow = Callable[[Deps, Ctx, Press], Awaitable[Reply]]
 
@@ -60,7 +61,7 @@ class Pressed(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE)
             press = parse(self.custom_id)
             flow = None if press is None else ROUTES.get(press.kind)
             if press is None or flow is None:
-                await reply_ephemeral(interaction, STALE_BUTTON)
+                await reply_ephemeral(interaction, _(STALE_BUTTON))
                 return
             await run(
                 flow(deps_of(interaction), ctx_of(interaction), press),
@@ -90,4 +91,5 @@ async def answer_unrouted(interaction: discord.Interaction) -> None:
     """Answer a press nothing else answers (a stale, foreign or forged button), so the
     member never sees "This interaction failed"; nothing is changed."""
     if interaction.type is discord.InteractionType.component and not routed(interaction):
-        await reply_ephemeral(interaction, STALE_BUTTON)
+        speak_to(interaction)
+        await reply_ephemeral(interaction, _(STALE_BUTTON))

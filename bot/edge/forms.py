@@ -20,6 +20,7 @@ from bot.flows import contest, extended, saved
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, run
 from bot.render.buttons import STALE_BUTTON
+from bot.render.lang import _
 
 if TYPE_CHECKING:
     from discord.types.interactions import (
@@ -61,7 +62,7 @@ async def route(interaction: discord.Interaction) -> None:
         press = parse(str(data.get("custom_id", "")))
         flow = None if press is None else FORMS.get(press.kind)
         if press is None or flow is None:
-            await reply_ephemeral(interaction, STALE_BUTTON)
+            await reply_ephemeral(interaction, _(STALE_BUTTON))
             return
         values = text_values(list(data.get("components", [])))
         await run(

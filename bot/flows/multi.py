@@ -8,9 +8,10 @@ with the roller's earlier open rolls, whose messages lose their buttons.
 from __future__ import annotations
 
 from bot.flows.context import Ctx, Deps
-from bot.flows.reply import Edit, Reply, UserError
+from bot.flows.reply import Reply, UserError
 from bot.flows.rolls import closed_edits
 from bot.render.contest import multi_embed, multi_refused, unreadable_action
+from bot.render.lang import speaking
 from bot.render.message import Message, shaped
 from bot.render.messages import out_of_range
 from bot.render.refusals import refusal_text
@@ -19,7 +20,7 @@ from bot.store import Tx
 from engine.constants import DIFFICULTY_RANGE
 from engine.models import RollRequest, Term
 from engine.parser import PoolSyntaxError, format_pool, parse_pool
-from engine.records import WillState
+from engine.records import RollRecord, WillState
 from engine.roll import RuleError
 from engine.roll import roll as roll_dice
 from engine.table import multi
@@ -73,7 +74,7 @@ async def multi_actions(
     # multi.requests prepared every request: none of them is refused.
     results = [roll_dice(request, deps.faces) for request in declared]
 
-    def write(tx: Tx) -> tuple[Edit, ...]:
+    def write(tx: Tx) -> list[RollRecord]:
         stored = {
             tx.rolls.insert(
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
@@ -84,11 +85,13 @@ async def multi_actions(
         }
         # Closed as stored, with the roller's earlier rolls: the card offers no buttons.
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-        return closed_edits([record for record in closed if record.id not in stored], config)
+        return [record for record in closed if record.id not in stored]
 
-    edits = await deps.store.write(write)
-    embed = multi_embed(
-        results, roller=ctx.user_name, label=label, text_only=config.text_only
-    )
-    return Reply(message=shaped(Message(embed=embed), config), edits=edits)
+    closed = await deps.store.write(write)
+    with speaking(ctx.public_voice(config)):
+        embed = multi_embed(
+            results, roller=ctx.user_name, label=label, text_only=config.text_only
+        )
+        return Reply(message=shaped(Message(embed=embed), config),
+                     edits=closed_edits(closed, config))
 

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final, TypeVar
 
 from bot.flows.reply import UserError
+from bot.render.lang import _
 from bot.render.state import TABLE_BUSY
 from bot.store import Conflict
 
@@ -24,10 +25,10 @@ TRIES: Final = 3
 
 async def until_written(attempt: Callable[[], Awaitable[T]]) -> T:
     """Run ``attempt`` again while its write raises ``Conflict(None)``."""
-    for _ in range(TRIES):
+    for _attempt in range(TRIES):
         try:
             return await attempt()
         except Conflict as conflict:
             if conflict.reason is not None:
                 raise
-    raise UserError(TABLE_BUSY)
+    raise UserError(_(TABLE_BUSY))

@@ -27,12 +27,12 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Post, Reply, Sent, UserError
 from bot.render.buttons import (
     COPY_FAILED,
-    REFUSALS,
     beat_taken,
     cannot_roll,
     cannot_spend_will,
     no_beat,
     no_will,
+    press_refused,
     will_spent,
 )
 from bot.render.characters import (
@@ -40,6 +40,7 @@ from bot.render.characters import (
     NO_CHARACTER_FOR_NAMES,
     NPC_ONLY_STORYTELLER,
 )
+from bot.render.lang import _, current, speaking
 from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
@@ -301,13 +302,13 @@ class ByName:
         named = any(part.value is None for part in self.parts)
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
-            raise UserError(NO_CHARACTER_FOR_NAMES if named else NO_CHARACTER)
+            raise UserError(_(NO_CHARACTER_FOR_NAMES) if named else _(NO_CHARACTER))
         if named and sheet is not None and sheet.npc and not ctx.storyteller(config):
-            raise UserError(NPC_ONLY_STORYTELLER)
+            raise UserError(_(NPC_ONLY_STORYTELLER))
         found = characters.resolve(self.parts, sheet, spec=self.spec)
         if isinstance(found, Refusal):
             if found.code is RefusalCode.CHARACTER_NONE:
-                raise UserError(NO_CHARACTER_FOR_NAMES)
+                raise UserError(_(NO_CHARACTER_FOR_NAMES))
             raise UserError(cannot_roll(refusal_text(found)))
         request = build_request(ruleset or config.ruleset, found.terms, **options)
         name = None if record is None else record.name
@@ -426,7 +427,7 @@ async def roll_gathered(
         ) is None:
             refused = again_refusal if again else retry_refusal
             reason = refused(tx.rolls.get(retry_of), ctx.user_id)
-            raise UserError(REFUSALS[reason or PressRefusal.ALREADY_RETRIED])
+            raise UserError(press_refused(reason or PressRefusal.ALREADY_RETRIED))
         result = roll_dice(request, deps.faces)
         if result.refused:
             why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
@@ -452,11 +453,12 @@ async def roll_gathered(
         return record, closed, left
 
     record, closed, left = await deps.store.write(write)
-    return _answer(deps, record, closed, config, will_left=left)
+    return _answer(deps, ctx, record, closed, config, will_left=left)
 
 
 def _answer(
     deps: Deps,
+    ctx: Ctx,
     record: RollRecord,
     closed: list[RollRecord],
     config: ChannelConfig,
@@ -465,16 +467,26 @@ def _answer(
 ) -> Reply:
     """The roll's message: in the channel, or secretly with a public notice and the
     Storyteller's copy; then its message ids are remembered. Will declared with the roll
-    is confirmed to the roller as a spend after the roll is."""
-    message = roll_message(record, config)
+    is confirmed to the roller as a spend after the roll is. The table's messages speak
+    its language; a secret roll's own message and the notes to the roller, theirs."""
     followups: tuple[tuple[Message, bool], ...] = ()
     posts: tuple[Post, ...] = ()
+    public = ctx.public_voice(config)
     if record.private:
-        followups = ((Message(content=secret_notice(roller=record.roller_name,
-                                                     label=record.label)), False),)
-        if config.storyteller_channel_id is not None:
-            copy = replace(message, view=None)  # a copy carries no buttons
-            posts = (Post(config.storyteller_channel_id, copy, failed=Message(COPY_FAILED)),)
+        message = roll_message(record, config)
+        copies = config.storyteller_channel_id
+        failed = None if copies is None else Message(_(COPY_FAILED))  # to the roller alone
+        with speaking(public):
+            followups = ((Message(content=secret_notice(roller=record.roller_name,
+                                                         label=record.label)), False),)
+            if copies is not None:  # a copy carries no buttons
+                copy = replace(roll_message(record, config), view=None)
+                posts = (Post(copies, copy, failed=failed),)
+    else:
+        with speaking(public):
+            message = roll_message(record, config)
+    with speaking(public):
+        edits = closed_edits(closed, config)
     if will_left is not None:
         followups += ((Message(content=will_spent(will_left)), True),)
 
@@ -496,7 +508,7 @@ def _answer(
         ephemeral=record.private,
         followups=followups,
         posts=posts,
-        edits=closed_edits(closed, config),
+        edits=edits,
         sent=remember,
     )
 
@@ -514,22 +526,25 @@ def _pool_as_rolled(request: RollRequest) -> str:
 
 async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False) -> Reply:
     """The exact chances of a request in this channel's ruleset, with a chart: for the
-    asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds)."""
+    asker alone unless ``public`` (a table's play channel is no place for 20 lines of odds);
+    in the table's language when public."""
     gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
     config = gathered.config
     request = asked_request(ask, ctx, gathered)
     chances = await asyncio.to_thread(exact_odds, request)
     if chances.refusal is not None:
         raise UserError(no_odds(refusal_text(chances.refusal)))
-    pool_text = _pool_as_rolled(request)
-    chosen = options_text(request)
-    chart = await asyncio.to_thread(
-        odds_chart_png, chances, title=chart_title(pool_text, request.ruleset, chosen)
-    )
-    embed = odds_embed(
-        chances, pool_text=pool_text, ruleset=request.ruleset,
-        options_text=chosen, text_only=config.text_only,
-    )
+    with speaking(ctx.public_voice(config) if public else current()):
+        pool_text = _pool_as_rolled(request)
+        chosen = options_text(request)
+        # to_thread runs the chart in a copy of this context: it speaks the same voice.
+        chart = await asyncio.to_thread(
+            odds_chart_png, chances, title=chart_title(pool_text, request.ruleset, chosen)
+        )
+        embed = odds_embed(
+            chances, pool_text=pool_text, ruleset=request.ruleset,
+            options_text=chosen, text_only=config.text_only,
+        )
     message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
     return Reply(message=shaped(message, config), ephemeral=not public)
 
@@ -540,7 +555,7 @@ async def odds(deps: Deps, ctx: Ctx, ask: Ask | ByName, *, public: bool = False)
 def refused_press(conflict: Conflict) -> str:
     """The words for a press the store's transaction refused (its reason, a PressRefusal)."""
     reason = conflict.reason
-    return REFUSALS[reason if isinstance(reason, PressRefusal) else PressRefusal.BUSY]
+    return press_refused(reason if isinstance(reason, PressRefusal) else PressRefusal.BUSY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,9 +606,13 @@ async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     return await try_again_pressed(deps, ctx, press.key)
 
 
-def _updated(record: RollRecord, config: ChannelConfig) -> tuple[Message, tuple[Edit, ...]]:
-    """The pressed message updated in place, and the Storyteller's copy of a secret roll."""
-    message = roll_message(record, config)
+def _updated(
+    ctx: Ctx, record: RollRecord, config: ChannelConfig
+) -> tuple[Message, tuple[Edit, ...]]:
+    """The pressed message updated in place, and the Storyteller's copy of a secret roll
+    (in the table's language)."""
+    with speaking(ctx.public_voice(config)):
+        message = roll_message(record, config)
     edits: tuple[Edit, ...] = ()
     if record.copy_channel_id is not None and record.copy_message_id is not None:
         edits = (Edit(record.copy_channel_id, record.copy_message_id,
@@ -634,7 +653,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(refused_press(conflict)) from None
     except RuleError as error:
         raise UserError(cannot_spend_will(refusal_text(error.refusal))) from error
-    message, edits = _updated(changed, config)
+    message, edits = _updated(ctx, changed, config)
     followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
     return Reply(message=message, update=True, followups=followups, edits=edits)
 
@@ -666,7 +685,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(refused_press(conflict)) from None
     except RuleError as error:
         raise UserError(no_beat(refusal_text(error.refusal))) from error
-    message, edits = _updated(changed, config)
+    message, edits = _updated(ctx, changed, config)
     return Reply(
         message=message, update=True, edits=edits,
         followups=((Message(content=beat_taken(beats)), True),),
@@ -678,7 +697,7 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
     refused = retry_refusal(state.roll, ctx.user_id)
     if refused is not None or state.roll is None:
-        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+        raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
     # Will is not declared again: the retry offers Spend Will like any roll.
     request = state.roll.request.model_copy(update={"will": False})
     return await roll(
@@ -711,9 +730,9 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     record = state.roll
     refused = again_refusal(record, ctx.user_id)
     if refused is not None or record is None:
-        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+        raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
     if record.asked is None or record.action_id is not None:
-        raise UserError(NOT_ASKED)
+        raise UserError(_(NOT_ASKED))
     return await roll_gathered(
         deps, ctx, state.gathered, ByName.of(record.asked),
         label=record.label, private=record.private, retry_of=roll_id, again=True,
@@ -726,9 +745,9 @@ async def save_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     record = await deps.store.read(lambda tx: tx.rolls.get(roll_id))
     refused = pressed_refusal(record, ctx.user_id)
     if refused is not None or record is None:
-        raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+        raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
     if record.asked is None or record.action_id is not None:
-        raise UserError(NOT_ASKED)
+        raise UserError(_(NOT_ASKED))
     return Reply(modal=save_form(roll_id, record.label))
 
 

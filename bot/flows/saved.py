@@ -17,7 +17,8 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.rolls import ByName, Gathered, gather, roll_gathered
-from bot.render.buttons import REFUSALS
+from bot.render.buttons import press_refused
+from bot.render.lang import _
 from bot.render.saved import (
     NAME_FIELD,
     NOT_ASKED,
@@ -150,9 +151,9 @@ async def form_submitted(
         record = tx.rolls.get(roll_id)
         refused = pressed_refusal(record, ctx.user_id)
         if refused is not None or record is None:
-            raise UserError(REFUSALS[refused or PressRefusal.NOT_FOUND])
+            raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
         if record.asked is None or record.action_id is not None:
-            raise UserError(NOT_ASKED)
+            raise UserError(_(NOT_ASKED))
         return _save(tx, ctx, name, record.asked, record.label, replace=False)
 
     saved, replaced = await deps.store.write(write)

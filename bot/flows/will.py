@@ -14,6 +14,7 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.retry import until_written
 from bot.render.characters import WILL_FROM_SHEET
+from bot.render.lang import _, speaking
 from bot.render.messages import (
     NOT_STORYTELLER,
     WILL_NOT_TRACKED,
@@ -104,30 +105,28 @@ async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = Non
     if current is not None and current > maximum:
         raise UserError(will_above_maximum(current, maximum))
 
-    def decide(_: ChannelConfig, old: WillPool | None) -> WillPool:
+    def decide(_config: ChannelConfig, old: WillPool | None) -> WillPool:
         if old is not None and old.character_id is not None:
             if maximum != old.maximum:
-                raise UserError(WILL_FROM_SHEET)
+                raise UserError(_(WILL_FROM_SHEET))
             return old.model_copy(update={"current": old.current if current is None else current})
         return will.set_pool(old, ctx.guild_id, ctx.user_id, maximum, current)
 
     config, old, new = await _change(deps, ctx, ctx.user_id, decide)
     # Said in the channel, as /will gain and /night are: the table tracks Will together.
-    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only),
-               ephemeral=False)
+    return _said_to_table(ctx, config, ctx.user_name, old, new)
 
 
 async def rest(deps: Deps, ctx: Ctx) -> Reply:
     """A night of good rest: the member regains 1 Will, up to the maximum."""
 
-    def decide(_: ChannelConfig, old: WillPool | None) -> WillPool:
+    def decide(_config: ChannelConfig, old: WillPool | None) -> WillPool:
         if old is None:
-            raise UserError(WILL_NOT_TRACKED)
+            raise UserError(_(WILL_NOT_TRACKED))
         return will.regained(old, 1)
 
     config, old, new = await _change(deps, ctx, ctx.user_id, decide)
-    return say(will_changed(ctx.user_name, old, new, text_only=config.text_only),
-               ephemeral=False)
+    return _said_to_table(ctx, config, ctx.user_name, old, new)
 
 
 async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:
@@ -136,10 +135,18 @@ async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:
 
     def decide(config: ChannelConfig, old: WillPool | None) -> WillPool:
         if not ctx.storyteller(config):
-            raise UserError(NOT_STORYTELLER)
+            raise UserError(_(NOT_STORYTELLER))
         if old is None:
             raise UserError(will_not_tracked_for(member.name))
         return will.regained(old, amount)
 
     config, old, new = await _change(deps, ctx, member.user_id, decide)
-    return say(will_changed(member.name, old, new, text_only=config.text_only), ephemeral=False)
+    return _said_to_table(ctx, config, member.name, old, new)
+
+
+def _said_to_table(
+    ctx: Ctx, config: ChannelConfig, name: str, old: WillPool | None, new: WillPool
+) -> Reply:
+    """A change of Will, said in the channel in the table's language."""
+    with speaking(ctx.public_voice(config)):
+        return say(will_changed(name, old, new, text_only=config.text_only), ephemeral=False)

@@ -7,15 +7,15 @@ from collections.abc import Iterable
 import discord
 
 from bot.edge import ids
-from bot.render.lang import N_
-from bot.render.text import plural
+from bot.render.lang import N_, _, n_
 from engine.records import PressRefusal, WillPool
 
+#: Button labels (marked: translated where drawn, with ``_()``).
 SPEND_WILL = N_("Spend Will")
 TAKE_BEAT = N_("Take a Beat")
-TRY_AGAIN = "Try again"
-ROLL_AGAIN = "Roll again"
-SAVE_ROLL = "Save this roll"
+TRY_AGAIN = N_("Try again")
+ROLL_AGAIN = N_("Roll again")
+SAVE_ROLL = N_("Save this roll")
 
 def view_of(buttons: Iterable[tuple[str, str, discord.ButtonStyle]]) -> discord.ui.View | None:
     """A message's buttons from (custom_id, label, style); None when there are none.
@@ -43,29 +43,33 @@ def roll_buttons(
     make = ids.extended_roll_button if extended else ids.roll_button
     looks: list[tuple[str, str, discord.ButtonStyle]] = []
     if will:
-        looks.append((make("will", roll_id), SPEND_WILL, discord.ButtonStyle.primary))
+        looks.append((make("will", roll_id), _(SPEND_WILL), discord.ButtonStyle.primary))
     if beat:
-        looks.append((make("beat", roll_id), TAKE_BEAT, discord.ButtonStyle.secondary))
+        looks.append((make("beat", roll_id), _(TAKE_BEAT), discord.ButtonStyle.secondary))
     if retry and not extended:
-        looks.append((ids.roll_button("retry", roll_id), TRY_AGAIN, discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("retry", roll_id), _(TRY_AGAIN), discord.ButtonStyle.secondary))
     if again and not extended:
-        looks.append((ids.roll_button("again", roll_id), ROLL_AGAIN, discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("again", roll_id), _(ROLL_AGAIN), discord.ButtonStyle.secondary))
     if save and not extended:
-        looks.append((ids.roll_button("save", roll_id), SAVE_ROLL, discord.ButtonStyle.secondary))
+        looks.append(
+            (ids.roll_button("save", roll_id), _(SAVE_ROLL), discord.ButtonStyle.secondary))
     return view_of(looks)
 
 
-COPY_FAILED = (
+COPY_FAILED = N_(
     "Your secret roll was made, but I could not copy it to the Storyteller's channel "
     "(deleted, or I may not post there): show them the result, or ask an admin to fix "
     "/config storyteller."
 )
 
-STALE_BUTTON = (
+STALE_BUTTON = N_(
     "That button is out of date: the message changed since you saw it (a roll closed or an "
     "action moved on), so nothing was changed. Use the buttons it shows now."
 )
 
+#: Why a button did not act (marked: see :func:`press_refused`).
 REFUSALS: dict[PressRefusal, str] = {
     PressRefusal.NOT_FOUND: N_("I no longer know this roll, so nothing was changed."),
     PressRefusal.NOT_ROLLER: N_("Only the member who made this roll can use its buttons."),
@@ -88,36 +92,41 @@ REFUSALS: dict[PressRefusal, str] = {
 }
 
 
+def press_refused(reason: PressRefusal) -> str:
+    """Why a button did not act, in the voice in force."""
+    return _(REFUSALS[reason])
+
+
 def will_pool_text(pool: WillPool) -> str:
     """A Will pool as players say it: "Will 3/5"."""
-    return f"Will {pool.current}/{pool.maximum}"
+    return _("Will {current}/{maximum}", current=pool.current, maximum=pool.maximum)
 
 
 def will_spent(pool: WillPool) -> str:
     """After a Will spend, to the roller alone."""
-    return f"Will spent: {will_pool_text(pool)} left."
+    return _("Will spent: {pool} left.", pool=will_pool_text(pool))
 
 
 def no_will(pool: WillPool) -> str:
     """Will declared with an empty tracked pool."""
-    return f"You have no Will left to spend ({will_pool_text(pool)})."
+    return _("You have no Will left to spend ({pool}).", pool=will_pool_text(pool))
 
 
 def beat_taken(beats: int) -> str:
     """After Take a Beat, to the roller alone."""
-    return f"Beat taken: you have {plural(beats, 'Beat')}."
+    return n_("Beat taken: you have {n} Beat.", "Beat taken: you have {n} Beats.", beats)
 
 
 def cannot_roll(reason: str) -> str:
     """The engine refused a roll."""
-    return f"That roll cannot be made: {reason}."
+    return _("That roll cannot be made: {reason}.", reason=reason)
 
 
 def cannot_spend_will(reason: str) -> str:
     """The rules refuse a Will spend on this roll."""
-    return f"Will cannot be spent on this roll: {reason}."
+    return _("Will cannot be spent on this roll: {reason}.", reason=reason)
 
 
 def no_beat(reason: str) -> str:
     """The rules refuse Take a Beat on this roll."""
-    return f"No Beat on this roll: {reason}."
+    return _("No Beat on this roll: {reason}.", reason=reason)

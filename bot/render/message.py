@@ -7,11 +7,12 @@ from typing import Final
 
 import discord
 
+from bot.render.lang import N_, _
 from engine.records import ChannelConfig
 
 #: Discord's limit for a message's text.
 CONTENT_LIMIT: Final = 2000
-TOO_LONG: Final = "\n… (the rest does not fit a plain message: ask an admin to turn plain off)"
+TOO_LONG: Final = N_("… (the rest does not fit a plain message: ask an admin to turn plain off)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +58,9 @@ def plain(message: Message) -> Message:
         return message
     text = "\n".join(part for part in (message.content, embed_text(message.embed)) if part)
     if len(text) > CONTENT_LIMIT:
-        kept = text[: CONTENT_LIMIT - len(TOO_LONG)].rsplit("\n", 1)[0]
-        text = kept + TOO_LONG
+        cut = "\n" + _(TOO_LONG)
+        kept = text[: CONTENT_LIMIT - len(cut)].rsplit("\n", 1)[0]
+        text = kept + cut
     return replace(message, content=text, embed=None)
 
 

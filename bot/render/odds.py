@@ -14,9 +14,11 @@ from typing import Final
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.lang import _, number, user
+from bot.render.lang import percent as percentage
 from bot.render.refusals import refusal_text
-from bot.render.rolls import RULESET_NAMES, refusal
-from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, percent, safe
+from bot.render.rolls import refusal, ruleset_name
+from bot.render.text import INFO_COLOUR, escaped, outcome_word, percent
 from engine.models import Outcome, Ruleset
 from engine.odds import Odds
 
@@ -60,11 +62,12 @@ def odds_embed(
 
     A refused request shows why instead, with no chart (send no attachment then).
     """
-    lines = [f"Pool: {safe(pool_text, limit=400)}", f"Ruleset: {RULESET_NAMES[ruleset]}"]
+    lines = [_("Pool: {pool}", pool=escaped(pool_text, limit=400)),
+             _("Ruleset: {ruleset}", ruleset=ruleset_name(ruleset))]
     if options_text:
-        lines.append(f"Options: {safe(options_text, limit=400)}")
+        lines.append(_("Options: {options}", options=escaped(options_text, limit=400)))
     embed = discord.Embed(
-        title="Odds" if text_only else "📊 Odds",
+        title=_("Odds") if text_only else "📊 " + _("Odds"),
         description="\n".join(lines),
         colour=INFO_COLOUR,
     )
@@ -72,18 +75,18 @@ def odds_embed(
         embed.description = f"{embed.description}\n\n{refusal(refusal_text(odds.refusal))}"
         return embed
     outcomes = [  # an outcome this request cannot reach is left out, not shown at 0 %
-        f"{OUTCOME_WORDS[outcome]}: {percent(odds.outcomes[outcome])}"
+        f"{outcome_word(outcome)}: {percent(odds.outcomes[outcome])}"
         for outcome in _OUTCOME_ORDER
         if odds.outcomes.get(outcome, 0) > 0
     ]
     average = math.fsum(count * chance for count, chance in odds.successes.items())
-    outcomes.append(f"Average: {average:.2f} successes")
-    embed.add_field(name="Outcomes", value="\n".join(outcomes), inline=False)
-    for number, chunk in enumerate(_chunks(_at_least_lines(odds))):
-        name = "At least N successes" if number == 0 else "At least N (continued)"
+    outcomes.append(_("Average: {average} successes", average=number(average, 2)))
+    embed.add_field(name=_("Outcomes"), value="\n".join(outcomes), inline=False)
+    for place, chunk in enumerate(_chunks(_at_least_lines(odds))):
+        name = _("At least N successes") if place == 0 else _("At least N (continued)")
         embed.add_field(name=name, value=chunk, inline=True)
     embed.set_image(url=f"attachment://{CHART_NAME}")
-    embed.set_footer(text="Exact chances computed from the rules, not a simulation.")
+    embed.set_footer(text=_("Exact chances computed from the rules, not a simulation."))
     return embed
 
 
@@ -97,7 +100,8 @@ def _at_least_lines(odds: Odds) -> list[str]:
         last += 1
     shown = counts[first : last + 1]
     step = math.ceil(len(shown) / _AT_LEAST_LINES) or 1
-    return [f"{count} or more: {percent(odds.at_least[count])}" for count in shown[::step]]
+    return [_("{count} or more: {percent}", count=count, percent=percent(odds.at_least[count]))
+            for count in shown[::step]]
 
 
 def _chunks(lines: list[str]) -> list[str]:
@@ -117,7 +121,7 @@ def _chunks(lines: list[str]) -> list[str]:
 def chart_title(pool_text: str, ruleset: Ruleset, options_text: str) -> str:
     """The chart's title: the pool, the ruleset and every option, so a shared image says
     what it is the odds of."""
-    title = f"{pool_text} ({ruleset.value})"
+    title = f"{pool_text} ({user(ruleset.value)})"
     return f"{title}, {options_text}" if options_text else title
 
 
@@ -146,7 +150,7 @@ def odds_chart_png(odds: Odds, *, title: str) -> bytes:
         value = scale * tick / 4
         y = top + plot_h - plot_h * tick / 4
         draw.line((left, y, width - right, y), fill=_GRID)
-        draw.text((left - 6, y), f"{value * 100:g}%", font=small, fill=_INK, anchor="rm")
+        draw.text((left - 6, y), _tick(value), font=small, fill=_INK, anchor="rm")
 
     slot = plot_w / len(counts)
     label_every = math.ceil(len(counts) / 20)
@@ -161,16 +165,24 @@ def odds_chart_png(odds: Odds, *, title: str) -> bytes:
         if place % label_every == 0:
             draw.text((middle, top + plot_h + 6), str(count), font=small, fill=_INK, anchor="mt")
         if slot >= _LABELLED_SLOT and chance >= _CHART_FLOOR:
-            draw.text((middle, y - 3), f"{chance * 100:.1f}%", font=small, fill=_INK, anchor="mb")
-    axis = "successes"
+            draw.text((middle, y - 3), percentage(chance, 1), font=small, fill=_INK,
+                      anchor="mb")
+    axis = _("successes")
     if len(likely) < len(odds.successes):
-        axis += " (counts less likely than 0.05% are left out)"
+        axis = _("successes (counts less likely than {percent} are left out)",
+                 percent=percentage(_CHART_FLOOR, 2))
     draw.text((left + plot_w / 2, height - 12), axis, font=font, fill=_INK, anchor="mb")
 
     buffer = io.BytesIO()
     # compress_level 1: a quarter of the time of optimize=True for a slightly bigger file.
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+def _tick(value: float) -> str:
+    """A gridline's percentage with only the decimals it has (``25%``, ``0.5%``)."""
+    digits = next((d for d in range(4) if abs(round(value * 100, d) - value * 100) < 1e-9), 4)
+    return percentage(value, digits)
 
 
 def _nice_ceiling(value: float) -> float:

@@ -17,6 +17,7 @@ import unicodedata
 from string import Formatter
 from typing import Final
 
+from bot.render.lang import N_, _, p_, user
 from engine.refusals import Refusal, RefusalCode
 
 __all__ = ["refusal_text"]
@@ -29,253 +30,270 @@ _LISTS: Final = frozenset({"options", "choices", "rulesets", "closest", "matches
 #: Characters Discord reads as markdown or mentions: named, never echoed.
 _MARKUP: Final = frozenset("*_`~|\\<>@")
 
+#: Parameters that are names players type as they are in every language (options,
+#: rulesets, choices) or bits of a pool as typed: shown verbatim, never translated.
+_VERBATIM: Final = frozenset({"options", "option", "ruleset", "rulesets", "against", "rolled",
+                              "choice", "choices", "text", "first", "second", "sign",
+                              "previous", "next", "label", "number", "written"})
 _C = RefusalCode
 _TEXTS: Final[dict[RefusalCode, str]] = {
-    _C.LEGACY: "{text}",
+    _C.LEGACY: N_("{text}"),
     # a single roll
-    _C.OPTION_NOT_IN_RULESET: "{options} does not apply to the {ruleset} ruleset",
-    _C.OUT_OF_RANGE: "{option} {value} is out of range: it must be {low} to {high}",
-    _C.WILL_CANNOT_HELP: (
+    _C.OPTION_NOT_IN_RULESET: N_("{options} does not apply to the {ruleset} ruleset"),
+    _C.OUT_OF_RANGE: N_("{option} {value} is out of range: it must be {low} to {high}"),
+    _C.WILL_CANNOT_HELP: N_(
         "Willpower cannot help: the pool is {pool}, and {pool} + {will_dice} is still "
         "below 1 die; roll without Willpower for a chance die"
     ),
-    _C.POOL_TOO_LARGE: "a pool of {dice} dice is too large: at most {max} dice can be rolled",
-    _C.DIFFICULTY_TOO_LOW: (
+    _C.POOL_TOO_LARGE: N_("a pool of {dice} dice is too large: at most {max} dice can be rolled"),
+    _C.DIFFICULTY_TOO_LOW: N_(
         "the difficulty would be {difficulty}: it can be lowered to {low} at most"
     ),
-    _C.DIFFICULTY_TOO_HIGH: (
+    _C.DIFFICULTY_TOO_HIGH: N_(
         "this action cannot be taken: its difficulty would be {difficulty} "
         "({base} raised by {raised}), and an action raised to {high} or more cannot be attempted"
     ),
-    _C.NO_DICE: "the pool is {pool}: with no dice the action cannot be rolled",
-    _C.NO_DICE_WITH_WILL: (
+    _C.NO_DICE: N_("the pool is {pool}: with no dice the action cannot be rolled"),
+    _C.NO_DICE_WITH_WILL: N_(
         "the pool is {pool}: with no dice the action cannot be rolled, "
         "and Willpower does not change that"
     ),
-    _C.AUTO_WITH_WILL: "an automatic success cannot be combined with Willpower",
-    _C.AUTO_BELOW_DIFFICULTY: (
+    _C.AUTO_WITH_WILL: N_("an automatic success cannot be combined with Willpower"),
+    _C.AUTO_BELOW_DIFFICULTY: N_(
         "an automatic success needs a pool of at least the difficulty: "
         "the pool is {pool} and the difficulty {difficulty}"
     ),
-    _C.NO_ACTION_NOW: "the pool is {pool}: with no dice the character cannot take this action now",
-    _C.NO_ACTION_NOW_WITH_WILL: (
+    _C.NO_ACTION_NOW: N_(
+        "the pool is {pool}: with no dice the character cannot take this action now"
+    ),
+    _C.NO_ACTION_NOW_WITH_WILL: N_(
         "the pool is {pool}: with no dice the character cannot take this action now "
         "(Will cannot rescue it)"
     ),
     # after the roll
-    _C.WILL_NOTHING_ROLLED: "no roll happened, so there is nothing to spend Willpower on",
-    _C.WILL_DECLARED: "Willpower was declared with this roll already: once per roll",
-    _C.WILL_ALREADY_SPENT: "Willpower was already spent on this roll: once per roll",
-    _C.WILL_AFTER_BEAT: "this roll was closed by Take a Beat",
-    _C.WILL_AUTOMATIC: "an automatic success has no dice for Willpower to help",
-    _C.BEAT_NOT_COFD: "Take a Beat is a cofd rule; this roll is {ruleset}",
-    _C.BEAT_ALREADY_TAKEN: "a Beat was already taken on this roll",
-    _C.BEAT_NOT_FAILURE: "a Beat can be taken only on a failure (not a dramatic failure)",
+    _C.WILL_NOTHING_ROLLED: N_("no roll happened, so there is nothing to spend Willpower on"),
+    _C.WILL_DECLARED: N_("Willpower was declared with this roll already: once per roll"),
+    _C.WILL_ALREADY_SPENT: N_("Willpower was already spent on this roll: once per roll"),
+    _C.WILL_AFTER_BEAT: N_("this roll was closed by Take a Beat"),
+    _C.WILL_AUTOMATIC: N_("an automatic success has no dice for Willpower to help"),
+    _C.BEAT_NOT_COFD: N_("Take a Beat is a cofd rule; this roll is {ruleset}"),
+    _C.BEAT_ALREADY_TAKEN: N_("a Beat was already taken on this roll"),
+    _C.BEAT_NOT_FAILURE: N_("a Beat can be taken only on a failure (not a dramatic failure)"),
     # extended actions
-    _C.EXTENDED_WILL: "Willpower is spent on one roll: declare it when rolling, not here",
-    _C.EXTENDED_TARGET_RANGE: "the successes required must be 1 to {max}, not {target}",
-    _C.EXTENDED_ROLLS_RANGE: "the roll limit must be 1 to {max}, not {rolls}",
-    _C.EXTENDED_NO_TARGET: "set the successes required",
-    _C.EXTENDED_NO_TARGET_OR_ROLLS: (
+    _C.EXTENDED_WILL: N_("Willpower is spent on one roll: declare it when rolling, not here"),
+    _C.EXTENDED_TARGET_RANGE: N_("the successes required must be 1 to {max}, not {target}"),
+    _C.EXTENDED_ROLLS_RANGE: N_("the roll limit must be 1 to {max}, not {rolls}"),
+    _C.EXTENDED_NO_TARGET: N_("set the successes required"),
+    _C.EXTENDED_NO_TARGET_OR_ROLLS: N_(
         "set the successes required (or, for an ongoing effort, a number of rolls)"
     ),
-    _C.EXTENDED_SKILL_COFD_ONLY: "skill is a cofd extended-action rule; this is {ruleset}",
-    _C.EXTENDED_CARRY_COFD_ONLY: (
+    _C.EXTENDED_SKILL_COFD_ONLY: N_("skill is a cofd extended-action rule; this is {ruleset}"),
+    _C.EXTENDED_CARRY_COFD_ONLY: N_(
         "a carried penalty is a cofd extended-action rule; this is {ruleset}"
     ),
-    _C.EXTENDED_RESISTED_COFD: "a resisted extended action is a v20 or fistful rule; this is cofd",
-    _C.EXTENDED_RESISTING_RULESET: "the resisting roll is {against}, but the action is {ruleset}",
-    _C.EXTENDED_POOL_REFUSED: "the pool cannot be rolled: {cause}",
-    _C.EXTENDED_RESISTING_POOL_REFUSED: "the resisting pool cannot be rolled: {cause}",
-    _C.EXTENDED_SKILL_RANGE: "Skill dots must be 0 to {max}, not {skill}",
-    _C.EXTENDED_DEFAULT_ROLLS_RANGE: (
+    _C.EXTENDED_RESISTED_COFD: N_(
+        "a resisted extended action is a v20 or fistful rule; this is cofd"
+    ),
+    _C.EXTENDED_RESISTING_RULESET: N_(
+        "the resisting roll is {against}, but the action is {ruleset}"
+    ),
+    _C.EXTENDED_POOL_REFUSED: N_("the pool cannot be rolled: {cause}"),
+    _C.EXTENDED_RESISTING_POOL_REFUSED: N_("the resisting pool cannot be rolled: {cause}"),
+    _C.EXTENDED_SKILL_RANGE: N_("Skill dots must be 0 to {max}, not {skill}"),
+    _C.EXTENDED_DEFAULT_ROLLS_RANGE: N_(
         "the roll limit (Attribute + Skill + Specialty) would be {rolls}: "
         "give max_rolls from 1 to {max}"
     ),
-    _C.EXTENDED_ENDED: "this extended action has ended ({status})",
-    _C.EXTENDED_DECISION_PENDING: "a decision is pending: choose before rolling again",
-    _C.EXTENDED_NOT_RESISTED: "this extended action is not resisted",
-    _C.EXTENDED_ROLL_RULESET: "the roll is {rolled}, but the action is {ruleset}",
-    _C.EXTENDED_RESISTING_ROLL_RULESET: (
+    _C.EXTENDED_ENDED: N_("this extended action has ended ({status})"),
+    _C.EXTENDED_DECISION_PENDING: N_("a decision is pending: choose before rolling again"),
+    _C.EXTENDED_NOT_RESISTED: N_("this extended action is not resisted"),
+    _C.EXTENDED_ROLL_RULESET: N_("the roll is {rolled}, but the action is {ruleset}"),
+    _C.EXTENDED_RESISTING_ROLL_RULESET: N_(
         "the resisting roll is {rolled}, but the action is {ruleset}"
     ),
-    _C.EXTENDED_ROLL_REFUSED: "the roll did not happen: {cause}",
-    _C.EXTENDED_RESISTING_ROLL_REFUSED: "the resisting roll did not happen: {cause}",
-    _C.EXTENDED_RESISTING_ROLL_MISSING: "a resisted action needs the resisting roll too",
-    _C.EXTENDED_RESISTING_ROLL_UNWANTED: (
+    _C.EXTENDED_ROLL_REFUSED: N_("the roll did not happen: {cause}"),
+    _C.EXTENDED_RESISTING_ROLL_REFUSED: N_("the resisting roll did not happen: {cause}"),
+    _C.EXTENDED_RESISTING_ROLL_MISSING: N_("a resisted action needs the resisting roll too"),
+    _C.EXTENDED_RESISTING_ROLL_UNWANTED: N_(
         "this action is not resisted: there is no resisting roll"
     ),
-    _C.EXTENDED_LAST_ROLL_FINAL: "the last roll of this action can no longer change",
-    _C.CHOICE_NOT_OFFERED: "{choice} is not a choice now; the choices are: {choices}",
-    _C.CONDITION_NAME_MISSING: "name the Condition you take",
-    _C.CONDITION_NAME_UNWANTED: "a Condition name goes only with taking a Condition",
-    _C.CONDITION_NAME_LENGTH: "a Condition name is 1 to {max} characters",
+    _C.EXTENDED_LAST_ROLL_FINAL: N_("the last roll of this action can no longer change"),
+    _C.CHOICE_NOT_OFFERED: N_("{choice} is not a choice now; the choices are: {choices}"),
+    _C.CONDITION_NAME_MISSING: N_("name the Condition you take"),
+    _C.CONDITION_NAME_UNWANTED: N_("a Condition name goes only with taking a Condition"),
+    _C.CONDITION_NAME_LENGTH: N_("a Condition name is 1 to {max} characters"),
     # contests
-    _C.CONTEST_ACTOR_RULESET: "the actor's roll is {rolled}, but the contest is {ruleset}",
-    _C.CONTEST_OPPONENT_RULESET: "the opponent's roll is {rolled}, but the contest is {ruleset}",
-    _C.CONTEST_ACTOR_REFUSED: "the actor's roll did not happen: {cause}",
-    _C.CONTEST_OPPONENT_REFUSED: "the opponent's roll did not happen: {cause}",
+    _C.CONTEST_ACTOR_RULESET: N_("the actor's roll is {rolled}, but the contest is {ruleset}"),
+    _C.CONTEST_OPPONENT_RULESET: N_(
+        "the opponent's roll is {rolled}, but the contest is {ruleset}"
+    ),
+    _C.CONTEST_ACTOR_REFUSED: N_("the actor's roll did not happen: {cause}"),
+    _C.CONTEST_OPPONENT_REFUSED: N_("the opponent's roll did not happen: {cause}"),
     # multiple actions
-    _C.MULTI_TOO_FEW: "multiple actions need at least two actions, separated by ;",
-    _C.MULTI_NOT_V20: "multiple actions are a v20 rule; these actions are {rulesets}",
-    _C.MULTI_ACTION_REFUSED: (
+    _C.MULTI_TOO_FEW: N_("multiple actions need at least two actions, separated by ;"),
+    _C.MULTI_NOT_V20: N_("multiple actions are a v20 rule; these actions are {rulesets}"),
+    _C.MULTI_ACTION_REFUSED: N_(
         "action {action} of {count}: {cause}; "
         "the whole declaration is refused and nothing was rolled"
     ),
     # the Successive Action Penalty
-    _C.SUCCESSIVE_ACTION_NOT_FISTFUL: (
+    _C.SUCCESSIVE_ACTION_NOT_FISTFUL: N_(
         "the Successive Action Penalty is a fistful rule; this roll is {ruleset}"
     ),
     # teamwork
-    _C.HELPER_LIMIT_NOT_V20: "a helper limit is a v20 rule; this channel uses {ruleset}",
-    _C.HELPER_LIMIT_NEGATIVE: "the helper limit is 0 or more, not {limit}",
-    _C.PRIMARY_CANNOT_HELP: "the primary actor cannot help their own roll",
-    _C.ALREADY_HELPED: "this member has already helped: one roll per helper",
-    _C.HELPER_RULESET: "the helper's roll is {rolled}, but the teamwork is {ruleset}",
-    _C.HELPER_DIFFICULTY_TOO_HIGH: (
+    _C.HELPER_LIMIT_NOT_V20: N_("a helper limit is a v20 rule; this channel uses {ruleset}"),
+    _C.HELPER_LIMIT_NEGATIVE: N_("the helper limit is 0 or more, not {limit}"),
+    _C.PRIMARY_CANNOT_HELP: N_("the primary actor cannot help their own roll"),
+    _C.ALREADY_HELPED: N_("this member has already helped: one roll per helper"),
+    _C.HELPER_RULESET: N_("the helper's roll is {rolled}, but the teamwork is {ruleset}"),
+    _C.HELPER_DIFFICULTY_TOO_HIGH: N_(
         "one more helper would raise the primary's difficulty to {difficulty}, "
         "and an action raised to {high} or more cannot be attempted"
     ),
-    _C.HELPER_ROLL_REFUSED: "the helper's roll did not happen: {cause}",
-    _C.NOT_A_HELPER: "this member has not helped yet",
+    _C.HELPER_ROLL_REFUSED: N_("the helper's roll did not happen: {cause}"),
+    _C.NOT_A_HELPER: N_("this member has not helped yet"),
     # pool text: whole sentences (see the module's docstring)
-    _C.POOL_TEXT_TOO_LONG: "The pool is {length} characters long: at most {max} are allowed.",
-    _C.POOL_STRAY_CHARACTER: (
+    _C.POOL_TEXT_TOO_LONG: N_("The pool is {length} characters long: at most {max} are allowed."),
+    _C.POOL_STRAY_CHARACTER: N_(
         "A pool cannot contain {char}: use numbers, trait names, +, - and [ ]."
     ),
-    _C.POOL_EMPTY: (
+    _C.POOL_EMPTY: N_(
         "The pool is empty: write a number of dice, such as “7” or “Strength 3 + Brawl 2”."
     ),
-    _C.POOL_UNOPENED_BRACKET: (
+    _C.POOL_UNOPENED_BRACKET: N_(
         "“]” closes a bracket that was never opened: remove it or add a “[” before it."
     ),
-    _C.POOL_UNCLOSED_BRACKET: "“[” is never closed: add a “]” after the terms it groups.",
-    _C.POOL_EMPTY_BRACKETS: "“[]” is empty: put terms inside the brackets or remove them.",
-    _C.POOL_TOO_DEEP: "“[” is nested too deep: brackets can go at most {max} levels deep.",
-    _C.POOL_TWO_SIGNS: "“{first} {second}” has two signs in a row: keep only one.",
-    _C.POOL_SIGN_WITHOUT_TERM: "“{sign}” needs a number or a trait and its number after it.",
-    _C.POOL_TWO_NUMBERS: "Two numbers in a row: put + or - between “{previous}” and “{next}”.",
-    _C.POOL_MISSING_OPERATOR: "Missing + or - between “{previous}” and “{next}”.",
-    _C.POOL_LABEL_WITHOUT_NUMBER: (
+    _C.POOL_UNCLOSED_BRACKET: N_("“[” is never closed: add a “]” after the terms it groups."),
+    _C.POOL_EMPTY_BRACKETS: N_("“[]” is empty: put terms inside the brackets or remove them."),
+    _C.POOL_TOO_DEEP: N_("“[” is nested too deep: brackets can go at most {max} levels deep."),
+    _C.POOL_TWO_SIGNS: N_("“{first} {second}” has two signs in a row: keep only one."),
+    _C.POOL_SIGN_WITHOUT_TERM: N_("“{sign}” needs a number or a trait and its number after it."),
+    _C.POOL_TWO_NUMBERS: N_("Two numbers in a row: put + or - between “{previous}” and “{next}”."),
+    _C.POOL_MISSING_OPERATOR: N_("Missing + or - between “{previous}” and “{next}”."),
+    _C.POOL_LABEL_WITHOUT_NUMBER: N_(
         "“{label}” has no number: write it as “{label} 3” (character sheets are not supported yet)."
     ),
-    _C.POOL_LABEL_TOO_LONG: "“{label}” is too long for a trait name: at most {max} characters.",
-    _C.POOL_NUMBER_TOO_LARGE: "“{number}” is too large: a number can be at most {max}.",
-    _C.POOL_TOO_MANY_TERMS: (
+    _C.POOL_LABEL_TOO_LONG: N_("“{label}” is too long for a trait name: at most {max} characters."),
+    _C.POOL_NUMBER_TOO_LARGE: N_("“{number}” is too large: a number can be at most {max}."),
+    _C.POOL_TOO_MANY_TERMS: N_(
         "The pool has more than {max} terms: add some of the numbers together."
     ),
-    _C.POOL_OVER_MAX_DICE: (
+    _C.POOL_OVER_MAX_DICE: N_(
         "The pool is over {max} dice: its terms add up to {total} "
         "before penalties, and at most {max} dice can be rolled."
     ),
-    _C.POOL_DICE_NOTATION: (
+    _C.POOL_DICE_NOTATION: N_(
         "“{written}” is another dice bot's notation: here every die is a d10 and a pool is"
         " its number of dice, so write “{dice}” (add or take away dice with + and -,"
         " e.g. “Strength 3 + Brawl 2 - 1”)."
     ),
-    _C.POOL_DICE_WORD: (
+    _C.POOL_DICE_WORD: N_(
         "Write just the number of dice: “{dice}” (or name them, e.g. “Strength 3 + Brawl 2”)."
     ),
     # initiative
-    _C.INIT_ALREADY_RUNNING: "this channel already has an initiative tracker",
-    _C.INIT_ENDED: "this initiative tracker is over",
-    _C.INIT_STORYTELLER_ONLY: (
+    _C.INIT_ALREADY_RUNNING: N_("this channel already has an initiative tracker"),
+    _C.INIT_ENDED: N_("this initiative tracker is over"),
+    _C.INIT_STORYTELLER_ONLY: N_(
         "only the Storyteller can do that ({move}) on the initiative tracker"
     ),
-    _C.INIT_EMPTY: "nobody is in the initiative order yet: join or add combatants first",
-    _C.INIT_NOT_YOUR_TURN: (
+    _C.INIT_EMPTY: N_("nobody is in the initiative order yet: join or add combatants first"),
+    _C.INIT_NOT_YOUR_TURN: N_(
         "it is {name}'s turn: only their player or the Storyteller can pass or delay it"
     ),
-    _C.INIT_NOBODY_ACTING: "nobody is acting yet: the Storyteller presses Next to start round 1",
-    _C.INIT_DELAY_ALONE: "the only combatant in the order cannot delay: nobody else would act",
-    _C.INIT_NOT_DELAYED: "you have no delayed combatant to bring back",
-    _C.INIT_TURN_MOVED: "the turn already moved on (another press came first)",
-    _C.INIT_ALREADY_JOINED: "you are already in the fight as {name}: one combatant per member",
-    _C.INIT_FULL: (
+    _C.INIT_NOBODY_ACTING: N_(
+        "nobody is acting yet: the Storyteller presses Next to start round 1"
+    ),
+    _C.INIT_DELAY_ALONE: N_("the only combatant in the order cannot delay: nobody else would act"),
+    _C.INIT_NOT_DELAYED: N_("you have no delayed combatant to bring back"),
+    _C.INIT_TURN_MOVED: N_("the turn already moved on (another press came first)"),
+    _C.INIT_ALREADY_JOINED: N_("you are already in the fight as {name}: one combatant per member"),
+    _C.INIT_FULL: N_(
         "a tracker holds at most {max} combatants, and this would make {count}"
     ),
-    _C.INIT_GROUP_RANGE: "a group is 1 to {max} combatants, not {count}",
-    _C.INIT_MODIFIER_RANGE: "the modifier must be {low} to {high}, not {modifier}",
-    _C.INIT_NAME_LENGTH: "a combatant's name is 1 to {max} characters",
-    _C.INIT_NAME_MENTION: (
+    _C.INIT_GROUP_RANGE: N_("a group is 1 to {max} combatants, not {count}"),
+    _C.INIT_MODIFIER_RANGE: N_("the modifier must be {low} to {high}, not {modifier}"),
+    _C.INIT_NAME_LENGTH: N_("a combatant's name is 1 to {max} characters"),
+    _C.INIT_NAME_MENTION: N_(
         "a combatant's name cannot mention anyone (everyone, here, a member or a role)"
     ),
-    _C.INIT_NAME_TAKEN: (
+    _C.INIT_NAME_TAKEN: N_(
         "a combatant called {name} is already in the fight: pick another name"
     ),
-    _C.INIT_NO_SUCH_COMBATANT: (
+    _C.INIT_NO_SUCH_COMBATANT: N_(
         "nobody called {name} is in the fight (use a name as the card shows it, "
         "or a group's name for all of it)"
     ),
-    _C.INIT_ROLL_REFUSED: "the initiative roll cannot be made: {cause}",
+    _C.INIT_ROLL_REFUSED: N_("the initiative roll cannot be made: {cause}"),
     # characters
-    _C.CHARACTER_NONE: (
+    _C.CHARACTER_NONE: N_(
         "“{name}” is a trait name, and you have no active character: make one with "
         "/character create, pick one with /character use, or type the number (“{name} 3”)"
     ),
-    _C.TRAIT_UNKNOWN: "the sheet has no trait “{name}” (closest: {closest})",
-    _C.TRAIT_AMBIGUOUS: "“{name}” could be {matches}: type more of the name",
-    _C.TRAIT_NAME_INVALID: (
+    _C.TRAIT_UNKNOWN: N_("the sheet has no trait “{name}” (closest: {closest})"),
+    _C.TRAIT_AMBIGUOUS: N_("“{name}” could be {matches}: type more of the name"),
+    _C.TRAIT_NAME_INVALID: N_(
         "“{name}” cannot be a trait name: up to {max} letters, digits, spaces, ' or -, "
         "starting with a letter"
     ),
-    _C.TRAIT_VALUE_RANGE: "{trait} {value} is out of range: it must be 0 to {high}",
-    _C.TRAIT_DUPLICATE: "the trait “{name}” is listed twice",
-    _C.TOO_MANY_TRAITS: "a sheet holds at most {max} traits",
-    _C.TRAITS_UNREADABLE: (
+    _C.TRAIT_VALUE_RANGE: N_("{trait} {value} is out of range: it must be 0 to {high}"),
+    _C.TRAIT_DUPLICATE: N_("the trait “{name}” is listed twice"),
+    _C.TOO_MANY_TRAITS: N_("a sheet holds at most {max} traits"),
+    _C.TRAITS_UNREADABLE: N_(
         "I could not read “{part}”: write each trait as a name and a number, "
         "separated by commas (Wits 3, Composure 2)"
     ),
-    _C.SPECIALTY_NOT_SKILL: "{trait} is not a Skill: specialties go on Skills (Abilities in v20)",
-    _C.SPECIALTY_EXISTS: "{skill} already has the specialty “{specialty}”",
-    _C.SPECIALTY_MISSING: "{skill} has no specialty “{specialty}” (it has: {specialties})",
-    _C.SPECIALTY_NO_SKILL: (
+    _C.SPECIALTY_NOT_SKILL: N_(
+        "{trait} is not a Skill: specialties go on Skills (Abilities in v20)"
+    ),
+    _C.SPECIALTY_EXISTS: N_("{skill} already has the specialty “{specialty}”"),
+    _C.SPECIALTY_MISSING: N_("{skill} has no specialty “{specialty}” (it has: {specialties})"),
+    _C.SPECIALTY_NO_SKILL: N_(
         "the specialty “{specialty}” needs a Skill of the sheet in the pool (Dexterity + Brawl)"
     ),
-    _C.SPECIALTY_UNKNOWN: (
+    _C.SPECIALTY_UNKNOWN: N_(
         "{skills} has no specialty “{specialty}” (specialties: {specialties}); add one with "
         "/character specialty"
     ),
-    _C.TOO_MANY_SPECIALTIES: "a sheet holds at most {max} specialties",
-    _C.SHEET_TEXT_INVALID: "write 1 to {max} characters on one line",
-    _C.CONDITION_EXISTS: "the sheet already has the Condition “{condition}”",
-    _C.CONDITION_MISSING: "the sheet has no Condition “{condition}” (it has: {conditions})",
-    _C.TOO_MANY_CONDITIONS: "a sheet holds at most {max} Conditions",
-    _C.CHARACTER_NAME_LENGTH: "a character's name has 1 to {max} characters",
-    _C.CHARACTER_NAME_CONTROL: "a character's name is one line of visible characters",
-    _C.WILL_ABOVE_MAXIMUM: "current Will {will} is above the Will maximum {maximum}",
-    _C.IMPORT_TOO_LARGE: "the file has {size} bytes: a sheet file is at most {max} bytes",
-    _C.IMPORT_NOT_JSON: (
+    _C.TOO_MANY_SPECIALTIES: N_("a sheet holds at most {max} specialties"),
+    _C.SHEET_TEXT_INVALID: N_("write 1 to {max} characters on one line"),
+    _C.CONDITION_EXISTS: N_("the sheet already has the Condition “{condition}”"),
+    _C.CONDITION_MISSING: N_("the sheet has no Condition “{condition}” (it has: {conditions})"),
+    _C.TOO_MANY_CONDITIONS: N_("a sheet holds at most {max} Conditions"),
+    _C.CHARACTER_NAME_LENGTH: N_("a character's name has 1 to {max} characters"),
+    _C.CHARACTER_NAME_CONTROL: N_("a character's name is one line of visible characters"),
+    _C.WILL_ABOVE_MAXIMUM: N_("current Will {will} is above the Will maximum {maximum}"),
+    _C.IMPORT_TOO_LARGE: N_("the file has {size} bytes: a sheet file is at most {max} bytes"),
+    _C.IMPORT_NOT_JSON: N_(
         "the file is not a sheet in JSON: export one with /character export to see the shape"
     ),
-    _C.IMPORT_SCHEMA_VERSION: (
+    _C.IMPORT_SCHEMA_VERSION: N_(
         "the file's schema_version is {version}: this bot reads version {known}"
     ),
-    _C.IMPORT_FIELD: "{field}: {detail}",
-    _C.RESIST_TRAIT: (
+    _C.IMPORT_FIELD: N_("{field}: {detail}"),
+    _C.RESIST_TRAIT: N_(
         "resistance by name is Resolve, Stamina, Composure or Defense, not “{trait}”"
     ),
-    _C.RESIST_NO_TARGET: (
+    _C.RESIST_NO_TARGET: N_(
         "resisting with {trait} needs resist_target: the member (@member) or the character's "
         "name whose {trait} it is"
     ),
-    _C.RESIST_TARGET_ALONE: (
+    _C.RESIST_TARGET_ALONE: N_(
         "resist_target says whose sheet resist reads: give resist a trait name too "
         "(resist:Composure resist_target:@member)"
     ),
-    _C.RESIST_TARGET_NO_CHARACTER: (
+    _C.RESIST_TARGET_NO_CHARACTER: N_(
         "that member has no active character in this server: they can make one with "
         "/character create, or name a character with resist_target:<name>"
     ),
-    _C.RESIST_TARGET_UNKNOWN: (
+    _C.RESIST_TARGET_UNKNOWN: N_(
         "no character in this server is named “{name}”: give a character's name or "
         "mention a member (resist_target:@member)"
     ),
-    _C.RESIST_TARGET_AMBIGUOUS: (
+    _C.RESIST_TARGET_AMBIGUOUS: N_(
         "{count} characters in this server are named “{name}”: mention the member whose "
         "character it is instead (resist_target:@member)"
     ),
-    _C.RESIST_NOT_ON_SHEET: "{character}'s sheet has no {trait} to resist with",
+    _C.RESIST_NOT_ON_SHEET: N_("{character}'s sheet has no {trait} to resist with"),
 }
 
 
@@ -286,16 +304,42 @@ def _shown(char: str) -> str:
     and would otherwise show as an empty quote.
     """
     if char.isprintable() and not _MARKUP & set(char):
-        return f"“{char}”"
+        return f"“{user(char)}”"
     name = unicodedata.name(char, "") if len(char) == 1 else ""
     points = " ".join(f"U+{ord(point):04X}" for point in char)
-    return f"the character {points}" + (f" ({name})" if name else "")
+    if name:
+        return _("the character {points} ({name})", points=points, name=user(name))
+    return _("the character {points}", points=points)
 
 
 #: Parameters that are a member's text (names, specialties, Conditions): shown escaped.
 _USER_TEXT: Final = frozenset({"name", "trait", "skill", "specialty", "condition", "part",
                                "closest", "matches", "skills", "specialties", "conditions",
                                "field", "detail", "version", "character"})
+
+
+def _state_word(key: str, value: str) -> str | None:
+    """An action's status or an initiative move as words (each under its own context, so
+    "open" or "end" here translate apart from the same words elsewhere)."""
+    if key == "status":
+        return {
+            "open": p_("extended action status", "open"),
+            "succeeded": p_("extended action status", "succeeded"),
+            "completed": p_("extended action status", "completed"),
+            "failed": p_("extended action status", "failed"),
+            "abandoned": p_("extended action status", "abandoned"),
+            "ended": p_("initiative tracker status", "ended"),
+            "scene_ended": p_("initiative tracker status", "the scene ended"),
+        }.get(value)
+    return {
+        "join": p_("initiative move", "join"),
+        "add": p_("initiative move", "add"),
+        "remove": p_("initiative move", "remove"),
+        "next": p_("initiative move", "next"),
+        "delay": p_("initiative move", "delay"),
+        "act": p_("initiative move", "act now"),
+        "end": p_("initiative move", "end"),
+    }.get(value)
 
 
 def _plain(text: str) -> str:
@@ -306,13 +350,18 @@ def _plain(text: str) -> str:
 def _word(key: str, value: int | str) -> str:
     """One parameter as words: lists spaced out, a stray ``char`` quoted or named, a
     member's text escaped."""
+    if key == "char":
+        return _shown(str(value))
+    if key in {"status", "move"}:
+        word = _state_word(key, str(value))
+        return word if word is not None else user(str(value))
     if key in _USER_TEXT:
         value = _plain(str(value))
     if key in _LISTS:
         listed = ", ".join(str(value).split(","))
-        return listed or "none"
-    if key == "char":
-        return _shown(str(value))
+        return user(listed) if listed else _("none")
+    if key in _USER_TEXT or key in _VERBATIM:
+        return user(str(value))
     return str(value)
 
 
@@ -330,6 +379,6 @@ def refusal_text(refusal: Refusal | None) -> str:
     words = _Words((key, _word(key, value)) for key, value in refusal.params.items())
     if refusal.cause is not None:
         words["cause"] = refusal_text(refusal.cause)
-    template = _TEXTS.get(refusal.code, "{code}")
+    template = _(_TEXTS[refusal.code]) if refusal.code in _TEXTS else "{code}"
     words.setdefault("code", str(refusal.code))
     return Formatter().vformat(template, (), words)

@@ -12,6 +12,7 @@ die.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -20,24 +21,27 @@ from typing import Final
 import discord
 
 from bot.render.buttons import roll_buttons
-from bot.render.lang import N_
+from bot.render.lang import N_, _, n_, number, user
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.text import (
     OUTCOME_COLOURS,
-    OUTCOME_WORDS,
     VOID_COLOUR,
     adjustment_text,
     breakdown_text,
+    capitalised,
     dice,
+    escaped,
     options_text,
-    plural,
+    outcome_word,
     safe,
+    successes,
 )
 from engine.constants import MAX_EXTRA
 from engine.models import (
     AdjustmentKind,
     Breakdown,
+    Degree,
     Die,
     DieKind,
     Fate,
@@ -52,7 +56,8 @@ from engine.offers import offers
 from engine.parser import format_pool
 from engine.records import ChannelConfig, DiceOrder, RollRecord
 
-__all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "secret_notice"]
+__all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "ruleset_name",
+           "secret_notice"]
 
 
 class RollStatus(StrEnum):
@@ -66,11 +71,17 @@ class RollStatus(StrEnum):
     """Voided by the Storyteller: still listed, no longer counted."""
 
 
+#: Each ruleset's official title (marked: translated where shown, see :func:`ruleset_name`).
 RULESET_NAMES: Final[dict[Ruleset, str]] = {
     Ruleset.COFD: N_("Chronicles of Darkness (2e)"),
     Ruleset.V20: N_("Classic World of Darkness (V20 / Dark Ages)"),
     Ruleset.FISTFUL: N_("Fist Full of Dice (table procedure)"),
 }
+
+
+def ruleset_name(ruleset: Ruleset) -> str:
+    """A ruleset's title in the voice in force."""
+    return _(RULESET_NAMES[ruleset])
 
 #: Characters of dice lines in the description (at most 4,096). What is left
 #: of the embed (title, outcome lines, the pool field, at most 1,024, roller,
@@ -86,7 +97,17 @@ _DESCRIPTION_LIMIT: Final = 4096
 #: cancellations), merge the extra rounds into one line). Round 0 is always shown in
 #: full: at most MAX_POOL dice of at most ~22 characters ("7 rerolled to **10**, ").
 _LEVELS: Final = ((False, False), (True, False), (True, True))
-_BOTCH_DEGREES: Final = {1: "single botch", 2: "double botch", 3: "triple botch"}
+_BOTCH_DEGREES: Final = {1: N_("single botch"), 2: N_("double botch"), 3: N_("triple botch")}
+#: A `v20` success's degree as players say it.
+_DEGREES: Final[dict[Degree, str]] = {
+    Degree.MARGINAL: N_("marginal success"),
+    Degree.MODERATE: N_("moderate success"),
+    Degree.COMPLETE: N_("complete success"),
+    Degree.EXCEPTIONAL: N_("exceptional success"),
+    Degree.PHENOMENAL: N_("phenomenal success"),
+}
+#: Ordinals of rounds of extra dice, by English suffix (``2nd``).
+_ORDINALS: Final = {"st": N_("{n}st"), "nd": N_("{n}nd"), "rd": N_("{n}rd"), "th": N_("{n}th")}
 
 
 @dataclass
@@ -95,6 +116,8 @@ class _Group:
 
     label: str
     dice: list[tuple[int, str]] = field(default_factory=list)
+    base: str = ""
+    """What draws a round's extra dice (``10-again``), for a line of merged rounds."""
     round: int | None = None
     """The round of extra dice this line shows, if it shows one."""
     first: bool = False
@@ -133,17 +156,17 @@ def roll_embed(
     phrase = _outcome_phrase(result)
     title = f"{safe(label, limit=LABEL_LIMIT)}: {phrase}" if label else phrase
     if status is RollStatus.VOID:
-        title = f"Void - {title}"
+        title = _("Void - {title}", title=title)
     elif not text_only:
         title = f"🎲 {title}"
 
     lines: list[str] = []
     if status is RollStatus.VOID:
-        lines.append("**Voided by the Storyteller**: this roll no longer counts.")
+        lines.append(_("**Voided by the Storyteller**: this roll no longer counts."))
     if secret:
-        lines.append("Secret roll: the channel saw only that a roll was made.")
+        lines.append(_("Secret roll: the channel saw only that a roll was made."))
     if result.refused:
-        lines.append(refusal(refusal_text(result.refusal) or "this roll cannot be made"))
+        lines.append(refusal(refusal_text(result.refusal) or _("this roll cannot be made")))
     else:
         lines.append(_headline(result))
         lines.extend(_notes(result))
@@ -159,13 +182,14 @@ def roll_embed(
     if compact:
         if result.breakdown is not None:
             pool = " · ".join(_pool_text(result, result.breakdown).splitlines())
-            embed.description = f"{embed.description}\nPool: {pool}"[:_DESCRIPTION_LIMIT]
+            pool_line = _("Pool: {pool}", pool=pool)
+            embed.description = f"{embed.description}\n{pool_line}"[:_DESCRIPTION_LIMIT]
         footer = _footer(roll_id, ruleset, status=status, text_only=text_only, roller=who)
         embed.set_footer(text=footer)
         return embed
     if result.breakdown is not None:
-        embed.add_field(name="Pool", value=_pool_text(result, result.breakdown), inline=False)
-    embed.add_field(name="Rolled by", value=who, inline=True)
+        embed.add_field(name=_("Pool"), value=_pool_text(result, result.breakdown), inline=False)
+    embed.add_field(name=_("Rolled by"), value=who, inline=True)
     embed.set_footer(text=_footer(roll_id, ruleset, status=status, text_only=text_only))
     return embed
 
@@ -205,17 +229,23 @@ def roller_of(record: RollRecord) -> str:
 
 def secret_notice(*, roller: str, label: str | None) -> str:
     """The channel's public line for a secret roll: who, what for, no dice."""
-    what = f": {safe(label, limit=LABEL_LIMIT)}" if label else ""
-    return f"**{safe(roller, limit=NAME_LIMIT)}** made a secret roll{what}."
+    who = safe(roller, limit=NAME_LIMIT)
+    if label:
+        return _("**{name}** made a secret roll: {label}.", name=who,
+                 label=safe(label, limit=LABEL_LIMIT))
+    return _("**{name}** made a secret roll.", name=who)
 
 
 def refusal(message: str) -> str:
-    """An engine or parser refusal as an ephemeral reply: a capitalised sentence."""
-    text = message.strip() or "That cannot be done."
-    text = text[0].upper() + text[1:]
-    if text[-1] not in ".!?":
+    """An engine or parser refusal as an ephemeral reply: a capitalised sentence.
+
+    Opening and closing brackets around it are passed over (a language's marks around a
+    translated sentence), so the sentence inside is the one capitalised and stopped."""
+    text = capitalised(message.strip() or _("That cannot be done."))
+    last = next((c for c in reversed(text) if unicodedata.category(c) != "Pe"), ".")
+    if last not in ".!?":
         text += "."
-    return safe(text, limit=2000)
+    return escaped(text, limit=2000)
 
 
 # --- Outcome -------------------------------------------------------------------------------
@@ -223,16 +253,17 @@ def refusal(message: str) -> str:
 
 def _outcome_phrase(result: RollResult) -> str:
     """The outcome in words, with the ruleset's degree: ``Success (moderate success)``."""
-    words = OUTCOME_WORDS[result.outcome]
+    words = outcome_word(result.outcome)
     if result.automatic:
-        return "Automatic success"
+        return _("Automatic success")
     if result.beat:
-        return f"{words} (Beat taken)"
+        return _("{outcome} (Beat taken)", outcome=words)
     if result.degree is not None:
-        return f"{words} ({result.degree} success)"
+        return f"{words} ({_(_DEGREES[result.degree])})"
     if result.botch_degree is not None:
         ones = result.botch_degree
-        degree = _BOTCH_DEGREES.get(ones, f"triple botch or worse: {ones} ones standing")
+        degree = (_(_BOTCH_DEGREES[ones]) if ones in _BOTCH_DEGREES
+                  else _("triple botch or worse: {n} ones standing", n=ones))
         return f"{words} ({degree})"
     return words
 
@@ -240,33 +271,37 @@ def _outcome_phrase(result: RollResult) -> str:
 def _headline(result: RollResult) -> str:
     """The number of successes, and where any that are not on the dice came from."""
     if result.automatic:
-        return "**1 success**, automatic: no dice were rolled."
+        return _("**1 success**, automatic: no dice were rolled.")
     if not result.successes:
-        return "**No successes**"
-    count = f"**{plural(result.successes, 'success')}**"
+        return _("**No successes**")
+    count = f"**{successes(result.successes)}**"
     request = result.request
     if request.ruleset is Ruleset.COFD and request.extra:
-        return f"{count} ({result.dice_successes} on the dice + {request.extra} extra)"
+        return _("{count} ({dice} on the dice + {extra} extra)", count=count,
+                 dice=result.dice_successes, extra=request.extra)
     if request.ruleset is Ruleset.V20 and result.will is not WillUse.NONE:
-        return f"{count} (including 1 from Willpower)"
+        return _("{count} (including 1 from Willpower)", count=count)
     return count
 
 
 def _notes(result: RollResult) -> list[str]:
     notes: list[str] = []
     if result.beat:
-        notes.append("Beat taken: the failure became a dramatic failure, and a Beat was gained.")
+        notes.append(
+            _("Beat taken: the failure became a dramatic failure, and a Beat was gained."))
     if result.will is WillUse.AFTER:
-        notes.append("Willpower was spent after the roll.")
+        notes.append(_("Willpower was spent after the roll."))
     need = result.request.need
     if need is not None and result.need_met is not None:
-        met = "met" if result.need_met else f"not met ({result.successes} of {need})"
-        notes.append(f"Needed {plural(need, 'success')}: {met}.")
+        met = _("met") if result.need_met else _(
+            "not met ({successes} of {need})", successes=result.successes, need=need)
+        notes.append(n_("Needed {n} success: {met}.", "Needed {n} successes: {met}.", need,
+                        met=met))
     if result.capped:
-        notes.append(
-            f"Extra dice stopped at the limit of {MAX_EXTRA:,}: "
-            "the outcome counts the dice that were rolled."
-        )
+        notes.append(_(
+            "Extra dice stopped at the limit of {limit}: "
+            "the outcome counts the dice that were rolled.", limit=number(MAX_EXTRA)
+        ))
     return notes
 
 
@@ -299,21 +334,22 @@ def _again_name(result: RollResult) -> str:
     """What draws extra dice, as players call it: ``10-again`` (fistful's 10s roll again)."""
     again = result.request.again
     if result.request.ruleset is Ruleset.COFD and again is not None:
-        return f"{again.value}-again"
-    return "10-again"  # cofd's default, and fistful's 10s that roll again
+        return _("{n}-again", n=again.value)
+    return _("{n}-again", n=10)  # cofd's default, and fistful's 10s that roll again
 
 
 def _ordinal(number: int) -> str:
     teens = 10 <= number % 100 <= 20
     suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return _(_ORDINALS[suffix], n=number)
 
 
 def _round_name(name: str, first: int, last: int | None = None) -> str:
     """A line of extra dice named for what drew them: ``10-again``, ``10-again, 2nd``,
     ``10-again, 1st to 5th`` (rounds merged)."""
     if last is not None and last != first:
-        return f"{name}, {_ordinal(first)} to {_ordinal(last)}"
+        return _("{name}, {first} to {last}", name=name, first=_ordinal(first),
+                 last=_ordinal(last))
     return name if first == 1 else f"{name}, {_ordinal(first)}"
 
 
@@ -323,21 +359,22 @@ def _groups(result: RollResult, *, text_only: bool) -> list[_Group]:
     again = _again_name(result)
     for die in result.dice:
         if die.fate is Fate.VOID:
-            label = "Void, no longer counted" if text_only else "Void"
+            label = _("Void, no longer counted") if text_only else _("Void")
         elif die.kind is DieKind.ROTE:
             continue
         elif die.kind is DieKind.WILL:
-            label = "Will"
+            label = _("Will")
         elif die.kind is DieKind.CHANCE:
-            label = "Chance die"
+            label = _("Chance die")
         elif die.round:
             label = _round_name(again, die.round)
         else:
-            label = "Dice"
+            label = _("Dice")
         void = die.fate is Fate.VOID
         extra = die.round if die.round and not void else None
         group = groups.setdefault(
-            label, _Group(label, round=extra, first=not die.round and not void)
+            label, _Group(label, round=extra, first=not die.round and not void,
+                          base=again if extra else "")
         )
         group.dice.append(_token(die, result.dice, text_only=text_only))
     return list(groups.values())
@@ -346,8 +383,10 @@ def _groups(result: RollResult, *, text_only: bool) -> list[_Group]:
 def _token(die: Die, every: tuple[Die, ...], *, text_only: bool) -> tuple[int, str]:
     if die.fate is Fate.REPLACED and die.pair is not None:
         new = every[die.pair]
-        joiner = " rerolled to " if text_only else "→"
-        return new.face, f"{die.face}{joiner}{_shown(new, text_only=text_only)}"
+        shown = _shown(new, text_only=text_only)
+        if text_only:
+            return new.face, _("{face} rerolled to {new}", face=die.face, new=shown)
+        return new.face, f"{die.face}→{shown}"
     return die.face, _shown(die, text_only=text_only)
 
 
@@ -356,12 +395,13 @@ def _shown(die: Die, *, text_only: bool) -> str:
     face = str(die.face)
     if die.fate is Fate.SUCCESS:
         if text_only:  # said in words: a screen reader does not read bold
-            return f"{face} (2 successes)" if die.successes == 2 else f"{face} (success)"
+            return (_("{face} (2 successes)", face=face) if die.successes == 2
+                    else _("{face} (success)", face=face))
         return f"**{face}**×2" if die.successes == 2 else f"**{face}**"
     if die.fate is Fate.CANCELLED:
-        return f"{face} (cancelled)" if text_only else f"~~{face}~~"
+        return _("{face} (cancelled)", face=face) if text_only else f"~~{face}~~"
     if die.fate is Fate.CANCELS:
-        return f"{face} (cancels)" if text_only else f"~~{face}~~"
+        return _("{face} (cancels)", face=face) if text_only else f"~~{face}~~"
     if die.fate is Fate.VOID and not text_only:
         return f"~~{face}~~"
     return face
@@ -376,16 +416,16 @@ def _cancelled_line(result: RollResult) -> list[_Line]:
         victim = result.dice[die.pair]
         # A v20 specialty 10 still standing lost one of its two successes.
         partial = victim.fate is Fate.SUCCESS
-        what = "one of the two successes of a 10" if partial else str(victim.face)
+        what = _("one of the two successes of a 10") if partial else str(victim.face)
         if victim.round != die.round:
-            what += f" (by a 1 from round {die.round})"
+            what = _("{what} (by a 1 from round {round})", what=what, round=die.round)
         eaten.append(what)
     if not eaten:
         return []
     return [
         _Line(
-            full=f"Cancelled by 1s: {', '.join(eaten)}",
-            short=f"Cancelled by 1s: {plural(len(eaten), 'success')}",
+            full=_("Cancelled by 1s: {dice}", dice=", ".join(eaten)),
+            short=_("Cancelled by 1s: {dice}", dice=successes(len(eaten))),
         )
     ]
 
@@ -396,7 +436,8 @@ def _group_line(group: _Group, *, text_only: bool) -> _Line:
     counts = Counter(group.dice)
     ordered = sorted(counts, key=lambda shown: (-shown[0], shown[1]))
     if text_only:
-        parts = [f"{dice(counts[key])} showing {key[1]}" for key in ordered]
+        parts = [_("{dice} showing {face}", dice=dice(counts[key]), face=key[1])
+                 for key in ordered]
     else:
         parts = [f"{counts[key]}× {key[1]}" for key in ordered]
     short = f"{group.label} ({dice(len(group.dice))}): {', '.join(parts)}"
@@ -409,7 +450,7 @@ def _merge_rounds(groups: list[_Group]) -> list[_Group]:
     if len(rounds) < 2:
         return groups
     numbers = [group.round for group in rounds if group.round is not None]
-    name = rounds[0].label.split(",")[0]
+    name = rounds[0].base
     merged = _Group(
         _round_name(name, numbers[0], numbers[-1]),
         [shown for group in rounds for shown in group.dice],
@@ -431,7 +472,7 @@ def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
     """The breakdown and the options that change how dice read, within a field's 1,024."""
     ruleset = result.request.ruleset
     options = options_text(result.request)
-    tail = f"\nOptions: {options}" if options else ""
+    tail = "\n" + _("Options: {options}", options=options) if options else ""
     tail += sheet_lines(result.request, breakdown)
     text = breakdown_text(breakdown, ruleset, result.will) + tail
     if len(text) > _FIELD_LIMIT:
@@ -452,21 +493,26 @@ def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
     notes = request.sheet
     if not by_source and notes is None:
         return ""
-    whose = f"{safe(notes.character, limit=NAME_LIMIT)}'s sheet" if notes and notes.character \
-        else "the sheet"
     lines = []
-    words = {TermSource.SHEET: f"from {whose}", TermSource.DERIVED: "derived on the sheet",
-             TermSource.TYPED: "typed (a typed number wins over the sheet)"}
+    words = {
+        TermSource.SHEET: _("from {name}'s sheet", name=safe(notes.character, limit=NAME_LIMIT))
+        if notes and notes.character else _("from the sheet"),
+        TermSource.DERIVED: _("derived on the sheet"),
+        TermSource.TYPED: _("typed (a typed number wins over the sheet)"),
+    }
     for source in (TermSource.SHEET, TermSource.DERIVED, TermSource.TYPED):
         if source in by_source:
             lines.append(f"{', '.join(safe(n) for n in by_source[source])}: {words[source]}")
     if notes is not None and notes.specialty:
-        lines.append(f"Specialty {safe(notes.specialty)}: on the sheet")
+        lines.append(_("Specialty {specialty}: on the sheet", specialty=safe(notes.specialty)))
     if notes is not None and notes.untrained:
-        lines.append(f"Untrained: {safe(notes.untrained)} has no dots on the sheet")
+        lines.append(_("Untrained: {trait} has no dots on the sheet",
+                       trait=safe(notes.untrained)))
     if notes is not None and notes.resist:
-        of = f" of {safe(notes.resist_of, limit=NAME_LIMIT)}" if notes.resist_of else ""
-        lines.append(f"Resistance: {safe(notes.resist)}{of}, from the sheet")
+        lines.append(
+            _("Resistance: {trait} of {name}, from the sheet", trait=safe(notes.resist),
+              name=safe(notes.resist_of, limit=NAME_LIMIT)) if notes.resist_of
+            else _("Resistance: {trait}, from the sheet", trait=safe(notes.resist)))
     return "".join(f"\n{line}" for line in lines)
 
 
@@ -482,12 +528,12 @@ def _footer(
     read by, whether it closed."""
     parts: list[str] = []
     if roll_id is not None:
-        parts.append(f"Roll {roll_id}" if text_only else f"Roll #{roll_id}")
+        parts.append(_("Roll {id}", id=roll_id) if text_only else _("Roll #{id}", id=roll_id))
     if roller is not None:
-        parts.append(f"rolled by {roller}")
-    parts.append(ruleset.value if roller is not None else RULESET_NAMES[ruleset])
+        parts.append(_("rolled by {name}", name=roller))
+    parts.append(user(ruleset.value) if roller is not None else ruleset_name(ruleset))
     if status is RollStatus.CLOSED:
-        parts.append("Buttons closed")
+        parts.append(_("Buttons closed"))
     return (", " if text_only else " · ").join(parts)
 
 
@@ -497,15 +543,15 @@ def _footer(
 
 #: What undoes each adjustment the table's state adds, for a refusal it caused.
 _REMEDIES: Final[dict[AdjustmentKind, str]] = {
-    AdjustmentKind.SUCCESSIVE_ACTION: (
+    AdjustmentKind.SUCCESSIVE_ACTION: N_(
         "The Successive Action Penalty counts your earlier actions this turn: the "
         "Storyteller's `/turn next` starts a new turn and clears it."
     ),
-    AdjustmentKind.SUCCESSIVE_ATTEMPT: (
+    AdjustmentKind.SUCCESSIVE_ATTEMPT: N_(
         "That penalty comes from trying {label} again after failing: a success clears it, "
         "and so does the Storyteller's `/scene end`; another action deserves another label."
     ),
-    AdjustmentKind.EXTENDED_PENALTY: (
+    AdjustmentKind.EXTENDED_PENALTY: N_(
         "The last attempt at {label} ended on a dramatic failure; the Storyteller's "
         "`/scene end` clears it."
     ),
@@ -522,6 +568,7 @@ def refusal_cause(request: RollRequest, label: str | None) -> str:
     ruleset = request.ruleset
     pool = safe(format_pool(request.terms)) or "0"
     steps = [pool, *(adjustment_text(adj, ruleset) for adj in request.adjustments)]
-    named = f"“{safe(label, limit=LABEL_LIMIT)}”" if label else "this action"
-    remedies = dict.fromkeys(_REMEDIES[adj.kind].format(label=named) for adj in caused)
-    return "\nHow the pool got there: " + "; ".join(steps) + ".\n" + " ".join(remedies)
+    named = f"“{safe(label, limit=LABEL_LIMIT)}”" if label else _("this action")
+    remedies = dict.fromkeys(_(_REMEDIES[adj.kind], label=named) for adj in caused)
+    return ("\n" + _("How the pool got there: {steps}.", steps="; ".join(steps)) + "\n"
+            + " ".join(remedies))

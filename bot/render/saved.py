@@ -8,20 +8,22 @@ from typing import Final
 import discord
 
 from bot.edge import ids
+from bot.render.lang import N_, _, n_, user
 from bot.render.message import CONTENT_LIMIT
 from bot.render.text import safe
 from engine.saved import MAX_NAME, MAX_SAVED, Asked, SavedRoll, SaveRefusal
 
-FORM_TITLE: Final = "Save this roll"
+FORM_TITLE: Final = N_("Save this roll")
 NAME_FIELD: Final = "name"
-NAME_LABEL: Final = "Name"
-NAME_HINT: Final = "Roll it later with /saved roll name:<this name>"
+NAME_LABEL: Final = N_("Name")
+NAME_HINT: Final = N_("Roll it later with /saved roll name:<this name>")
 
-NOT_ASKED: Final = (
+#: Marked: translated where said, with ``_()``.
+NOT_ASKED: Final = N_(
     "This roll cannot be rolled again or saved: it belongs to an action, or was made before "
     "I kept rolls as asked. Use /roll, or /saved add to save it."
 )
-NONE_SAVED: Final = (
+NONE_SAVED: Final = N_(
     "You have no saved rolls in this server. Save one with /saved add name:<name> "
     "pool:<dice>, or with Save this roll on one of your rolls."
 )
@@ -31,11 +33,11 @@ def save_form(roll_id: int, label: str | None) -> discord.ui.Modal:
     """The Save this roll form: the name, suggested from the roll's label. Stopped at once,
     so discord.py keeps nothing: the submission is answered from its key-only custom_id
     and the name typed, restart or not."""
-    form = discord.ui.Modal(title=FORM_TITLE, custom_id=ids.save_form(roll_id))
+    form = discord.ui.Modal(title=_(FORM_TITLE), custom_id=ids.save_form(roll_id))
     form.add_item(
         discord.ui.Label(
-            text=NAME_LABEL,
-            description=NAME_HINT,
+            text=_(NAME_LABEL),
+            description=_(NAME_HINT),
             component=discord.ui.TextInput(
                 custom_id=NAME_FIELD, min_length=1, max_length=MAX_NAME,
                 default=(label or "")[:MAX_NAME] or None,
@@ -47,11 +49,13 @@ def save_form(roll_id: int, label: str | None) -> discord.ui.Modal:
 
 
 def _options(asked: Asked) -> str:
+    """The options as typed (``rote, again:8``): the same words in every language."""
     given = [
-        name if value is True else f"{name}:{value}" for name, value in asked.options.items()
+        user(name if value is True else f"{name}:{value}")
+        for name, value in asked.options.items()
     ]
     if asked.spec:
-        given.append(f"spec:{safe(asked.spec, limit=MAX_NAME)}")
+        given.append(user("spec:") + safe(asked.spec, limit=MAX_NAME))
     return ", ".join(given)
 
 
@@ -62,60 +66,65 @@ def saved_line(saved: SavedRoll) -> str:
     if options:
         line += f" ({options})"
     if saved.label:
-        line += f" · label: {safe(saved.label, limit=110)}"
+        line += " · " + _("label: {label}", label=safe(saved.label, limit=110))
     return line
 
 
 def saved_done(saved: SavedRoll, *, replaced: bool) -> str:
     """After `/saved add` or the form: what was saved and how to roll it."""
-    verb = "Replaced" if replaced else "Saved"
-    return (
-        f"{verb} {saved_line(saved)}\n"
-        f"Roll it with /saved roll name:{safe(saved.name, limit=MAX_NAME + 10)}: trait "
-        "names are read from your character's sheet when you roll."
-    )
+    line = saved_line(saved)
+    done = _("Replaced {saved}", saved=line) if replaced else _("Saved {saved}", saved=line)
+    return done + "\n" + _(
+        "Roll it with /saved roll name:{name}: trait names are read from your character's "
+        "sheet when you roll.", name=safe(saved.name, limit=MAX_NAME + 10))
 
 
 def save_refused(reason: SaveRefusal, name: str) -> str:
     """Why a roll was not saved under ``name``, and what to do instead."""
     shown = safe(" ".join(name.split()), limit=MAX_NAME + 10)
     if reason is SaveRefusal.NAME_EMPTY:
-        return "A saved roll needs a name with letters or digits: give it one."
+        return _("A saved roll needs a name with letters or digits: give it one.")
     if reason is SaveRefusal.NAME_TOO_LONG:
-        return (f"That name is too long: at most {MAX_NAME} characters "
-                f"(it has {len(' '.join(name.split()))}). Give a shorter one.")
+        return _("That name is too long: at most {max} characters (it has {length}). Give a "
+                 "shorter one.", max=MAX_NAME, length=len(" ".join(name.split())))
     if reason is SaveRefusal.NAME_TAKEN:
-        return (f"You already have a saved roll named **{shown}**. Pick another name, or "
-                "replace it with /saved add ... replace:True.")
-    return (f"You have {MAX_SAVED} saved rolls in this server, the most you can keep. "
-            "Delete one with /saved delete name:<name> first (see /saved list).")
+        return _("You already have a saved roll named **{name}**. Pick another name, or "
+                 "replace it with /saved add ... replace:True.", name=shown)
+    return _("You have {max} saved rolls in this server, the most you can keep. Delete one "
+             "with /saved delete name:<name> first (see /saved list).", max=MAX_SAVED)
 
 
 def unknown_saved(name: str, names: Sequence[str]) -> str:
     """No saved roll by that name: the member's names, or how to save one."""
     shown = safe(" ".join(name.split()), limit=MAX_NAME + 10)
+    unknown = _("You have no saved roll named **{name}**.", name=shown)
     if not names:
-        return f"You have no saved roll named **{shown}**. " + NONE_SAVED
+        return f"{unknown} {_(NONE_SAVED)}"
     listed = ", ".join(safe(each, limit=MAX_NAME + 10) for each in names[:10])
-    more = f" and {len(names) - 10} more (see /saved list)" if len(names) > 10 else ""
-    return f"You have no saved roll named **{shown}**. Yours: {listed}{more}."
+    if len(names) > 10:
+        return f"{unknown} " + _("Yours: {names} and {more} more (see /saved list).",
+                                 names=listed, more=len(names) - 10)
+    return f"{unknown} " + _("Yours: {names}.", names=listed)
 
 
 def saved_deleted(saved: SavedRoll) -> str:
     """After `/saved delete`."""
-    return f"Deleted your saved roll {saved_line(saved)}"
+    return _("Deleted your saved roll {saved}", saved=saved_line(saved))
 
 
 def saved_list(saved: Sequence[SavedRoll]) -> str:
     """`/saved list`: the member's saved rolls, by name, within one message."""
     if not saved:
-        return NONE_SAVED
-    head = f"Your saved rolls in this server ({len(saved)} of {MAX_SAVED}):"
+        return _(NONE_SAVED)
+    head = _("Your saved rolls in this server ({count} of {max}):", count=len(saved),
+             max=MAX_SAVED)
     lines = [head]
     used = len(head)
     for shown, each in enumerate(saved):
         line = f"- {saved_line(each)}"
-        tail = f"\n… and {len(saved) - shown} more: /saved roll autocompletes them all."
+        tail = "\n" + n_("… and {n} more: /saved roll autocompletes them all.",
+                         "… and {n} more: /saved roll autocompletes them all.",
+                         len(saved) - shown)
         if used + 1 + len(line) + len(tail) > CONTENT_LIMIT:
             lines.append(tail.strip())
             break

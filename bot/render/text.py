@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.render.lang import N_, user
+from bot.render.lang import N_, _, n_, user
+from bot.render.lang import percent as percentage
 from engine.models import (
     Adjustment,
     AdjustmentKind,
@@ -47,32 +49,31 @@ INFO_COLOUR: Final = discord.Colour.blurple()
 
 #: Why the engine changed a pool, as the breakdown names it.
 _REASONS: Final[dict[AdjustmentKind, str]] = {
-    AdjustmentKind.SPECIALTY: "specialty",
-    AdjustmentKind.WILLPOWER: "Willpower",
-    AdjustmentKind.UNTRAINED: "untrained",
-    AdjustmentKind.RESISTANCE: "resistance",
-    AdjustmentKind.SUCCESSIVE_ATTEMPT: "trying again after a failure",
-    AdjustmentKind.SUCCESSIVE_ACTION: "successive action this turn",
-    AdjustmentKind.TEAMWORK: "teamwork (helpers' successes)",
-    AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE: "a helper's dramatic failure",
-    AdjustmentKind.HELPER_LIMIT: "more helpers than the limit",
-    AdjustmentKind.EXTENDED_PENALTY: "dramatic failure on the last extended roll",
-    AdjustmentKind.MULTIPLE_ACTION: "multiple actions",
+    AdjustmentKind.SPECIALTY: N_("specialty"),
+    AdjustmentKind.WILLPOWER: N_("Willpower"),
+    AdjustmentKind.UNTRAINED: N_("untrained"),
+    AdjustmentKind.RESISTANCE: N_("resistance"),
+    AdjustmentKind.SUCCESSIVE_ATTEMPT: N_("trying again after a failure"),
+    AdjustmentKind.SUCCESSIVE_ACTION: N_("successive action this turn"),
+    AdjustmentKind.TEAMWORK: N_("teamwork (helpers' successes)"),
+    AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE: N_("a helper's dramatic failure"),
+    AdjustmentKind.HELPER_LIMIT: N_("more helpers than the limit"),
+    AdjustmentKind.EXTENDED_PENALTY: N_("dramatic failure on the last extended roll"),
+    AdjustmentKind.MULTIPLE_ACTION: N_("multiple actions"),
 }
 _RULESET_REASONS: Final[dict[tuple[AdjustmentKind, Ruleset], str]] = {
-    (AdjustmentKind.UNTRAINED, Ruleset.COFD): "untrained (muddling through)",
-    (AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE, Ruleset.FISTFUL): "a helper's botch",
+    (AdjustmentKind.UNTRAINED, Ruleset.COFD): N_("untrained (muddling through)"),
+    (AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE, Ruleset.FISTFUL): N_("a helper's botch"),
 }
 _WILL_WHEN: Final[dict[WillUse, str]] = {
-    WillUse.NONE: "",
-    WillUse.DECLARED: " (declared with the roll)",
-    WillUse.AFTER: " (spent after the roll)",
+    WillUse.DECLARED: N_("declared with the roll"),
+    WillUse.AFTER: N_("spent after the roll"),
 }
 _AGAIN_WORDS: Final[dict[Again, str]] = {
-    Again.TEN: "10-again",
-    Again.NINE: "9-again",
-    Again.EIGHT: "8-again",
-    Again.NONE: "no-again (nothing rerolled)",
+    Again.TEN: N_("10-again"),
+    Again.NINE: N_("9-again"),
+    Again.EIGHT: N_("8-again"),
+    Again.NONE: N_("no-again (nothing rerolled)"),
 }
 #: Mention-like markup ``<@id>``, ``<#id>``, ``</cmd:id>``, ``<:emoji:id>``: escape_mentions
 #: only handles 17–20 digit ids, and a backslash shows any of these as plain text.
@@ -85,15 +86,29 @@ def safe(text: str, *, limit: int | None = None) -> str:
     With ``limit``, the raw text is shortened (and marked with "…") until its
     escaped form fits, so an escape is never cut in half.
     """
-    escaped = _escape(text)
-    if limit is None or len(escaped) <= limit:
-        return user(escaped)
+    return user(escaped(text, limit=limit))
+
+
+def escaped(text: str, *, limit: int | None = None) -> str:
+    """Any text as plain text (no markdown, no mentions), shortened as :func:`safe` does;
+    for the bot's own sentences that hold user text (a refusal), which :func:`safe` would
+    mark as user text whole."""
+    shown = _escape(text)
+    if limit is None or len(shown) <= limit:
+        return shown
     raw = text[:limit]
     while True:
-        escaped = _escape(raw) + "…"
-        if len(escaped) <= limit:
-            return user(escaped)
-        raw = raw[: len(raw) - (len(escaped) - limit)]
+        shown = _escape(raw) + "…"
+        if len(shown) <= limit:
+            return shown
+        raw = raw[: len(raw) - (len(shown) - limit)]
+
+
+def capitalised(text: str) -> str:
+    """A sentence with its first letter in capitals: the letter after any opening
+    brackets a voice wraps a translated sentence in (the tests' pseudo-locales do)."""
+    first = next((i for i, c in enumerate(text) if unicodedata.category(c) != "Ps"), 0)
+    return text[:first] + text[first:first + 1].upper() + text[first + 1:]
 
 
 def _escape(text: str) -> str:
@@ -101,7 +116,10 @@ def _escape(text: str) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 success``, ``3 successes``, ``-1 die``, ``2 dice`` (``many`` for irregular words)."""
+    """``1 success``, ``3 successes``, ``-1 die``, ``2 dice`` (``many`` for irregular words).
+
+    English only: translated words count with :func:`bot.render.lang.n_` instead.
+    """
     if abs(n) == 1:
         return f"{n} {word}"
     if many is None:
@@ -110,8 +128,18 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def dice(n: int) -> str:
-    """``1 die``, ``3 dice``."""
-    return plural(n, "die", "dice")
+    """``1 die``, ``3 dice`` (``-1 die``) in the voice in force."""
+    return n_("{count} die", "{count} dice", abs(n), count=n)
+
+
+def successes(n: int) -> str:
+    """``1 success``, ``3 successes`` in the voice in force."""
+    return n_("{n} success", "{n} successes", n)
+
+
+def outcome_word(outcome: Outcome) -> str:
+    """An outcome's name in the voice in force: ``Exceptional success``."""
+    return _(OUTCOME_WORDS[outcome])
 
 
 def signed(n: int) -> str:
@@ -125,27 +153,27 @@ def percent(probability: float) -> str:
     The engine's odds are exact to about 1e-9, so anything that close to 1 is certain.
     """
     if probability <= 0:
-        return "0.00%"
+        return percentage(0, 2)
     if probability < 0.00005:
-        return "<0.01%"
+        return "<" + percentage(0.0001, 2)
     if probability >= 1 - 1e-9:
-        return "100.00%"
+        return percentage(1, 2)
     if probability > 0.99995:
-        return ">99.99%"
-    return f"{probability * 100:.2f}%"
+        return ">" + percentage(0.9999, 2)
+    return percentage(probability, 2)
 
 
 def adjustment_text(adj: Adjustment, ruleset: Ruleset) -> str:
     """One automatic adjustment with its sign and its reason: ``-3 dice: untrained``."""
-    reason = _RULESET_REASONS.get((adj.kind, ruleset), _REASONS[adj.kind])
+    reason = _(_RULESET_REASONS.get((adj.kind, ruleset), _REASONS[adj.kind]))
     if adj.kind is AdjustmentKind.WILLPOWER and ruleset is Ruleset.V20:
-        return f"+1 success that no 1 cancels: {reason}"
+        return _("+1 success that no 1 cancels: {reason}", reason=reason)
     effects = []
     if adj.dice:
-        effects.append(f"{signed(adj.dice)} {'die' if abs(adj.dice) == 1 else 'dice'}")
+        effects.append(n_("{signed} die", "{signed} dice", abs(adj.dice), signed=signed(adj.dice)))
     if adj.difficulty:
-        effects.append(f"difficulty {signed(adj.difficulty)}")
-    return f"{', '.join(effects) or 'no change'}: {reason}"
+        effects.append(_("difficulty {change}", change=signed(adj.difficulty)))
+    return _("{effects}: {reason}", effects=", ".join(effects) or _("no change"), reason=reason)
 
 
 def breakdown_text(breakdown: Breakdown, ruleset: Ruleset, will: WillUse) -> str:
@@ -162,20 +190,21 @@ def breakdown_text(breakdown: Breakdown, ruleset: Ruleset, will: WillUse) -> str
     """
     terms = safe(format_pool(breakdown.terms)) or "0"
     if breakdown.chance:
-        total = f"{breakdown.dice}, below 1 die: one chance die (only a 10 succeeds)"
+        total = _("{dice}, below 1 die: one chance die (only a 10 succeeds)", dice=breakdown.dice)
     elif breakdown.difficulty is not None:
         raise_by = sum(adj.difficulty for adj in breakdown.adjustments)
         raised = f" ({breakdown.difficulty - raise_by} {signed(raise_by)})" if raise_by else ""
-        total = f"{dice(breakdown.dice)} at difficulty {breakdown.difficulty}{raised}"
+        total = _("{dice} at difficulty {difficulty}{raised}", dice=dice(breakdown.dice),
+                  difficulty=breakdown.difficulty, raised=raised)
     else:
         total = dice(breakdown.dice)
     if not breakdown.adjustments:
-        return total if terms == str(breakdown.dice) else f"{terms} = {total}"
+        return total if terms == user(str(breakdown.dice)) else f"{terms} = {total}"
     lines = [terms]
     for adj in breakdown.adjustments:
         line = adjustment_text(adj, ruleset)
-        if adj.kind is AdjustmentKind.WILLPOWER:
-            line += _WILL_WHEN[will]
+        if adj.kind is AdjustmentKind.WILLPOWER and will in _WILL_WHEN:
+            line = _("{adjustment} ({when})", adjustment=line, when=_(_WILL_WHEN[will]))
         lines.append(line)
     lines.append(f"= {total}")
     return "\n".join(lines)
@@ -185,27 +214,28 @@ def options_text(request: RollRequest) -> str:
     """The roll options that change how dice are read (pool changes are in the breakdown)."""
     words: list[str] = []
     if request.again is not None and request.again is not Again.TEN:
-        words.append(_AGAIN_WORDS[request.again])
+        words.append(_(_AGAIN_WORDS[request.again]))
     if request.rote:
-        words.append("rote action (failed dice rerolled once)")
+        words.append(_("rote action (failed dice rerolled once)"))
     if request.exceptional_at is not None:
-        words.append(f"exceptional success at {request.exceptional_at}")
+        words.append(_("exceptional success at {n}", n=request.exceptional_at))
     if request.extra:
-        words.append(f"{plural(request.extra, 'extra success')} on a success")
+        words.append(n_("{n} extra success on a success", "{n} extra successes on a success",
+                        request.extra))
     if request.ruleset is Ruleset.V20 and request.specialty:
-        words.append("specialty (10s count twice)")
+        words.append(_("specialty (10s count twice)"))
     if request.auto:
-        words.append("automatic success")
+        words.append(_("automatic success"))
     if request.ruleset is Ruleset.FISTFUL and request.untrained is not None:
-        words.append("unskilled (1s eat successes)")
+        words.append(_("unskilled (1s eat successes)"))
     if request.risky:
-        words.append("risky (1s eat successes)")
+        words.append(_("risky (1s eat successes)"))
     if request.initiative:
-        words.append("initiative (6 to 10 succeed)")
+        words.append(_("initiative (6 to 10 succeed)"))
     if request.no_botch:
-        words.append("no botch")
+        words.append(_("no botch"))
     if request.need is not None:
-        words.append(f"needs {plural(request.need, 'success')}")
+        words.append(n_("needs {n} success", "needs {n} successes", request.need))
     return ", ".join(words)
 
 
