@@ -24,6 +24,7 @@ from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_WORDS,
     breakdown_text,
+    capitalised,
     safe,
 )
 from engine.models import Degree, DieKind, Fate, RollResult, Ruleset, Term
@@ -377,7 +378,7 @@ def multi_refused(refused: MultiRefusal, pool: str) -> str:
     """The whole declaration refused, naming the action that could not be taken."""
     return _(
         "{reason} (action {number} is {pool}).",
-        reason=_reason(_capital(refusal_text(refused.refusal))), number=refused.action,
+        reason=_reason(capitalised(refusal_text(refused.refusal))), number=refused.action,
         pool=safe(pool, limit=200),
     )
 
@@ -385,10 +386,6 @@ def multi_refused(refused: MultiRefusal, pool: str) -> str:
 def unreadable_action(number: int, problem: str) -> str:
     """One action of a declaration is not a pool."""
     return _("Action {number}: {problem}.", number=number, problem=_reason(problem))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # --- messages and the pool form ---------------------------------------------------------------

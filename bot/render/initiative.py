@@ -19,7 +19,7 @@ from bot.render.lang import N_, _, n_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
-from bot.render.text import INFO_COLOUR, VOID_COLOUR, safe
+from bot.render.text import INFO_COLOUR, VOID_COLOUR, capitalised, safe
 from engine.models import Ruleset
 from engine.records import ActionStatus, ChannelConfig, TrackerRecord
 from engine.refusals import Refusal
@@ -204,7 +204,7 @@ def init_refused(refusal: Refusal) -> str:
         for key, value in refusal.params.items()
     }
     text = refusal_text(refusal.model_copy(update={"params": params}))
-    return _("{refusal}; nothing was changed.", refusal=f"{text[:1].upper()}{text[1:]}")
+    return _("{refusal}; nothing was changed.", refusal=capitalised(text))
 
 
 def already_running(guild_id: int, record: TrackerRecord | None) -> str:

@@ -21,7 +21,10 @@ def test_words_inside_their_marks_user_text_and_discord_markup_pass() -> None:
      ("⟪Nope: ⟦Success⟧⟫", True),          # the table's words in a private answer
      ("⟦Roll⟧ ‹Bob› rolls", False)],
 )
-def test_stray_or_misplaced_words_fail(text: str, ephemeral: bool) -> None:
+def test_stray_or_misplaced_words_fail(
+    text: str, ephemeral: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PSEUDO_REPORT", raising=False)
     with pytest.raises(AssertionError):
         check(text, ephemeral=ephemeral, where="test")
 
