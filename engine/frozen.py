@@ -39,6 +39,19 @@ class Frozen(BaseModel):
         _set_private(obj, None)
         return obj
 
+    @classmethod
+    def trusted_whole(cls, values: dict[str, Any], fields_set: set[str]) -> Self:
+        """:meth:`trusted_from` for a caller that gives every field, in declaration order,
+        and the names it set itself (what ``model_fields_set`` answers): no defaults to
+        merge in, no set to work out. Both are kept, not copied; a roll's result is built
+        this way on the hot path."""
+        obj = cls.__new__(cls)
+        _set(obj, "__dict__", values)
+        _set_fields_set(obj, fields_set)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
+
 
 _set = object.__setattr__
 #: BaseModel's own slots, set straight through their descriptors (what ``_set`` finds).
