@@ -13,8 +13,11 @@ A roll is on every command's hot path, so a reading builds the final
 per-rule table of ready-made dice (:func:`_dice_of`; a die is an immutable
 tuple, so results share them), and only the few dice whose reading changes
 afterwards (a 1 that cancels, a die rerolled by rote, a granter past the cap)
-are rebuilt, in place, by index. Valid requests are prepared once
-(:func:`_prepare`).
+are rebuilt, in place, by index. Valid requests are prepared once, with their
+reading and dice tables (:class:`_Plan`, held by :func:`_prepare`), and the result
+is built field by field without validation (every value is the engine's own).
+``tests/engine/test_roll_differential.py`` holds these paths to the engine as it
+was before them, request by request; BENCHMARKS.md §3 has what each one is worth.
 """
 
 from __future__ import annotations
@@ -125,6 +128,7 @@ _DIE_CANCELS, _DIE_CANCELLED, _DIE_REPLACED = Fate.CANCELS, Fate.CANCELLED, Fate
 _SUCCESS, _EXCEPTIONAL, _FAILURE = Outcome.SUCCESS, Outcome.EXCEPTIONAL_SUCCESS, Outcome.FAILURE
 _DRAMATIC_FAILURE, _BOTCH = Outcome.DRAMATIC_FAILURE, Outcome.BOTCH
 _NO_WILL, _WILL_DECLARED = WillUse.NONE, WillUse.DECLARED
+_POOL_DIE = DieKind.POOL
 
 #: :meth:`Degree.of` answered once per net (it lists the enum each time it is called).
 _degree = cache(Degree.of)
@@ -326,9 +330,15 @@ def _round0(feed: _Feed, count: int, pool_dice: int, plan: _Plan) -> list[Die]:
 
 def roll(request: RollRequest, source: FaceSource) -> RollResult:
     """Roll a request, drawing faces from ``source``; refusals roll nothing."""
-    plan = _prepare(request)
-    if not isinstance(plan, _Plan):
-        return RollResult(request=request, outcome=Outcome.REFUSED, refusal=plan)
+    plan: _Plan | Refusal | None
+    try:
+        plan = _PREPARED[_key(request)]
+    except (AttributeError, KeyError, TypeError):
+        plan = None
+    if plan is None:  # a request not held: seen first, refused, or built without validation
+        plan = _prepare(request)
+        if not isinstance(plan, _Plan):
+            return RollResult(request=request, outcome=Outcome.REFUSED, refusal=plan)
     if request.will:
         return plan.read(plan, _Feed(source), request, _WILL_DECLARED,
                          plan.prepared.dice - WILL_DICE)
@@ -488,6 +498,8 @@ def _read_chance(
 def _read_v20(
     plan: _Plan, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
 ) -> RollResult:
+    """Every die is a round-0 pool die that never explodes: a success at the difficulty or
+    more (a specialty 10 counts 2), each 1 cancels a success."""
     prepared = plan.prepared
     rules = prepared.request
     if rules.auto:
@@ -496,14 +508,18 @@ def _read_v20(
                        automatic=True)
     faces = feed.round0(prepared.dice)
     dice = list(map(plan.pool.__getitem__, faces))
+    # The faces sorted once: they count the successes and order the cancellations.
+    ordered = sorted(faces)
+    successes = ordered[bisect_left(ordered, prepared.success_at):]
+    rolled = len(successes)
     if rules.specialty:
-        for index, die in enumerate(dice):
-            if die[0] == 10 and die[4]:
-                dice[index] = _changed(die, die[3], 2, die[5], die[6])
-    rolled = sum(map(_successes_of, dice))
+        for index, face in enumerate(faces):
+            if face == 10:
+                dice[index] = _changed(dice[index], _DIE_SUCCESS, 2, False, None)
+                rolled += 1
     ones = faces.count(1)
     if ones and rolled:
-        _cancel(dice, faces, prepared.success_at, ones)
+        _cancel(dice, faces, successes, ones)
     feed.void(dice)
     net = max(0, rolled - ones) + (1 if rules.will else 0)
     if net:
@@ -515,31 +531,28 @@ def _read_v20(
                    dice_successes=rolled)
 
 
-def _cancel(dice: list[Die], faces: list[int], at: int, ones: int) -> None:
+def _cancel(dice: list[Die], faces: list[int], successes: list[int], ones: int) -> None:
     """Link each `v20` 1, in draw order, to the success it cancels (display only).
 
     A 1 cancels the lowest face that has a success left, the earliest drawn among
-    equal faces: the successes (faces ``at`` or more) are walked in that order,
-    each taking the next 1s drawn, one per success it counts (a specialty 10
-    counts 2, so two 1s may cancel it). Both dice are rebuilt here rather than
-    through :func:`_link`: 65 % of 10-die rolls at difficulty 6 cancel something.
+    equal faces: ``successes`` (the successful faces, sorted) are walked in that
+    order, each taking the next 1s drawn, one per success its die counts (a
+    specialty 10 counts 2, so two 1s may cancel it). Both dice are built here
+    from what every `v20` die shares (round 0, a pool die, never exploding):
+    65 % of 10-die rolls at difficulty 6 cancel something.
     """
-    ordered = sorted(faces)
     victim = one = -1
     previous = 0
-    for face in ordered[bisect_left(ordered, at):]:
+    for face in successes:
         # The next die of this face, in draw order (the first one when the face is new).
         victim = faces.index(face, victim + 1 if face == previous else 0)
         previous = face
-        die = dice[victim]
-        for remaining in range(die[4] - 1, -1, -1):
+        for remaining in range(dice[victim][4] - 1, -1, -1):
             one = faces.index(1, one + 1)
-            cancelling = dice[one]
-            dice[one] = _new_die((1, cancelling[1], cancelling[2], _DIE_CANCELS, cancelling[4],
-                                  cancelling[5], victim))
-            dice[victim] = _new_die((face, die[1], die[2],
+            dice[one] = _new_die((1, 0, _POOL_DIE, _DIE_CANCELS, 0, False, victim))
+            dice[victim] = _new_die((face, 0, _POOL_DIE,
                                      _DIE_SUCCESS if remaining else _DIE_CANCELLED, remaining,
-                                     die[5], one))
+                                     False, one))
             ones -= 1
             if not ones:
                 return
