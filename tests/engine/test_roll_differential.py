@@ -37,7 +37,7 @@ from tests.engine import reference_roll as reference
 #: drawn more often than the rest, so cancellations, botches and extra rounds are common.
 FACES = range(1, 11)
 WEIGHTS = (4, 1, 1, 1, 1, 1, 1, 2, 2, 4)
-CASES = 600
+CASES = 400
 
 
 def _maybe(rng: random.Random, value: Any, chance: float = 0.3) -> Any:
