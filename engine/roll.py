@@ -150,6 +150,8 @@ class _Plan(NamedTuple):
     """Round 0's Willpower dice."""
 
 
+#: A reading: (plan, feed, the request as given, Will, how many round-0 dice are the
+#: pool's); the readings with no Willpower dice (`v20`, the chance die) ignore the last.
 _Reader = Callable[[_Plan, "_Feed", RollRequest, WillUse, int], RollResult]
 
 
