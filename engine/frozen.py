@@ -6,8 +6,9 @@ build on it without importing each other in a circle.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any, Self
+from collections.abc import Callable
+from functools import cache, partial
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -54,3 +55,28 @@ def _field_defaults(cls: type[BaseModel]) -> dict[str, Any]:
         name: None if field.is_required() else field.get_default(call_default_factory=True)
         for name, field in cls.model_fields.items()
     }
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def trusted_builder(cls: type[_Model]) -> Callable[[dict[str, Any], set[str]], _Model]:
+    """A function building ``cls`` from trusted values, for the hottest path (a roll's result).
+
+    It takes every field, in declaration order (``repr`` lists them so), and the names
+    of those the caller set itself (what ``model_fields_set`` answers); both are kept,
+    not copied. Unlike :meth:`Frozen.trusted_from` it merges no defaults, works out no
+    set and looks nothing up on ``cls`` per call: a pydantic model class answers every
+    attribute through its metaclass's ``__getattr__`` hook, about 0.1 µs a look-up.
+    """
+    new = partial(object.__new__, cls)
+
+    def build(values: dict[str, Any], fields_set: set[str]) -> _Model:
+        obj = new()
+        _set(obj, "__dict__", values)
+        _set_fields_set(obj, fields_set)
+        _set_extra(obj, None)
+        _set_private(obj, None)
+        return obj
+
+    return build

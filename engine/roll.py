@@ -13,20 +13,25 @@ A roll is on every command's hot path, so a reading builds the final
 per-rule table of ready-made dice (:func:`_dice_of`; a die is an immutable
 tuple, so results share them), and only the few dice whose reading changes
 afterwards (a 1 that cancels, a die rerolled by rote, a granter past the cap)
-are rebuilt, in place, by index. Valid requests are prepared once
-(:func:`_prepare`).
+are rebuilt, in place, by index. Valid requests are prepared once, with their
+reading and dice tables (:class:`_Plan`, held by :func:`_prepare`), and the result
+is built field by field without validation (every value is the engine's own).
+``tests/engine/test_roll_differential.py`` holds these paths to the engine as it
+was before them, request by request; BENCHMARKS.md §3 has what each one is worth.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache, partial
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.constants import EXCEPTIONAL_AT, MAX_EXTRA, WILL_DICE
 from engine.faces import FaceSource
+from engine.frozen import trusted_builder
 from engine.models import (
     Adjustment,
     Degree,
@@ -115,6 +120,16 @@ def _dice_of(
     return _Dice(round_, _KINDS[kind], at, explodes, Fate.ONE if ones else Fate.FAILURE)
 
 
+# Enum members named once: CPython 3.11 reads ``Fate.SUCCESS`` through the slow path
+# ``EnumType.__getattr__`` puts every class attribute on (about 0.13 µs, more than reading
+# a die costs), and the readings below name one for nearly every die they rebuild.
+_DIE_SUCCESS, _DIE_FAILURE, _DIE_ONE = Fate.SUCCESS, Fate.FAILURE, Fate.ONE
+_DIE_CANCELS, _DIE_CANCELLED, _DIE_REPLACED = Fate.CANCELS, Fate.CANCELLED, Fate.REPLACED
+_SUCCESS, _EXCEPTIONAL, _FAILURE = Outcome.SUCCESS, Outcome.EXCEPTIONAL_SUCCESS, Outcome.FAILURE
+_DRAMATIC_FAILURE, _BOTCH = Outcome.DRAMATIC_FAILURE, Outcome.BOTCH
+_NO_WILL, _WILL_DECLARED = WillUse.NONE, WillUse.DECLARED
+_POOL_DIE = DieKind.POOL
+
 #: :meth:`Degree.of` answered once per net (it lists the enum each time it is called).
 _degree = cache(Degree.of)
 
@@ -123,9 +138,26 @@ def _changed(die: Die, fate: Fate, successes: int, explodes: bool, pair: int | N
     return _new_die((die[0], die[1], die[2], fate, successes, explodes, pair))
 
 
-#: Prepared requests by :func:`_key` (None for a refusal, worked out afresh each time:
-#: it holds a dict). A table rolls the same few pools again and again; emptied when full.
-_PREPARED: dict[tuple[Any, ...], Prepared | None] = {}
+class _Plan(NamedTuple):
+    """A prepared request with what reading its faces takes, looked up once per request."""
+
+    prepared: Prepared
+    read: _Reader
+    """The reading of its ruleset (a `cofd` chance die has its own)."""
+    pool: _Dice
+    """Round 0's pool dice (the chance die; `v20`'s only dice)."""
+    will: _Dice
+    """Round 0's Willpower dice."""
+
+
+#: A reading: (plan, feed, the request as given, Will, how many round-0 dice are the
+#: pool's); the readings with no Willpower dice (`v20`, the chance die) ignore the last.
+_Reader = Callable[[_Plan, "_Feed", RollRequest, WillUse, int], RollResult]
+
+
+#: Plans of prepared requests by :func:`_key` (None for a refusal, worked out afresh each
+#: time: it holds a dict). A table rolls the same few pools again and again; emptied when full.
+_PREPARED: dict[tuple[Any, ...], _Plan | None] = {}
 _PREPARED_MAX = 1024
 _MISS: Any = object()
 _request_values = itemgetter(
@@ -140,38 +172,66 @@ def _key(request: RollRequest) -> tuple[Any, ...]:
 
     Equal keys for equal requests, as pydantic's ``==`` says, but hashed and compared in C:
     a request hashes and compares its terms in Python, which costs as much as preparing it.
+    One flat tuple: each term and adjustment is a tuple led by its class, and the
+    request's own values follow (the first a :class:`Ruleset`, not a tuple), so where
+    the terms end and the adjustments begin is never in doubt.
     """
     values = request.__dict__
     terms, adjustments = values["terms"], values["adjustments"]
-    if terms.__class__ is not tuple or adjustments.__class__ is not tuple:
+    if type(terms) is not tuple or type(adjustments) is not tuple:
         raise TypeError  # built without validation: not cached
-    return (
-        tuple([(term.__class__, *_term_values(term.__dict__)) for term in terms]),
-        tuple([(adj.__class__, *_adjustment_values(adj.__dict__)) for adj in adjustments]),
-        *_request_values(values),
-    )
+    if adjustments:
+        return (
+            *[(type(term), *_term_values(term.__dict__)) for term in terms],
+            *[(type(adj), *_adjustment_values(adj.__dict__)) for adj in adjustments],
+            *_request_values(values),
+        )
+    return (*[(type(term), *_term_values(term.__dict__)) for term in terms],
+            *_request_values(values))
 
 
-def _prepare(request: RollRequest) -> Prepared | Refusal:
-    """:func:`~engine.prepare.prepare`, once per distinct valid request."""
+def _prepare(request: RollRequest) -> _Plan | Refusal:
+    """:func:`~engine.prepare.prepare` and :func:`_plan`, once per distinct valid request."""
     try:
         key = _key(request)
-        prepared = _PREPARED.get(key, _MISS)
+        plan = _PREPARED.get(key, _MISS)
     except (AttributeError, KeyError, TypeError):  # not built by validation: not cached
-        return prepare(request)
-    if prepared is _MISS:
-        prepared = prepare(request)
+        return _planned(prepare(request))
+    if plan is _MISS:
+        plan = _planned(prepare(request))
         if len(_PREPARED) >= _PREPARED_MAX:
             _PREPARED.clear()
-        _PREPARED[key] = None if isinstance(prepared, Refusal) else prepared
-        return prepared
-    if prepared is None:
-        return prepare(request)
-    return prepared  # type: ignore[no-any-return]
+        _PREPARED[key] = None if isinstance(plan, Refusal) else plan
+        return plan
+    if plan is None:
+        return _planned(prepare(request))
+    return plan  # type: ignore[no-any-return]
+
+
+def _planned(prepared: Prepared | Refusal) -> _Plan | Refusal:
+    return prepared if isinstance(prepared, Refusal) else _plan(prepared)
+
+
+def _plan(prepared: Prepared) -> _Plan:
+    """The reading and the round-0 dice tables of a prepared request."""
+    ruleset = prepared.request.ruleset
+    at = prepared.success_at
+    if ruleset is Ruleset.COFD:
+        if prepared.breakdown.chance:
+            chance = _dice_of(0, _CHANCE, 10)
+            return _Plan(prepared, _read_chance, chance, chance)
+        return _Plan(prepared, _read_cofd, *_round0_dice(at, prepared.explode_at, False))
+    if ruleset is Ruleset.V20:
+        dice = _dice_of(0, _POOL, at, None, ones=True)
+        return _Plan(prepared, _read_v20, dice, dice)
+    return _Plan(prepared, _read_fistful, *_round0_dice(at, 10, True))
 
 
 _NONE_OLD: dict[int, deque[int]] = {}
-"""No earlier faces (a fresh roll); never written to: only rote replacements are popped."""
+"""No earlier faces (a fresh roll); never written to: only queues it holds are popped."""
+_NONE_ROTE: dict[int, int] = {}
+"""No earlier rote replacements (a fresh roll); never written to: only the ones it holds
+are popped."""
 
 
 class _Feed:
@@ -183,17 +243,22 @@ class _Feed:
     passing it to the next failing die.
     """
 
-    __slots__ = ("_draw", "_old", "_rote")
+    __slots__ = ("_draw", "_old", "_rote", "round0")
 
     def __init__(
         self,
         source: FaceSource,
-        old: dict[int, deque[int]] | None = None,
-        rote: dict[int, int] | None = None,
+        old: dict[int, deque[int]] = _NONE_OLD,
+        rote: dict[int, int] = _NONE_ROTE,
     ) -> None:
         self._draw = source.draw
-        self._old = old or _NONE_OLD
-        self._rote = rote or {}
+        self._old = old
+        self._rote = rote
+        #: ``take(_ROUND0, count)``; on a fresh roll the source's own ``draw``, called
+        #: straight away (every roll draws round 0).
+        self.round0: Callable[[int], list[int]] = (
+            self._draw if old is _NONE_OLD else partial(self.take, _ROUND0)
+        )
 
     def replacement(self, position: int) -> int:
         """The rote replacement of the round-0 die at ``position``."""
@@ -252,88 +317,109 @@ def _round0_dice(at: int, explode_at: int | None, ones: bool) -> tuple[_Dice, _D
     return _dice_of(0, _POOL, at, explode_at, ones), _dice_of(0, _WILL, at, explode_at, ones)
 
 
-def _round0(
-    feed: _Feed, count: int, pool_dice: int, tables: tuple[_Dice, _Dice]
-) -> list[Die]:
+def _round0(feed: _Feed, count: int, pool_dice: int, plan: _Plan) -> list[Die]:
     """Draw round 0: the first ``pool_dice`` dice are the pool's, the rest Willpower's.
 
     With Will on a pool below 3 dice every die is counted as Willpower's.
     """
-    pool, will = tables
-    pool_dice = max(0, min(pool_dice, count))
-    faces = feed.take(_ROUND0, count)
-    if pool_dice == count:
-        return [pool[face] for face in faces]
-    return [pool[face] for face in faces[:pool_dice]] + [will[face] for face in faces[pool_dice:]]
+    faces = feed.round0(count)
+    if pool_dice >= count:
+        return list(map(plan.pool.__getitem__, faces))
+    pool_dice = max(0, pool_dice)
+    return [*map(plan.pool.__getitem__, faces[:pool_dice]),
+            *map(plan.will.__getitem__, faces[pool_dice:])]
 
 
 def roll(request: RollRequest, source: FaceSource) -> RollResult:
     """Roll a request, drawing faces from ``source``; refusals roll nothing."""
-    prepared = _prepare(request)
-    if isinstance(prepared, Refusal):
-        return RollResult(request=request, outcome=Outcome.REFUSED, refusal=prepared)
+    plan: _Plan | Refusal | None
+    try:
+        plan = _PREPARED[_key(request)]
+    except (AttributeError, KeyError, TypeError):
+        plan = None
+    if plan is None:  # a request not held: seen first, refused, or built without validation
+        plan = _prepare(request)
+        if not isinstance(plan, _Plan):
+            return RollResult(request=request, outcome=Outcome.REFUSED, refusal=plan)
     if request.will:
-        return _read(prepared, _Feed(source), request, WillUse.DECLARED,
-                     prepared.dice - WILL_DICE)
-    return _read(prepared, _Feed(source), request, WillUse.NONE, prepared.dice)
+        return plan.read(plan, _Feed(source), request, _WILL_DECLARED,
+                         plan.prepared.dice - WILL_DICE)
+    return plan.read(plan, _Feed(source), request, _NO_WILL, plan.prepared.dice)
 
 
-def _read(
-    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
-) -> RollResult:
-    ruleset = prepared.request.ruleset
-    if ruleset is Ruleset.COFD:
-        if prepared.breakdown.chance:
-            return _read_chance(prepared, feed, request, will)
-        return _read_cofd(prepared, feed, request, will, pool_dice)
-    if ruleset is Ruleset.V20:
-        return _read_v20(prepared, feed, request, will)
-    return _read_fistful(prepared, feed, request, will, pool_dice)
+_new_result = trusted_builder(RollResult)
+
+#: What each reading sets itself (``model_fields_set``), beside what every one sets.
+_SET_ALWAYS = frozenset({"request", "breakdown", "will", "dice", "capped"})
+_SET_COUNTED = _SET_ALWAYS | {"outcome", "successes", "dice_successes"}
+_SET_AUTOMATIC = _SET_ALWAYS | {"outcome", "successes", "degree", "automatic"}
+_SET_DEGREE = _SET_COUNTED | {"degree"}
+_SET_FAILED = _SET_ALWAYS | {"outcome", "dice_successes"}
+_SET_NEED = _SET_COUNTED | {"need_met"}
+_SET_BOTCH = _SET_ALWAYS | {"outcome", "botch_degree", "need_met"}
+_SET_NEED_FAILED = _SET_ALWAYS | {"outcome", "need_met"}
 
 
 def _result(
-    prepared: Prepared, request: RollRequest, will: WillUse, dice: list[Die], capped: bool,
-    **fields: Any,
+    plan: _Plan, request: RollRequest, will: WillUse, dice: list[Die], capped: bool, *,
+    fields_set: frozenset[str], outcome: Outcome, successes: int = 0, dice_successes: int = 0,
+    botch_degree: int | None = None, degree: Degree | None = None, automatic: bool = False,
+    need_met: bool | None = None,
 ) -> RollResult:
-    fields["request"] = request
-    fields["breakdown"] = prepared.breakdown
-    fields["will"] = will
-    fields["dice"] = tuple(dice)
-    fields["capped"] = capped
-    return RollResult.trusted_from(fields)
+    """The result, every field spelled out in declaration order (its ``repr`` follows it);
+    ``fields_set`` names the ones the reading set, as if it had passed only those."""
+    return _new_result(
+        {
+            "request": request,
+            "outcome": outcome,
+            "successes": successes,
+            "dice_successes": dice_successes,
+            "botch_degree": botch_degree,
+            "degree": degree,
+            "dice": tuple(dice),
+            "breakdown": plan.prepared.breakdown,
+            "will": will,
+            "automatic": automatic,
+            "capped": capped,
+            "beat": False,
+            "need_met": need_met,
+            "refusal": None,
+        },
+        set(fields_set),
+    )
 
 
 # --- Chronicles of Darkness -------------------------------------------------------------
 
 
 def _read_cofd(
-    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
+    plan: _Plan, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
 ) -> RollResult:
+    prepared = plan.prepared
     rules = prepared.request
     at = prepared.success_at
     explode_at = prepared.explode_at
-    dice = _round0(feed, prepared.dice, pool_dice, _round0_dice(at, explode_at, False))
-    positions: Sequence[int] = _rote(dice, feed, at, explode_at) if rules.rote else range(len(dice))
+    dice = _round0(feed, prepared.dice, pool_dice, plan)
+    rerolled = _rote(dice, feed, at, explode_at) if rules.rote else None
     capped = False
     if explode_at is not None:
         # The granters are marked when read; a die rerolled by rote failed, so is not one.
         granters = sum(map(_explodes_of, dice))
         if granters:
+            positions = range(len(dice)) if rerolled is None else rerolled
             capped = _extra_rounds(dice, feed, positions, granters, explode_at=explode_at, at=at)
     feed.void(dice)
     dice_successes = sum(map(_successes_of, dice))
     threshold = rules.exceptional_at if rules.exceptional_at is not None else EXCEPTIONAL_AT
     if dice_successes == 0:
-        outcome = Outcome.FAILURE
+        outcome = _FAILURE
     elif dice_successes >= threshold:
-        outcome = Outcome.EXCEPTIONAL_SUCCESS
+        outcome = _EXCEPTIONAL
     else:
-        outcome = Outcome.SUCCESS
+        outcome = _SUCCESS
     total = dice_successes + rules.extra if dice_successes else 0
-    return _result(
-        prepared, request, will, dice, capped,
-        outcome=outcome, successes=total, dice_successes=dice_successes,
-    )
+    return _result(plan, request, will, dice, capped, fields_set=_SET_COUNTED, outcome=outcome,
+                   successes=total, dice_successes=dice_successes)
 
 
 def _rote(dice: list[Die], feed: _Feed, at: int, explode_at: int | None) -> list[int]:
@@ -341,11 +427,11 @@ def _rote(dice: list[Die], feed: _Feed, at: int, explode_at: int | None) -> list
     positions = list(range(len(dice)))
     table = _dice_of(0, _ROTE_DIE, at, explode_at)
     for place in range(len(positions)):
-        if dice[place][3] is Fate.FAILURE:
+        if dice[place][3] is _DIE_FAILURE:
             new = table[feed.replacement(place)]
             index = len(dice)
             dice.append(new)
-            _link(dice, place, index, Fate.REPLACED, fate=new[3], successes=new[4],
+            _link(dice, place, index, _DIE_REPLACED, fate=new[3], successes=new[4],
                   explodes=new[5])
             positions[place] = index
     return positions
@@ -370,11 +456,9 @@ def _extra_rounds(
         drawn += granters
         faces = feed.take(round_, granters)
         if capped:
-            table = _dice_of(round_, _EXTRA, at)
-            dice += [table[face] for face in faces]
+            dice += map(_dice_of(round_, _EXTRA, at).__getitem__, faces)
             return True
-        table = _dice_of(round_, _EXTRA, at, explode_at)
-        new = [table[face] for face in faces]
+        new = list(map(_dice_of(round_, _EXTRA, at, explode_at).__getitem__, faces))
         granters = sum(map(_explodes_of, new))
         order = range(len(dice), len(dice) + len(new))
         dice += new
@@ -383,100 +467,106 @@ def _extra_rounds(
 
 
 def _read_chance(
-    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse
+    plan: _Plan, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
 ) -> RollResult:
     """One chance die: 10 succeeds (no again), 1 is a dramatic failure; rote rerolls a 2–9."""
-    (face,) = feed.take(_ROUND0, 1)
-    dice = [_dice_of(0, _CHANCE, 10)[face]]
+    prepared = plan.prepared
+    (face,) = feed.round0(1)
+    dice = [plan.pool[face]]
     last = 0
     if prepared.request.rote and 2 <= dice[0][0] <= 9:
         reroll = _dice_of(0, _ROTE_DIE, 10)[feed.replacement(0)]
         dice.append(reroll)
-        _link(dice, 0, 1, Fate.REPLACED, fate=reroll[3], successes=reroll[4],
+        _link(dice, 0, 1, _DIE_REPLACED, fate=reroll[3], successes=reroll[4],
               explodes=reroll[5])
         last = 1
-    outcome = Outcome.FAILURE
+    outcome = _FAILURE
     die = dice[last]
     if die[4]:
-        outcome = Outcome.SUCCESS
+        outcome = _SUCCESS
     elif die[0] == 1:
-        dice[last] = _changed(die, Fate.ONE, die[4], die[5], die[6])
-        outcome = Outcome.DRAMATIC_FAILURE
+        dice[last] = _changed(die, _DIE_ONE, die[4], die[5], die[6])
+        outcome = _DRAMATIC_FAILURE
     feed.void(dice)
     dice_successes = die[4]
     total = dice_successes + prepared.request.extra if dice_successes else 0
-    return _result(
-        prepared, request, will, dice, False,
-        outcome=outcome, successes=total, dice_successes=dice_successes,
-    )
+    return _result(plan, request, will, dice, False, fields_set=_SET_COUNTED, outcome=outcome,
+                   successes=total, dice_successes=dice_successes)
 
 
 # --- Classic World of Darkness ----------------------------------------------------------
 
 
 def _read_v20(
-    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse
+    plan: _Plan, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
 ) -> RollResult:
+    """Every die is a round-0 pool die that never explodes: a success at the difficulty or
+    more (a specialty 10 counts 2), each 1 cancels a success."""
+    prepared = plan.prepared
     rules = prepared.request
     if rules.auto:
-        return _result(
-            prepared, request, will, [], False, outcome=Outcome.SUCCESS, successes=1,
-            degree=Degree.MARGINAL, automatic=True,
-        )
-    table = _dice_of(0, _POOL, prepared.success_at, None, ones=True)
-    faces = feed.take(_ROUND0, prepared.dice)
-    dice = [table[face] for face in faces]
+        return _result(plan, request, will, [], False, fields_set=_SET_AUTOMATIC,
+                       outcome=Outcome.SUCCESS, successes=1, degree=Degree.MARGINAL,
+                       automatic=True)
+    faces = feed.round0(prepared.dice)
+    dice = list(map(plan.pool.__getitem__, faces))
+    # The faces sorted once: they count the successes and order the cancellations.
+    ordered = sorted(faces)
+    successes = ordered[bisect_left(ordered, prepared.success_at):]
+    rolled = len(successes)
     if rules.specialty:
-        for index, die in enumerate(dice):
-            if die[0] == 10 and die[4]:
-                dice[index] = _changed(die, die[3], 2, die[5], die[6])
-    rolled = sum(map(_successes_of, dice))
+        for index, face in enumerate(faces):
+            if face == 10:
+                dice[index] = _changed(dice[index], _DIE_SUCCESS, 2, False, None)
+                rolled += 1
     ones = faces.count(1)
     if ones and rolled:
-        _cancel(dice, faces)
+        _cancel(dice, faces, successes, ones)
     feed.void(dice)
     net = max(0, rolled - ones) + (1 if rules.will else 0)
     if net:
-        return _result(
-            prepared, request, will, dice, False, outcome=Outcome.SUCCESS, successes=net,
-            dice_successes=rolled, degree=_degree(net),
-        )
-    outcome = Outcome.BOTCH if ones and not rolled else Outcome.FAILURE
-    return _result(prepared, request, will, dice, False, outcome=outcome,
+        return _result(plan, request, will, dice, False, fields_set=_SET_DEGREE,
+                       outcome=_SUCCESS, successes=net, dice_successes=rolled,
+                       degree=_degree(net))
+    outcome = _BOTCH if ones and not rolled else _FAILURE
+    return _result(plan, request, will, dice, False, fields_set=_SET_FAILED, outcome=outcome,
                    dice_successes=rolled)
 
 
-def _cancel(dice: list[Die], faces: list[int]) -> None:
+def _cancel(dice: list[Die], faces: list[int], successes: list[int], ones: int) -> None:
     """Link each `v20` 1, in draw order, to the success it cancels (display only).
 
     A 1 cancels the lowest face that has a success left, the earliest drawn among
-    equal faces: the successes are sorted that way once and each 1 takes the first
-    one left (a specialty 10 counts 2, so two 1s may cancel it).
+    equal faces: ``successes`` (the successful faces, sorted) are walked in that
+    order, each taking the next 1s drawn, one per success its die counts (a
+    specialty 10 counts 2, so two 1s may cancel it). Both dice are built here
+    from what every `v20` die shares (round 0, a pool die, never exploding):
+    65 % of 10-die rolls at difficulty 6 cancel something.
     """
-    left = list(map(_successes_of, dice))
-    order = sorted([index for index, count in enumerate(left) if count], key=faces.__getitem__)
-    order.reverse()
-    one = -1
-    for _ in range(faces.count(1)):
-        if not order:
-            break
-        one = faces.index(1, one + 1)
-        victim = order[-1]
-        remaining = left[victim] - 1
-        left[victim] = remaining
-        if not remaining:
-            order.pop()
-        _link(dice, one, victim, Fate.CANCELS,
-              fate=Fate.SUCCESS if remaining else Fate.CANCELLED, successes=remaining,
-              explodes=dice[victim][5])
+    victim = one = -1
+    previous = 0
+    for face in successes:
+        # The next die of this face, in draw order (the first one when the face is new).
+        victim = faces.index(face, victim + 1 if face == previous else 0)
+        previous = face
+        for remaining in range(dice[victim][4] - 1, -1, -1):
+            one = faces.index(1, one + 1)
+            dice[one] = _new_die((1, 0, _POOL_DIE, _DIE_CANCELS, 0, False, victim))
+            dice[victim] = _new_die((face, 0, _POOL_DIE,
+                                     _DIE_SUCCESS if remaining else _DIE_CANCELLED, remaining,
+                                     False, one))
+            ones -= 1
+            if not ones:
+                return
 
 
 # --- Fist Full of Dice --------------------------------------------------------------------
 
 
 def _read_fistful(
-    prepared: Prepared, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
+    plan: _Plan, feed: _Feed, request: RollRequest, will: WillUse, pool_dice: int
 ) -> RollResult:
+    prepared = plan.prepared
     rules = prepared.request
     at = prepared.success_at
     eats = prepared.ones_cancel
@@ -485,7 +575,7 @@ def _read_fistful(
     round_ = 0
     drawn = 0
     start = 0
-    dice = _round0(feed, prepared.dice, pool_dice, _round0_dice(at, 10, True))
+    dice = _round0(feed, prepared.dice, pool_dice, plan)
     while True:
         end = len(dice)
         if eats:
@@ -497,7 +587,7 @@ def _read_fistful(
                 victim = standing.pop(place)
                 # A success eaten in its own round grants no die; an earlier one already has.
                 explodes = dice[victim][5] and dice[victim][1] != round_
-                _link(dice, one, victim, Fate.CANCELS, fate=Fate.CANCELLED, successes=0,
+                _link(dice, one, victim, _DIE_CANCELS, fate=_DIE_CANCELLED, successes=0,
                       explodes=explodes)
         # The round's 10s are marked as granters when read, and unmarked when eaten.
         granters = sum(map(_explodes_of, dice[start:end]))
@@ -510,25 +600,22 @@ def _read_fistful(
         drawn += granters
         round_ += 1
         start = end
-        table = _dice_of(round_, _EXTRA, at, None if capped else 10, ones=True)
-        dice += [table[face] for face in feed.take(round_, granters)]
+        table = _dice_of(round_, _EXTRA, at, None if capped else 10, True)
+        dice += map(table.__getitem__, feed.take(round_, granters))
     feed.void(dice)
     # Every success counts 1 in `fistful`; when 1s eat, the ones left standing.
     successes = len(standing) if eats else sum(map(_successes_of, dice))
     need_met = successes >= rules.need if rules.need is not None else None
     if successes:
-        return _result(
-            prepared, request, will, dice, capped, outcome=Outcome.SUCCESS,
-            successes=successes, dice_successes=successes, need_met=need_met,
-        )
-    ones = sum(1 for die in dice if die[3] is Fate.ONE)
+        return _result(plan, request, will, dice, capped, fields_set=_SET_NEED,
+                       outcome=_SUCCESS, successes=successes,
+                       dice_successes=successes, need_met=need_met)
+    ones = sum(1 for die in dice if die[3] is _DIE_ONE)
     if ones and not rules.no_botch:
-        return _result(
-            prepared, request, will, dice, capped, outcome=Outcome.BOTCH, botch_degree=ones,
-            need_met=need_met,
-        )
-    return _result(prepared, request, will, dice, capped, outcome=Outcome.FAILURE,
-                   need_met=need_met)
+        return _result(plan, request, will, dice, capped, fields_set=_SET_BOTCH,
+                       outcome=_BOTCH, botch_degree=ones, need_met=need_met)
+    return _result(plan, request, will, dice, capped, fields_set=_SET_NEED_FAILED,
+                   outcome=_FAILURE, need_met=need_met)
 
 
 def _fistful_victim(dice: list[Die], standing: list[int], round_: int) -> int | None:
@@ -598,8 +685,9 @@ def spend_will(result: RollResult, source: FaceSource) -> RollResult:
         replaced_by = result.dice[index].pair
         if result.dice[index].fate is Fate.REPLACED and replaced_by is not None:
             rote[position] = result.dice[replaced_by].face
-    feed = _Feed(source, old, rote)
-    return _read(prepared, feed, result.request, WillUse.AFTER, len(round0))
+    plan = _plan(prepared)
+    return plan.read(plan, _Feed(source, old, rote), result.request, WillUse.AFTER,
+                     len(round0))
 
 
 def take_beat(result: RollResult) -> RollResult:
