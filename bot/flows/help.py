@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply
 from bot.render.help import HELP_TOPICS, help_embed
-from bot.render.message import Message, shaped
+from bot.render.message import Message, shaped_in_full
 
 #: The topics /help explains, for the command's choices.
 TOPICS = HELP_TOPICS
@@ -20,4 +20,6 @@ async def show_help(deps: Deps, ctx: Ctx, topic: str | None = None) -> Reply:
     set, no ``speaking`` block."""
     config = await deps.store.read(ctx.config)
     embed = help_embed(config.ruleset, topic, text_only=config.text_only)
-    return Reply(message=shaped(Message(embed=embed), config), ephemeral=True)
+    # Plain messages hold 2,000 characters: a longer page follows in more messages.
+    first, *rest = shaped_in_full(Message(embed=embed), config)
+    return Reply(message=first, ephemeral=True, followups=tuple((more, True) for more in rest))

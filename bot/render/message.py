@@ -64,6 +64,43 @@ def plain(message: Message) -> Message:
     return replace(message, content=text, embed=None)
 
 
+def _pieces(text: str) -> list[str]:
+    """Text cut at line ends into pieces of at most 2,000 characters (a longer line is
+    cut where it must)."""
+    pieces: list[str] = []
+    current = ""
+    for whole in text.split("\n"):
+        line = whole
+        while len(line) > CONTENT_LIMIT:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:CONTENT_LIMIT])
+            line = line[CONTENT_LIMIT:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > CONTENT_LIMIT:
+            pieces.append(current)
+            joined = line
+        current = joined
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def shaped_in_full(message: Message, config: ChannelConfig) -> tuple[Message, ...]:
+    """The message as the channel's display settings want it, in as many plain messages
+    as its words need (a help page is read whole; a card is one message: :func:`shaped`).
+    The first holds the buttons and the file."""
+    if not config.plain or message.embed is None:
+        return (message,)
+    text = "\n".join(part for part in (message.content, embed_text(message.embed)) if part)
+    first, *rest = _pieces(text)
+    return (
+        replace(message, content=first, embed=None),
+        *(Message(content=piece) for piece in rest),
+    )
+
+
 def shaped(message: Message, config: ChannelConfig) -> Message:
     """The message as the channel's display settings want it (plain text or an embed)."""
     return plain(message) if config.plain else message

@@ -11,6 +11,7 @@ import pytest
 from bot.client import EXTENSIONS, StorytellerBot
 from bot.flows.help import TOPICS, show_help
 from bot.render.lang import voice
+from bot.render.message import embed_text
 from bot.render.rolls import RULESET_NAMES
 from bot.settings import Settings
 from bot.store import Store, Tx
@@ -244,3 +245,23 @@ async def test_every_command_a_help_page_names_is_a_command_of_its_language(
             embed = _embed_of(said)
             assert _named(embed), topic
             assert _misnamed(embed, commands) == [], (ruleset, topic)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+@pytest.mark.parametrize("topic", [None, *TOPICS])
+async def test_plain_help_arrives_whole_in_as_many_messages_as_it_needs(
+    table: Table, locale: str, topic: str | None
+) -> None:
+    table.speak(locale)
+    embed = (await table.run(show_help(table.deps, table.ctx(), topic))).answer.message.embed
+    assert embed is not None
+
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.PLAIN, True)
+
+    await table.store.write(write)
+    said = (await table.run(show_help(table.deps, table.ctx(), topic))).said
+    assert [s.kind for s in said] == ["respond"] + ["followup"] * (len(said) - 1)
+    assert all(s.ephemeral and s.message.embed is None for s in said)
+    assert all(len(s.message.content or "") <= 2000 for s in said)
+    assert "\n".join(s.message.content or "" for s in said) == embed_text(embed)
