@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 import discord
 
 from bot.render.buttons import will_pool_text
-from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_
+from bot.render.characters import trait_language
+from bot.render.lang import LANGUAGE_NAMES, N_, _, current, n_, p_
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, message_link, safe
 from engine.models import Outcome, Ruleset
@@ -26,6 +28,7 @@ from engine.records import (
     WillState,
     WillTiming,
 )
+from engine.trait_names import localised
 
 #: Room for history lines in one message (Discord allows 2,000 characters).
 HISTORY_CHARS = 1900
@@ -266,7 +269,7 @@ def config_shown(config: ChannelConfig) -> str:
         _("**Dice order:** {value}", value=_value(config.dice_order)),
         _("**Compact roll cards:** {value}", value=_value(config.compact)),
         _("**Plain messages (no embeds):** {value}", value=_value(config.plain)),
-        _("**Fistful initiative pool:** {value}", value=safe(config.initiative_pool)),
+        _("**Fistful initiative pool:** {value}", value=_trait_names(config.initiative_pool)),
         _("**Language:** {value}", value=language_name(config.language)),
         _("**Storyteller role:** {role} (and anyone with Manage Channels)", role=role),
         _("**Secret roll copies:** {channel}", channel=copies),
@@ -274,11 +277,26 @@ def config_shown(config: ChannelConfig) -> str:
     return "\n".join(lines)
 
 
+#: The operators of a pool kept as the settings keep it (``Wits + Composure``): a name
+#: may hold a hyphen (Self-Control), an operator stands between spaces.
+_OPERATORS: Final = re.compile(r"\s+([+-])\s+")
+
+
+def _trait_names(pool: str) -> str:
+    """A pool of trait names (``Dexterity + Composure``) as the voice in force names the
+    template's traits (``Destreza + Autocontrole``); other names as typed."""
+    language = trait_language(current())
+    return " ".join(
+        part if part in {"+", "-"} else safe(localised(part, language))
+        for part in _OPERATORS.split(pool)
+    )
+
+
 def _setting_value(option: ChannelOption, value: object) -> str:
     if option is ChannelOption.RULESET and isinstance(value, Ruleset):
         return _(RULESET_NAMES[value])
     if option is ChannelOption.INITIATIVE_POOL:
-        return safe(str(value))
+        return _trait_names(str(value))
     if option is ChannelOption.LANGUAGE:
         return language_name(value if isinstance(value, Language) else None)
     return _value(value)

@@ -124,6 +124,22 @@ async def test_a_thread_speaks_its_channels_language(table: Table) -> None:
     )
 
 
+@pytest.mark.parametrize(("locale", "shown", "changed"), [
+    ("en-US", "Dexterity + Composure", "Wits + Self-Control + Stealth"),
+    ("pt-BR", "Destreza + Autocontrole", "Raciocínio + Autocontrole + Furtividade"),
+    ("es-ES", "Destreza + Compostura", "Astucia + Autocontrol + Sigilo"),
+])
+async def test_the_initiative_pool_names_its_traits_in_the_tables_language(
+    table: Table, locale: str, shown: str, changed: str
+) -> None:
+    table.speak(locale, locale)
+    said = await table.run(config.show(table.deps, table.ctx(ALICE)))
+    assert f" {shown}\n" in said.answer.text
+    confirmed = await table.run(config.set_option(
+        table.deps, table.ctx(STORYTELLER), "initiative_pool", "Wits + Self-Control + Stealth"))
+    assert f" {changed} " in confirmed.answer.text
+
+
 async def test_the_servers_discord_locale_is_used_when_nothing_is_set(table: Table) -> None:
     table.speak("en-US", "pt-BR")
     public = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
