@@ -15,7 +15,7 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.render import characters as words
-from bot.render.lang import _, speaking
+from bot.render.lang import _, speaking, trait_language
 from bot.render.message import Attachment, Message, shaped
 from bot.store import Tx
 from bot.store.characters import SERVER_WIDE
@@ -37,7 +37,7 @@ class Member:
 def _trait_language(ctx: Ctx, config: ChannelConfig) -> str:
     """The language a sheet's trait names are shown in: the table's (the public voice's),
     whoever asks (issue 14: the sheet's language is the table's)."""
-    return words.trait_language(ctx.public_voice(config))
+    return trait_language(ctx.public_voice(config))
 
 
 def _refuse(answer: object) -> None:

@@ -13,7 +13,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.lang import N_, Voice, _, n_
+from bot.render.lang import N_, _, n_
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
@@ -60,12 +60,6 @@ WILL_FROM_SHEET = N_(
     "Your active character's Will maximum is its Willpower trait: change it with "
     "/character set trait:Willpower value:<n>; /will set current:<n> sets Will now."
 )
-
-
-def trait_language(voice: Voice) -> str:
-    """The language a voice names traits in (``pt-BR``; English ``en``, the pseudo-locales
-    of the tests too): the table's voice, for the sheet's trait names."""
-    return str(voice.locale).replace("_", "-")
 
 
 def trait(text: str, language: str) -> str:

@@ -191,6 +191,13 @@ def speaking(spoken: Voice) -> Iterator[Voice]:
         _speaking.reset(token)
 
 
+def trait_language(spoken: Voice | None = None) -> str:
+    """The language a voice (the one in force by default) names a sheet's traits in:
+    ``pt-BR``, ``es-ES``, ``en`` (the tests' pseudo-locales too), as
+    :mod:`engine.trait_names` spells it."""
+    return str((spoken or current()).locale).replace("_", "-")
+
+
 def _(message: str, /, **values: object) -> str:
     """A message in the voice in force, its ``{placeholders}`` filled."""
     text = current().gettext(message)

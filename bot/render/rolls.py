@@ -21,7 +21,7 @@ from typing import Final
 import discord
 
 from bot.render.buttons import roll_buttons
-from bot.render.lang import N_, _, n_, number, user
+from bot.render.lang import N_, _, n_, number, trait_language, user
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.text import (
@@ -55,6 +55,7 @@ from engine.models import (
 from engine.offers import offers
 from engine.parser import format_pool
 from engine.records import ChannelConfig, DiceOrder, RollRecord
+from engine.trait_names import localised
 
 __all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "ruleset_name",
            "secret_notice"]
@@ -505,14 +506,16 @@ def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
             lines.append(f"{', '.join(safe(n) for n in by_source[source])}: {words[source]}")
     if notes is not None and notes.specialty:
         lines.append(_("Specialty {specialty}: on the sheet", specialty=safe(notes.specialty)))
+    language = trait_language()
     if notes is not None and notes.untrained:
         lines.append(_("Untrained: {trait} has no dots on the sheet",
-                       trait=safe(notes.untrained)))
+                       trait=safe(localised(notes.untrained, language))))
     if notes is not None and notes.resist:
+        resist = safe(localised(notes.resist, language))
         lines.append(
-            _("Resistance: {trait} of {name}, from the sheet", trait=safe(notes.resist),
+            _("Resistance: {trait} of {name}, from the sheet", trait=resist,
               name=safe(notes.resist_of, limit=NAME_LIMIT)) if notes.resist_of
-            else _("Resistance: {trait}, from the sheet", trait=safe(notes.resist)))
+            else _("Resistance: {trait}, from the sheet", trait=resist))
     return "".join(f"\n{line}" for line in lines)
 
 

@@ -10,8 +10,7 @@ from typing import Any, Final
 import discord
 
 from bot.render.buttons import will_pool_text
-from bot.render.characters import trait_language
-from bot.render.lang import LANGUAGE_NAMES, N_, _, current, n_, p_
+from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_, trait_language
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, message_link, safe
 from engine.models import Outcome, Ruleset
@@ -285,7 +284,7 @@ _OPERATORS: Final = re.compile(r"\s+([+-])\s+")
 def _trait_names(pool: str) -> str:
     """A pool of trait names (``Dexterity + Composure``) as the voice in force names the
     template's traits (``Destreza + Autocontrole``); other names as typed."""
-    language = trait_language(current())
+    language = trait_language()
     return " ".join(
         part if part in {"+", "-"} else safe(localised(part, language))
         for part in _OPERATORS.split(pool)

@@ -267,3 +267,19 @@ async def test_roll_again_reads_the_resisting_sheet_again(dice: Table) -> None:
     assert "Resistance: Composure of Bram, from the sheet" in said.answer.text
     again = await table.store.read(lambda tx: tx.rolls.get(2))
     assert again is not None and again.result.request.resist == 3
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("pt-BR", "Resistência: Autocontrole de Bram, da ficha"),
+    ("es-ES", "Resistencia: Compostura de Bram, de la hoja"),
+])
+async def test_the_resisting_trait_is_named_in_the_tables_language(
+    dice: Table, locale: str, line: str
+) -> None:
+    table = dice
+    await create(table, "Mara", ALICE, "Strength 3, Brawl 3")
+    await create(table, "Bram", BOB, "Composure 3")
+    table.speak(locale, locale)
+    said = await roll(table, "Strength + Brawl", resist="Composure", resist_target=MENTION_BOB)
+    assert line in said.answer.text
+    assert "Composure" not in said.answer.text
