@@ -24,11 +24,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from copy import copy
+from datetime import date
 from functools import cache
 from pathlib import Path
 from typing import Final, Protocol
 
 from babel import Locale
+from babel.dates import format_date
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -231,6 +233,12 @@ def number(value: float, digits: int = 0) -> str:
     """A number as the voice in force writes it (``1,234.5`` / ``1.234,5``)."""
     locale = current().locale
     return str(_fixed(locale.decimal_formats[None], digits).apply(value, locale))
+
+
+def day(when: date) -> str:
+    """A date as the voice in force writes it (``November 1, 2026``, ``1 de novembro de
+    2026``)."""
+    return str(format_date(when, "long", locale=current().locale))
 
 
 def percent(fraction: float, digits: int = 1) -> str:

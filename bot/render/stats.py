@@ -19,7 +19,7 @@ from typing import Final
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.lang import N_, _, n_, number, p_, percent
+from bot.render.lang import N_, _, day, n_, number, p_, percent
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, safe
 from engine.models import Outcome
@@ -205,9 +205,9 @@ def stats_embed(
 ) -> discord.Embed:
     """The /stats reply: per ruleset, the counts, the faces and the outcomes against the odds,
     each with its verdict; the chart is attached as :data:`CHART_NAME`. ``since`` is written
-    as it is typed (YYYY-MM-DD) in every language."""
+    as the language writes a date."""
     scope = whose if since is None else _("{whose}, since {date}", whose=whose,
-                                          date=since.isoformat())
+                                          date=day(since))
     embed = discord.Embed(
         title=_("Dice statistics") if text_only else _("🎲 Dice statistics"),
         description=_("{scope}. Outcomes are compared as first rolled, before Will spent "

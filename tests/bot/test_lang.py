@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 import pytest
 
 from bot.render import lang
-from bot.render.lang import _, n_, number, percent, personal_voice, public_voice, speaking, voice
+from bot.render.lang import (
+    _,
+    day,
+    n_,
+    number,
+    percent,
+    personal_voice,
+    public_voice,
+    speaking,
+    voice,
+)
 from engine.records import Language
 
 ES_SUCCESS = "Éxito"
@@ -90,3 +101,13 @@ def test_numbers_and_percentages_are_written_as_the_language_writes_them(
     with speaking(voice(language)):
         assert number(1234.5, 1) == decimal
         assert percent(0.125).replace("\u00a0", " ") == share
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [(Language.EN, "November 1, 2026"), (Language.PT_BR, "1 de novembro de 2026"),
+     (Language.ES_ES, "1 de noviembre de 2026")],
+)
+def test_dates_are_written_as_the_language_writes_them(language: Language, written: str) -> None:
+    with speaking(voice(language)):
+        assert day(date(2026, 11, 1)) == written
