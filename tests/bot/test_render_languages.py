@@ -87,7 +87,7 @@ def test_the_longest_language_is_tried() -> None:
         (Language.PT_BR, ["Força de Vontade (declarada com a rolagem)", "Parada", "Rolado por",
                           "especialização", "sem treino (improvisando)", "Regra do 8"]),
         (Language.ES_ES, ["Fuerza de Voluntad (declarada con la tirada)", "Reserva",
-                          "Tirado por", "especialidad", "sin entrenamiento (improvisando)",
+                          "Tirada por", "especialidad", "sin entrenamiento (improvisando)",
                           "Regla del 8"]),
     ],
 )

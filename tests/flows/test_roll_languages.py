@@ -36,7 +36,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
     PT: {"rolled by": "Rolado por", "willpower": "Força de Vontade", "spend": "Gastar Vontade",
          "spent": "Vontade gasta: resta Vontade 4/5.", "cannot": "Essa rolagem não pode ser feita",
          "odds": "Chances", "success": "Sucesso", "saved": "Salva:"},
-    ES: {"rolled by": "Tirado por", "willpower": "Fuerza de Voluntad", "spend": "Gastar Voluntad",
+    ES: {"rolled by": "Tirada por", "willpower": "Fuerza de Voluntad", "spend": "Gastar Voluntad",
          "spent": "Voluntad gastada: queda Voluntad 4/5.", "cannot": "Esa tirada no se puede hacer",
          "odds": "Probabilidades", "success": "Éxito", "saved": "Guardada:"},
 }
@@ -171,7 +171,7 @@ async def test_the_servers_language_setting_outranks_its_discord_locale(table: T
     said = await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None,
                                       private=False))
 
-    assert "Tirado por" in said.answer.text
+    assert "Tirada por" in said.answer.text
     assert_no_english(said)
 
 

@@ -237,8 +237,8 @@ async def test_the_scene_ends_in_the_tables_language(
                "caem 95% das vezes")),
     ("es-ES", ("🎲 Estadísticas de los dados", "Tiradas de todos en este canal. Los resultados",
                "20 tiradas, 200 dados · Voluntad gastada 0 veces",
-               "Inusual: el 1 salió el 30,0\u00a0% de las veces, 10,0\u00a0% esperado (p = < 0,0001"
-               " en 200 dados); esto pasa por azar menos de 1 vez entre un millón.",
+               "Inusual: el 1 salió el 30,0\u00a0% de las veces, cuando se esperaba el 10,0\u00a0%"
+               " (p = < 0,0001 en 200 dados); esto pasa por azar menos de 1 vez de cada millón.",
                "(10\u00a0% esperado para cada una)",
                "Resultados frente a las probabilidades (cofd)",
                "el 95\u00a0% de las veces")),
