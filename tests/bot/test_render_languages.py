@@ -84,7 +84,7 @@ def test_the_longest_language_is_tried() -> None:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        (Language.PT_BR, ["Força de Vontade (declarada com a rolagem)", "Parada", "Rolado por",
+        (Language.PT_BR, ["Força de Vontade (declarada com a rolagem)", "Parada", "Rolada por",
                           "especialização", "sem treino (improvisando)", "Regra do 8"]),
         (Language.ES_ES, ["Fuerza de Voluntad (declarada con la tirada)", "Reserva",
                           "Tirada por", "especialidad", "sin entrenamiento (improvisando)",

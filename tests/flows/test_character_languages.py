@@ -22,7 +22,7 @@ ENGLISH = (
 
 LANGUAGES = {
     "pt-BR": {
-        "created": "Criado o personagem", "set": "Raciocínio 3, Autocontrole 2, Briga 2",
+        "created": "**Mara** criado, agora seu", "set": "Raciocínio 3, Autocontrole 2, Briga 2",
         "changed": "Raciocínio 1 → 3", "pool": "Raciocínio + Autocontrole",
         "shown": "Raciocínio 3 + Autocontrole 2", "card": ("Atributos", "Perícias",
         "Força de Vontade 3", "Vontade 2/3, Batidas 0, Experiência 0", "Condições"),

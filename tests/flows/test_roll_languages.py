@@ -33,7 +33,7 @@ ES: Final = "es-ES"
 
 #: What each language calls the things a roll shows.
 WORDS: Final[dict[str, dict[str, str]]] = {
-    PT: {"rolled by": "Rolado por", "willpower": "Força de Vontade", "spend": "Gastar Vontade",
+    PT: {"rolled by": "Rolada por", "willpower": "Força de Vontade", "spend": "Gastar Vontade",
          "spent": "Vontade gasta: resta Vontade 4/5.", "cannot": "Essa rolagem não pode ser feita",
          "odds": "Chances", "success": "Sucesso", "saved": "Salva:"},
     ES: {"rolled by": "Tirada por", "willpower": "Fuerza de Voluntad", "spend": "Gastar Voluntad",

@@ -231,7 +231,7 @@ async def test_the_scene_ends_in_the_tables_language(
 @pytest.mark.parametrize(("language", "words"), [
     ("pt-BR", ("🎲 Estatísticas dos dados", "Rolagens de todos neste canal. Os resultados",
                "20 rolagens, 200 dados · Vontade gasta 0 vez",
-               "Incomum: o 1 saiu em 30,0% das vezes, 10,0% esperado (p = < 0,0001 em"
+               "Incomum: o 1 saiu em 30,0% das vezes, quando o esperado era 10,0% (p = < 0,0001 em"
                " 200 dados); isso acontece por acaso menos de 1 vez em um milhão.",
                "(10% esperado para cada)", "Resultados contra as chances (cofd)",
                "caem 95% das vezes")),

@@ -43,7 +43,7 @@ LANGUAGES: Final = {
         "wins": "**Alice vence** por 2 sucessos",
         "initiative": "Iniciativa: rodada 1",
         "next": "Próximo",
-        "joins": "**Alice** entra na luta",
+        "joins": "**Alice** entra no combate",
     },
     "es-ES": {
         "started": "Acción extendida iniciada: **forçar a porta**.",
