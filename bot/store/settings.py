@@ -46,11 +46,44 @@ class SettingsRepository(Repository):
         self, guild_id: int, channel_id: int, parent_id: int | None = None
     ) -> ChannelConfig:
         """The settings in force: the channel's, then its parent's (a thread's channel),
-        then the server's ruleset, then the defaults."""
-        guild = self.guild(guild_id)
-        levels = [self.channel(guild_id, channel_id)]
+        then the server's (ruleset, language), then the defaults. One statement (every
+        command reads them): each level's columns named by level, ``g_`` the server,
+        ``c_`` the channel, ``p_`` its parent."""
+        row = self._one(
+            "SELECT g.ruleset AS g_ruleset, g.storyteller_role_id AS g_storyteller_role_id,"
+            " g.storyteller_channel_id AS g_storyteller_channel_id, g.language AS g_language,"
+            " c.ruleset AS c_ruleset, c.will_timing AS c_will_timing,"
+            " c.pressure AS c_pressure, c.fistful_step AS c_fistful_step,"
+            " c.text_only AS c_text_only, c.dice_order AS c_dice_order,"
+            " c.compact AS c_compact, c.plain AS c_plain,"
+            " c.initiative_pool AS c_initiative_pool, c.language AS c_language,"
+            " p.ruleset AS p_ruleset, p.will_timing AS p_will_timing,"
+            " p.pressure AS p_pressure, p.fistful_step AS p_fistful_step,"
+            " p.text_only AS p_text_only, p.dice_order AS p_dice_order,"
+            " p.compact AS p_compact, p.plain AS p_plain,"
+            " p.initiative_pool AS p_initiative_pool, p.language AS p_language"
+            " FROM (SELECT CAST(? AS BIGINT) AS guild_id) AS k"
+            " LEFT JOIN guild_settings AS g ON g.guild_id = k.guild_id"
+            " LEFT JOIN channel_settings AS c"
+            " ON c.guild_id = k.guild_id AND c.channel_id = CAST(? AS BIGINT)"
+            " LEFT JOIN channel_settings AS p"
+            " ON p.guild_id = k.guild_id AND p.channel_id = CAST(? AS BIGINT)",
+            (guild_id, channel_id, parent_id),
+        )
+        found = {} if row is None else dict(row)
+
+        def level(prefix: str) -> dict[str, Any]:
+            return {
+                name.removeprefix(prefix): value for name, value in found.items()
+                if name.startswith(prefix) and value is not None
+            }
+
+        guild = GuildSettings.model_validate({"guild_id": guild_id, **level("g_")})
+        levels = [ChannelSettings.model_validate(
+            {"guild_id": guild_id, "channel_id": channel_id, **level("c_")})]
         if parent_id is not None:
-            levels.append(self.channel(guild_id, parent_id))
+            levels.append(ChannelSettings.model_validate(
+                {"guild_id": guild_id, "channel_id": parent_id, **level("p_")}))
         values: dict[str, Any] = {
             "guild_id": guild_id,
             "channel_id": channel_id,
@@ -58,7 +91,7 @@ class SettingsRepository(Repository):
             "storyteller_channel_id": guild.storyteller_channel_id,
         }
         for option in ChannelOption:
-            chosen = [getattr(level, option.value) for level in levels]
+            chosen = [getattr(each, option.value) for each in levels]
             if option is ChannelOption.RULESET:
                 chosen.append(guild.ruleset)
             elif option is ChannelOption.LANGUAGE:
