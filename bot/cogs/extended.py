@@ -41,8 +41,8 @@ class Extended(commands.GroupCog, group_name="extended"):
     @app_commands.command(name="start")
     @app_commands.guild_only()
     @app_commands.describe(
-        pool="Dice per roll: Intelligence 3 + Academics 2, or Intelligence + Academics "
-        "(cofd: the traits set the roll limit)",
+        pool="Per roll: Intelligence 3 + Academics 2, or Intelligence + Academics "
+        "(cofd: the traits set the limit)",
         spec=SPEC_HELP,
         target="Successes required (fistful: may be left out when max_rolls is set)",
         max_rolls="Roll limit (cofd default: Attribute + Skill + Specialty; else no limit)",

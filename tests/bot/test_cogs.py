@@ -65,6 +65,16 @@ async def test_every_command_and_option_is_described(bot: StorytellerBot) -> Non
                 assert parameter.description != "…", (command.qualified_name, parameter.name)
 
 
+async def test_no_description_is_cut_to_discords_100_characters(bot: StorytellerBot) -> None:
+    # discord.py cuts a longer one with "…": the member would read half a sentence.
+    for command in bot.tree.walk_commands():
+        assert not command.description.endswith("…"), command.qualified_name
+        if isinstance(command, app_commands.Command):
+            for parameter in command.parameters:
+                assert not parameter.description.endswith("…"), (
+                    command.qualified_name, parameter.name)
+
+
 async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:
     roots = {command.qualified_name.split()[0] for command in bot.tree.walk_commands()}
 
