@@ -13,9 +13,11 @@ from bot.edge.buttons import Pressed, answer_unrouted
 from bot.edge.errors import StorytellerTree
 from bot.edge.translator import CatalogueTranslator
 from bot.flows.context import Deps
+from bot.render.lang import voice
 from bot.settings import Settings
 from bot.store import Store
 from engine.faces import FaceSource
+from engine.records import Language
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,8 @@ class StorytellerBot(commands.Bot):
         return {}
 
     async def setup_hook(self) -> None:
+        for language in Language:  # read the catalogues now, not in a member's interaction
+            voice(language)
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(Pressed)
         for extension in EXTENSIONS:
