@@ -10,7 +10,8 @@ no event loop, so forking it is safe.
 
 Protocol (one JSON object or one line per message):
 
-- stdin: ``{"env": {...}, "cwd": "...", "stdout": "path", "stderr": "path"}`` asks for a bot;
+- stdin: ``{"env": {...}, "cwd": "...", "stdout": "path", "stderr": "path", "program":
+  "bot"}`` asks for a bot (``"bare"``: tests/e2e/bare_bot.py, what running that file runs);
 - stdout: ``pid <pid>`` answers a request, ``exit <pid> <code>`` reports a child's end
   (``code`` as asyncio reports it: negative for a signal);
 - end of stdin: the zygote kills its children and exits.
@@ -18,6 +19,7 @@ Protocol (one JSON object or one line per message):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import json
@@ -32,6 +34,7 @@ import bot.__main__ as bot_main
 from bot.client import EXTENSIONS
 from bot.render import lang
 from engine.records import Language
+from tests.e2e import bare_bot
 
 #: How long the zygote waits for a request before it looks for ended children.
 POLL_SECONDS = 0.02
@@ -55,7 +58,11 @@ def _child(request: dict[str, Any]) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        code = bot_main.main()
+        if request.get("program", "bot") == "bot":
+            code = bot_main.main()
+        else:
+            asyncio.run(bare_bot.main())
+            code = 0
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 1
     except BaseException:
