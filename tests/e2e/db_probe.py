@@ -31,7 +31,8 @@ def query(db_path: Path, sql: str, *params: object) -> list[Row]:
 
 
 def table_state(db_path: Path) -> dict[str, list[Row]]:
-    """Every table's rows (in a stable order) without bookkeeping columns."""
+    """Every table's rows (in a stable order: sorted by SQLite on every column kept)
+    without bookkeeping columns."""
     with closing(connect(db_path)) as db:
         tables = [
             str(name)
@@ -43,11 +44,14 @@ def table_state(db_path: Path) -> dict[str, list[Row]]:
         state: dict[str, list[Row]] = {}
         for table in tables:
             # Names come from the schema itself, quoted as identifiers.
-            cursor = db.execute(f'SELECT * FROM "{table}"')  # noqa: S608
-            columns = [column[0] for column in cursor.description]
-            kept = [i for i, column in enumerate(columns) if column not in BOOKKEEPING]
-            state[table] = sorted(
-                (tuple(row[i] for i in kept) for row in cursor), key=repr
+            kept = [
+                f'"{column}"'
+                for (_, column, *_) in db.execute(f'PRAGMA table_info("{table}")')
+                if column not in BOOKKEEPING
+            ]
+            columns = ", ".join(kept)
+            state[table] = list(
+                db.execute(f'SELECT {columns} FROM "{table}" ORDER BY {columns}')  # noqa: S608
             )
         return state
 

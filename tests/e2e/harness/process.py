@@ -28,6 +28,13 @@ from .fake import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
+#: The command lines a zygote can fork instead of starting a new interpreter, and the
+#: program it runs for each (tests/e2e/harness/zygote.py).
+FORKED: dict[tuple[str, ...], str] = {
+    (sys.executable, "-m", "bot"): "bot",
+    (sys.executable, str(REPO_ROOT / "tests" / "e2e" / "bare_bot.py")): "bare",
+}
+
 
 class BotExitedError(AssertionError):
     """The bot process died while a test was waiting on it."""
@@ -126,8 +133,11 @@ class BotProcess:
             stderr.write(banner)
             stdout.flush()
             stderr.flush()
-            if self._zygote is not None and self.argv == [sys.executable, "-m", "bot"]:
-                self._proc = self._zygote.spawn(self.env(), self.stdout_path, self.stderr_path)
+            program = FORKED.get(tuple(self.argv))
+            if self._zygote is not None and program is not None:
+                self._proc = self._zygote.spawn(
+                    self.env(), self.stdout_path, self.stderr_path, program=program
+                )
             else:
                 self._proc = await asyncio.create_subprocess_exec(
                     *self.argv, cwd=REPO_ROOT, env=self.env(), stdout=stdout, stderr=stderr
@@ -226,12 +236,15 @@ class Zygote:
             self._proc.stdin.close()
             self._proc.wait(timeout=10)
 
-    def spawn(self, env: Mapping[str, str], stdout: Path, stderr: Path) -> ForkedProcess:
-        """Fork a bot with this environment and these output files."""
+    def spawn(
+        self, env: Mapping[str, str], stdout: Path, stderr: Path, *, program: str = "bot"
+    ) -> ForkedProcess:
+        """Fork a bot (``program``: "bot" or "bare", see :data:`FORKED`) with this
+        environment and these output files."""
         if self._proc is None or self._proc.stdin is None:
             raise RuntimeError("the zygote is not started")
         request = {"env": dict(env), "cwd": str(REPO_ROOT), "stdout": str(stdout),
-                   "stderr": str(stderr)}
+                   "stderr": str(stderr), "program": program}
         with self._lock:
             self._proc.stdin.write(json.dumps(request).encode() + b"\n")
             self._proc.stdin.flush()
