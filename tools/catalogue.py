@@ -169,31 +169,26 @@ def update() -> None:
             continue
         folder = LOCALES / FOLDERS[language]
         folder.mkdir(parents=True, exist_ok=True)
-        parts: dict[str, Catalog] = {}
-        for message in whole:
-            if not message.id:
-                continue
-            name = _part(message)
-            if name not in parts:
-                path = folder / f"{name}.po"
-                parts[name] = (
-                    read(path, FOLDERS[language]) if path.exists()
-                    else _catalog(FOLDERS[language])
-                )
-        for name, catalog in parts.items():
-            wanted = Catalog(locale=FOLDERS[language])
-            for message in whole:
-                if message.id and _part(message) == name:
-                    wanted.add(message.id, context=message.context)
+        # A translation follows its message when the message moves to another part.
+        known = _catalog(FOLDERS[language])
+        for path in sorted(folder.glob("*.po")):
+            for message in read(path, FOLDERS[language]):
+                if message.id and message.string and all(_forms(message.string)):
+                    known[message.id] = message
+        for name in sorted({_part(message) for message in whole if message.id}):
             kept = _catalog(FOLDERS[language])
-            for message in wanted:
-                if not message.id:
+            for message in whole:
+                if not message.id or _part(message) != name:
                     continue
-                old = catalog.get(message.id, message.context)
+                old = known.get(message.id, message.context)
                 blank: str | tuple[str, str] = ("", "") if message.pluralizable else ""
                 kept.add(message.id, old.string if old is not None else blank,
                          context=message.context)
             write(folder / f"{name}.po", kept)
+
+
+def _forms(string: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return (string,) if isinstance(string, str) else tuple(string)
 
 
 if __name__ == "__main__":

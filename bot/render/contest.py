@@ -19,7 +19,7 @@ from bot.render.buttons import view_of
 from bot.render.lang import N_, _, n_
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
-from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES
+from bot.render.rolls import LABEL_LIMIT, NAME_LIMIT, RULESET_NAMES, degree_word
 from bot.render.text import (
     INFO_COLOUR,
     OUTCOME_WORDS,
@@ -123,15 +123,8 @@ _TIES: Final[dict[Ruleset, str]] = {
         "**Tie**: the successes cancel out, nobody carries the consequences."
     ),
 }
-#: `v20` degrees of success: after an outcome (``Success (moderate success)``) and in a
-#: verdict (``wins by 2 successes (a moderate success)``).
-_DEGREES: Final[dict[Degree, str]] = {
-    Degree.MARGINAL: N_("marginal success"),
-    Degree.MODERATE: N_("moderate success"),
-    Degree.COMPLETE: N_("complete success"),
-    Degree.EXCEPTIONAL: N_("exceptional success"),
-    Degree.PHENOMENAL: N_("phenomenal success"),
-}
+#: `v20` degrees of success in a verdict (``wins by 2 successes (a moderate success)``);
+#: after an outcome they are the roll card's (:func:`degree_word`).
 _VERDICT_DEGREES: Final[dict[Degree, str]] = {
     Degree.MARGINAL: N_("a marginal success"),
     Degree.MODERATE: N_("a moderate success"),
@@ -150,7 +143,7 @@ def roll_summary(result: RollResult) -> str:
         return _("Automatic success, 1 success")
     words = _(OUTCOME_WORDS[result.outcome])
     if result.degree is not None:
-        words = _("{outcome} ({degree})", outcome=words, degree=_(_DEGREES[result.degree]))
+        words = _("{outcome} ({degree})", outcome=words, degree=degree_word(result.degree))
     return n_("{outcome}, {n} success", "{outcome}, {n} successes", result.successes,
               outcome=words)
 

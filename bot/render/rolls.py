@@ -252,6 +252,11 @@ def refusal(message: str) -> str:
 # --- Outcome -------------------------------------------------------------------------------
 
 
+def degree_word(degree: Degree) -> str:
+    """A `v20` success's degree in words (``moderate success``)."""
+    return _(_DEGREES[degree])
+
+
 def _outcome_phrase(result: RollResult) -> str:
     """The outcome in words, with the ruleset's degree: ``Success (moderate success)``."""
     words = outcome_word(result.outcome)
@@ -260,7 +265,7 @@ def _outcome_phrase(result: RollResult) -> str:
     if result.beat:
         return _("{outcome} (Beat taken)", outcome=words)
     if result.degree is not None:
-        return f"{words} ({_(_DEGREES[result.degree])})"
+        return f"{words} ({degree_word(result.degree)})"
     if result.botch_degree is not None:
         ones = result.botch_degree
         degree = (_(_BOTCH_DEGREES[ones]) if ones in _BOTCH_DEGREES
