@@ -222,9 +222,12 @@ def user(text: str) -> str:
     return current().user(text)
 
 
-def _fixed(pattern: NumberPattern, digits: int) -> NumberPattern:
-    """The language's own pattern with exactly ``digits`` decimals."""
-    fixed = copy(pattern)
+@cache
+def _fixed(locale: Locale, percentage: bool, digits: int) -> NumberPattern:
+    """The language's own number (or percentage) pattern with exactly ``digits``
+    decimals, made once."""
+    fixed: NumberPattern = copy(
+        (locale.percent_formats if percentage else locale.decimal_formats)[None])
     fixed.frac_prec = (digits, digits)
     return fixed
 
@@ -232,7 +235,7 @@ def _fixed(pattern: NumberPattern, digits: int) -> NumberPattern:
 def number(value: float, digits: int = 0) -> str:
     """A number as the voice in force writes it (``1,234.5`` / ``1.234,5``)."""
     locale = current().locale
-    return str(_fixed(locale.decimal_formats[None], digits).apply(value, locale))
+    return str(_fixed(locale, False, digits).apply(value, locale))
 
 
 def day(when: date) -> str:
@@ -245,4 +248,4 @@ def percent(fraction: float, digits: int = 1) -> str:
     """A fraction as a percentage as the voice in force writes it (``0.125`` → ``12.5%``,
     ``12,5%``, ``12,5 %``)."""
     locale = current().locale
-    return str(_fixed(locale.percent_formats[None], digits).apply(fraction, locale))
+    return str(_fixed(locale, True, digits).apply(fraction, locale))
