@@ -27,27 +27,30 @@ class AttemptRepository(Repository):
         self, guild_id: int, channel_id: int, user_id: int, label: str, *, old: int, new: int
     ) -> bool:
         """Store the failures in a row at an action (the engine counts them), if they are
-        still ``old``; False when another write changed them first."""
+        still ``old``; False when another write changed them first. One conditional
+        statement (no row is 0 failures: a count back to 0 deletes its row)."""
         key = (guild_id, channel_id, user_id, label_key(label))
-        if self.failures(guild_id, channel_id, user_id, label) != old:
-            return False
         if new == old:
-            return True
+            return self.failures(guild_id, channel_id, user_id, label) == old
+        if old == 0:
+            return self._run(
+                "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, channel_id, user_id, label_key) DO NOTHING",
+                (*key, new),
+            ) == 1
         if new == 0:
-            self._run(
-                "DELETE FROM attempts"
-                " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
-                key,
-            )
-            return True
-        self._run(
-            "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
-            " VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, channel_id, user_id, label_key) DO UPDATE SET"
-            " failures = excluded.failures, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-            (*key, new),
-        )
-        return True
+            return self._run(
+                "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ? AND user_id = ?"
+                " AND label_key = ? AND failures = ?",
+                (*key, old),
+            ) == 1
+        return self._run(
+            "UPDATE attempts SET failures = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?"
+            " AND failures = ?",
+            (new, *key, old),
+        ) == 1
 
     def reset(self, guild_id: int, channel_id: int, user_id: int, label: str) -> None:
         """Forget the failures at one action (it succeeded)."""
@@ -77,17 +80,21 @@ class AttemptRepository(Repository):
         self, guild_id: int, channel_id: int, user_id: int, *, old: int, new: int
     ) -> bool:
         """Store the member's actions this turn, if they are still ``old``; False when
-        another write changed them first."""
-        if self.turn_actions(guild_id, channel_id, user_id) != old:
-            return False
-        self._run(
-            "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
-            " VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, channel_id, user_id) DO UPDATE SET"
-            " actions = excluded.actions, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-            (guild_id, channel_id, user_id, new),
-        )
-        return True
+        another write changed them first. One conditional statement (no row is 0
+        actions)."""
+        if old == 0:
+            return self._run(
+                "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
+                " VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, channel_id, user_id) DO NOTHING",
+                (guild_id, channel_id, user_id, new),
+            ) == 1
+        return self._run(
+            "UPDATE turn_actions SET actions = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND actions = ?",
+            (new, guild_id, channel_id, user_id, old),
+        ) == 1
 
     def reset_turn(self, guild_id: int, channel_id: int) -> int:
         """A new turn (or the end of the scene): nobody has acted yet. Answers how many
