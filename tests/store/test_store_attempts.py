@@ -161,3 +161,25 @@ async def test_a_stale_turn_count_is_refused_and_changes_nothing(store: Store) -
 
     assert stale is False
     assert await store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)) == 1
+
+
+async def test_a_count_changed_since_it_was_read_is_not_overwritten(store: Store) -> None:
+    # Each way a count is stored (first row, a new count, back to none, the same again)
+    # checks the count it was given against the table in the same statement.
+    write = store.write
+    assert await write(lambda tx: tx.attempts.save_failures(
+        GUILD, CHANNEL, ROLLER, DOOR, old=0, new=2))
+    for old, new in ((0, 1), (1, 3), (1, 0), (1, 1)):  # it is 2, not `old`
+        assert not await write(lambda tx, o=old, n=new: tx.attempts.save_failures(
+            GUILD, CHANNEL, ROLLER, DOOR, old=o, new=n)), (old, new)
+        assert await _failures(store) == 2
+    assert await write(lambda tx: tx.attempts.save_failures(
+        GUILD, CHANNEL, ROLLER, DOOR, old=2, new=0))
+    assert await _failures(store) == 0
+    assert not await write(lambda tx: tx.attempts.save_turn_actions(
+        GUILD, CHANNEL, ROLLER, old=1, new=2))
+    assert await write(lambda tx: tx.attempts.save_turn_actions(
+        GUILD, CHANNEL, ROLLER, old=0, new=1))
+    assert not await write(lambda tx: tx.attempts.save_turn_actions(
+        GUILD, CHANNEL, ROLLER, old=0, new=1))
+    assert await store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)) == 1
