@@ -115,18 +115,6 @@ def _escape(text: str) -> str:
     return _ANGLE.sub(r"\<", escape_mentions(escape_markdown(text)))
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 success``, ``3 successes``, ``-1 die``, ``2 dice`` (``many`` for irregular words).
-
-    English only: translated words count with :func:`bot.render.lang.n_` instead.
-    """
-    if abs(n) == 1:
-        return f"{n} {word}"
-    if many is None:
-        many = word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s"
-    return f"{n} {many}"
-
-
 def dice(n: int) -> str:
     """``1 die``, ``3 dice`` (``-1 die``) in the voice in force."""
     return n_("{count} die", "{count} dice", abs(n), count=n)

@@ -19,9 +19,10 @@ from bot.render.text import (
     VOID_COLOUR,
     adjustment_text,
     breakdown_text,
+    dice,
     percent,
-    plural,
     safe,
+    successes,
 )
 from engine.constants import MAX_EXTRA, MAX_POOL
 from engine.faces import ScriptedFaces
@@ -331,7 +332,7 @@ def test_biggest_rolls_are_summarised_within_discord_limits(
         sorted_dice=sorted_dice, status=RollStatus.VOID, secret=True,
     )
     description = embed.description or ""
-    assert f"**{plural(result.successes, 'success')}**" in description
+    assert f"**{successes(result.successes)}**" in description
     if result.capped:
         assert f"Extra dice stopped at the limit of {MAX_EXTRA:,}" in description
 
@@ -413,9 +414,10 @@ def test_fistful_adjustment_words() -> None:
 
 
 def test_small_text_helpers() -> None:
-    assert plural(1, "success") == "1 success"
-    assert plural(3, "success") == "3 successes"
-    assert plural(2, "die", "dice") == "2 dice"
+    assert successes(1) == "1 success"
+    assert successes(3) == "3 successes"
+    assert dice(2) == "2 dice"
+    assert dice(-1) == "-1 die"
     assert safe("a*b") == r"a\*b"
     assert percent(0.0) == "0.00%"
     assert percent(1e-9) == "<0.01%"
