@@ -28,7 +28,7 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
 from bot.client import EXTENSIONS, StorytellerBot
-from bot.render.lang import FOLDERS, LOCALES
+from bot.render.lang import FOLDERS, LOCALES, catalogue
 from bot.settings import Settings
 from bot.store import Store
 from engine.faces import ScriptedFaces
@@ -170,11 +170,7 @@ def update() -> None:
         folder = LOCALES / FOLDERS[language]
         folder.mkdir(parents=True, exist_ok=True)
         # A translation follows its message when the message moves to another part.
-        known = _catalog(FOLDERS[language])
-        for path in sorted(folder.glob("*.po")):
-            for message in read(path, FOLDERS[language]):
-                if message.id and message.string and all(_forms(message.string)):
-                    known[message.id] = message
+        known = catalogue(language)
         for name in sorted({_part(message) for message in whole if message.id}):
             kept = _catalog(FOLDERS[language])
             for message in whole:
@@ -185,10 +181,6 @@ def update() -> None:
                 kept.add(message.id, old.string if old is not None else blank,
                          context=message.context)
             write(folder / f"{name}.po", kept)
-
-
-def _forms(string: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    return (string,) if isinstance(string, str) else tuple(string)
 
 
 if __name__ == "__main__":
