@@ -17,12 +17,11 @@ from bot.render.lang import N_, _, n_
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
-from bot.render.text import safe
+from bot.render.text import safe, trait
 from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup
 from engine.models import Ruleset
 from engine.records import CharacterName, CharacterRecord
 from engine.refusals import Refusal
-from engine.trait_names import localised
 
 #: Longest name shown in a line.
 NAME_LIMIT = 80
@@ -60,11 +59,6 @@ WILL_FROM_SHEET = N_(
     "Your active character's Will maximum is its Willpower trait: change it with "
     "/character set trait:Willpower value:<n>; /will set current:<n> sets Will now."
 )
-
-
-def trait(text: str, language: str) -> str:
-    """A trait's name as shown: the template's traits in ``language``, escaped."""
-    return safe(localised(text, language))
 
 
 def name(text: str) -> str:

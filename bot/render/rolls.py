@@ -36,6 +36,7 @@ from bot.render.text import (
     outcome_word,
     safe,
     successes,
+    trait,
 )
 from engine.constants import MAX_EXTRA
 from engine.models import (
@@ -55,7 +56,6 @@ from engine.models import (
 from engine.offers import offers
 from engine.parser import format_pool
 from engine.records import ChannelConfig, DiceOrder, RollRecord
-from engine.trait_names import localised
 
 __all__ = ["RULESET_NAMES", "RollStatus", "refusal", "roll_embed", "ruleset_name",
            "secret_notice"]
@@ -514,9 +514,9 @@ def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
     language = trait_language()
     if notes is not None and notes.untrained:
         lines.append(_("Untrained: {trait} has no dots on the sheet",
-                       trait=safe(localised(notes.untrained, language))))
+                       trait=trait(notes.untrained, language)))
     if notes is not None and notes.resist:
-        resist = safe(localised(notes.resist, language))
+        resist = trait(notes.resist, language)
         lines.append(
             _("Resistance: {trait} of {name}, from the sheet", trait=resist,
               name=safe(notes.resist_of, limit=NAME_LIMIT)) if notes.resist_of

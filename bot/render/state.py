@@ -12,7 +12,7 @@ import discord
 from bot.render.buttons import will_pool_text
 from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_, trait_language
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
-from bot.render.text import OUTCOME_WORDS, message_link, safe
+from bot.render.text import OUTCOME_WORDS, message_link, safe, trait
 from engine.models import Outcome, Ruleset
 from engine.records import (
     ActionKind,
@@ -27,7 +27,6 @@ from engine.records import (
     WillState,
     WillTiming,
 )
-from engine.trait_names import localised
 
 #: Room for history lines in one message (Discord allows 2,000 characters).
 HISTORY_CHARS = 1900
@@ -286,7 +285,7 @@ def _trait_names(pool: str) -> str:
     template's traits (``Destreza + Autocontrole``); other names as typed."""
     language = trait_language()
     return " ".join(
-        part if part in {"+", "-"} else safe(localised(part, language))
+        part if part in {"+", "-"} else trait(part, language)
         for part in _OPERATORS.split(pool)
     )
 

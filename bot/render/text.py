@@ -22,6 +22,7 @@ from engine.models import (
     WillUse,
 )
 from engine.parser import format_pool
+from engine.trait_names import localised
 
 #: Outcome names as players read them.
 OUTCOME_WORDS: Final[dict[Outcome, str]] = {
@@ -102,6 +103,12 @@ def escaped(text: str, *, limit: int | None = None) -> str:
         if len(shown) <= limit:
             return shown
         raw = raw[: len(raw) - (len(shown) - limit)]
+
+
+def trait(name: str, language: str) -> str:
+    """A trait's name as shown: a template trait in ``language`` (``Wits`` →
+    ``Raciocínio``), escaped as user text."""
+    return safe(localised(name, language))
 
 
 def capitalised(text: str) -> str:
