@@ -52,7 +52,8 @@ from pathlib import Path
 from bench import procstat
 from bench.load_driver import Driver, Recorder
 from bench.load_mix import BARE_MIX, DEFAULT_MIX, NEEDS, Table, build_tables, configure, parse_mix
-from tests.e2e.harness import BotProcess, FakeDiscord, Member
+from tests.e2e.harness import BotProcess, FakeDiscord
+from tests.postgres_server import PostgresServer, binaries
 
 #: How each bot is started (after ``python``).
 BOTS = {
@@ -84,12 +85,19 @@ class RunConfig:
     log_level: str
     profile: Path | None
     whatif: str = ""
+    #: ``sqlite`` (a fresh file) or ``postgres`` (a fresh database on --postgres's server).
+    store: str = "sqlite"
+    #: Bot processes, one shard each (``SHARD_COUNT`` = this); over 1 needs PostgreSQL.
+    processes: int = 1
 
     @property
     def name(self) -> str:
         load = f"{self.rate:g}/s offered" if self.mode == "open" else f"{self.concurrency} workers"
         patched = f" +{self.whatif}" if self.whatif else ""
-        return f"{self.bot}{patched} {self.mode} ({load})"
+        where = "" if self.store == "sqlite" else f" {self.store}"
+        if self.processes > 1:
+            where += f" ×{self.processes} processes"
+        return f"{self.bot}{patched}{where} {self.mode} ({load})"
 
     def argv(self) -> list[str]:
         target = BOTS[self.bot]
@@ -129,6 +137,8 @@ class RunResult:
     bot_cpu_ms_per_1000: float
     bot_cpu_split_ms_per_1000: dict[str, float]
     generator_cpu_ms_per_1000: float
+    #: The PostgreSQL server's processes (None on SQLite).
+    database_cpu_ms_per_1000: float | None
     load_before: str
     load_after: str
     profile_top: list[str] = field(default_factory=list)
@@ -243,35 +253,74 @@ def _profile_top(path: Path, count: int = 30) -> list[str]:
     return stream.getvalue().splitlines()
 
 
-async def run_one(config: RunConfig) -> RunResult:
-    """Start a fake Discord and the bot, load it, measure, stop both."""
+async def run_one(config: RunConfig, postgres: PostgresServer | None = None) -> RunResult:
+    """Start a fake Discord and the bot's processes, load them, measure, stop them all.
+
+    With ``--processes N`` the tables are spread over N servers, one on each shard, and
+    process ``n`` runs shard ``n`` of N (``SHARD_IDS``), commands synced globally by
+    shard 0's, as a deployment of several processes runs (README)."""
     fake = FakeDiscord(enforce_ack_deadline=False)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="storyteller-load-", dir=config.db_dir))
+    count = config.processes
     try:
-        tables, admin = build_tables(fake, config.tables, seed=config.seed)
-        bot = BotProcess(
-            fake, config.argv(), None, workdir / "bot.sqlite3",
-            dice_seed=config.seed, log_level=config.log_level, name=config.bot,
-        )
-        await bot.start(timeout=60)
+        guilds = [None] if count == 1 else [
+            fake.add_guild(f"Tables on shard {shard}", shard=(shard, count))
+            for shard in range(count)
+        ]
+        tables = build_tables(fake, config.tables, seed=config.seed, guilds=guilds)
+        env: dict[str, str] = {}
+        if postgres is not None:
+            env["DATABASE_URL"] = await postgres.new_database()
+        bots = []
         try:
-            return await _measure(config, fake, bot, tables, admin)
+            for shard in range(count):
+                shards = {} if count == 1 else {
+                    "SHARD_COUNT": str(count), "SHARD_IDS": str(shard), "DEV_GUILD_ID": "",
+                    "SYNC_COMMANDS": "true",
+                }
+                bot = BotProcess(
+                    fake, config.argv(), env | shards, workdir / "bot.sqlite3",
+                    dice_seed=config.seed, log_level=config.log_level,
+                    name=config.bot if count == 1 else f"{config.bot}-{shard}",
+                )
+                bots.append(bot)
+                await bot.start(timeout=60, synced=shard == 0)
+            return await _measure(config, fake, bots, tables, _postmaster(postgres))
         finally:
-            await bot.stop(timeout=30)
+            for bot in bots:
+                await bot.stop(timeout=30)
     finally:
         await fake.stop()
         shutil.rmtree(workdir, ignore_errors=True)
         gc.unfreeze()  # frozen by _phase: let this run's fake be freed
 
 
+def _postmaster(postgres: PostgresServer | None) -> int | None:
+    """The PostgreSQL server's main process (its backends are its children)."""
+    if postgres is None:
+        return None
+    return int((postgres.root / "data" / "postmaster.pid").read_text().split()[0])
+
+
+def _database_cpu(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the server's processes spent between two readings (a backend started
+    meanwhile counts whole; one ended meanwhile is lost: the bots' connections last)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 async def _measure(
-    config: RunConfig, fake: FakeDiscord, bot: BotProcess, tables: list[Table], admin: Member
+    config: RunConfig,
+    fake: FakeDiscord,
+    bots: list[BotProcess],
+    tables: list[Table],
+    postmaster: int | None,
 ) -> RunResult:
-    pid = bot.pid
-    if pid is None:
+    pids = [bot.pid for bot in bots]
+    if None in pids:
         msg = "the bot did not start"
         raise RuntimeError(msg)
+    alive = [pid for pid in pids if pid is not None]
     synced = {command["name"] for command in fake.guild_commands + fake.global_commands}
     wanted = parse_mix(config.mix)
     mix = {name: w for name, w in wanted.items() if set(NEEDS[name]) <= synced}
@@ -284,40 +333,45 @@ async def _measure(
         raise ValueError(msg)
 
     await asyncio.sleep(2.0)  # idle after start-up
-    idle = procstat.memory(pid).rss_mib
+    idle = max(procstat.memory(pid).rss_mib for pid in alive)
     driver = Driver(fake, timeout=config.timeout, rate=config.rate)
     if config.bot == "real":
         driver.begin(paced=False)
-        await configure(tables, admin, driver, sheets="byname" in mix)
+        await configure(tables, driver, sheets="byname" in mix)
     if config.warmup > 0:
         await _phase(driver, tables, config, config.warmup, mix)
     failures_before, late_before = len(fake.failures), len(fake.late)
     load_before = procstat.load_average()
-    bot_cpu = procstat.cpu_seconds(pid)
-    threads = procstat.thread_cpu(pid)
+    bot_cpu = sum(procstat.cpu_seconds(pid) for pid in alive)
+    threads = [procstat.thread_cpu(pid) for pid in alive]
+    database = {} if postmaster is None else procstat.family_cpu(postmaster)
     own_cpu = time.process_time()
-    peak = [0.0]
+    peaks = {pid: [0.0] for pid in alive}
     stop_sampling = asyncio.Event()
-    sampler = asyncio.create_task(_sample_rss(pid, peak, stop_sampling))
+    samplers = [asyncio.create_task(_sample_rss(pid, peaks[pid], stop_sampling))
+                for pid in alive]
     recorder, window = await _phase(driver, tables, config, config.duration, mix)
     stop_sampling.set()
-    await sampler
-    bot_cpu = procstat.cpu_seconds(pid) - bot_cpu
-    threads_after = procstat.thread_cpu(pid)
+    await asyncio.gather(*samplers)
+    bot_cpu = sum(procstat.cpu_seconds(pid) for pid in alive) - bot_cpu
+    threads_after = [procstat.thread_cpu(pid) for pid in alive]
+    database_cpu = (None if postmaster is None
+                    else _database_cpu(database, procstat.family_cpu(postmaster)))
     own_cpu = time.process_time() - own_cpu
-    memory = procstat.memory(pid)
+    peak = max(max(procstat.memory(pid).hwm_mib, peaks[pid][0]) for pid in alive)
     load_after = procstat.load_average()
     await asyncio.sleep(1.0)
-    after = procstat.memory(pid).rss_mib
+    after = max(procstat.memory(pid).rss_mib for pid in alive)
 
     for failure in fake.failures[failures_before:]:
         recorder.error(f"fake rejected ({failure.kind})", str(failure))
     for late in fake.late[late_before:]:
         recorder.error("ack after 3 s", repr(late))
-    log_errors, log_sample = _log_problems(bot.stderr_path)
-    if log_errors:
-        recorder.errors["bot log ERROR/Traceback"] += log_errors
-        recorder.samples.setdefault("bot log ERROR/Traceback", log_sample)
+    for bot in bots:
+        log_errors, log_sample = _log_problems(bot.stderr_path)
+        if log_errors:
+            recorder.errors["bot log ERROR/Traceback"] += log_errors
+            recorder.samples.setdefault("bot log ERROR/Traceback", log_sample)
 
     delays = recorder.all_latencies
     count = recorder.acked
@@ -354,16 +408,18 @@ async def _measure(
         lag_max_ms=max(recorder.lags) * 1000 if recorder.lags else None,
         unsent_tickets=driver.unsent_tickets,
         idle_rss_mib=idle,
-        peak_rss_mib=max(memory.hwm_mib, peak[0]),
+        peak_rss_mib=peak,
         after_rss_mib=after,
         bot_cpu_ms_per_1000=bot_cpu * 1000 / thousand,
         bot_cpu_split_ms_per_1000={
-            name: (after_value - before_value) * 1000 / thousand
-            for name, before_value, after_value in zip(
-                threads._fields, threads, threads_after, strict=True
-            )
+            name: sum(after_bot[index] - before_bot[index]
+                      for before_bot, after_bot in zip(threads, threads_after, strict=True))
+            * 1000 / thousand
+            for index, name in enumerate(procstat.ThreadCpu._fields)
         },
         generator_cpu_ms_per_1000=own_cpu * 1000 / thousand,
+        database_cpu_ms_per_1000=(None if database_cpu is None
+                                  else database_cpu * 1000 / thousand),
         load_before=load_before,
         load_after=load_after,
         profile_top=_profile_top(config.profile) if config.profile else [],
@@ -389,7 +445,9 @@ def print_run(result: RunResult) -> None:
     print(f"bot RSS MiB: idle {result.idle_rss_mib:.1f}, peak {result.peak_rss_mib:.1f},"
           f" after {result.after_rss_mib:.1f}; CPU ms per 1,000 interactions:"
           f" bot {result.bot_cpu_ms_per_1000:.0f}, generator+fake"
-          f" {result.generator_cpu_ms_per_1000:.0f}")
+          f" {result.generator_cpu_ms_per_1000:.0f}" + (
+              "" if result.database_cpu_ms_per_1000 is None
+              else f", PostgreSQL server {result.database_cpu_ms_per_1000:.0f}"))
     split = ", ".join(f"{k} {v:.0f}" for k, v in result.bot_cpu_split_ms_per_1000.items())
     print(f"bot CPU by thread, ms per 1,000 interactions: {split}")
     print(f"errors: {result.error_count}")
@@ -458,6 +516,26 @@ def print_summary(results: list[RunResult]) -> None:
 # ---------------------------------------------------------------------- command line
 
 
+def _placements(bot: str, stores: list[str], processes: list[int]) -> list[tuple[str, int]]:
+    """(store, processes) of each run of ``bot``: the bare bot has no store, and runs once;
+    several processes only on PostgreSQL."""
+    if bot == "bare":
+        return [("sqlite", 1)]
+    return [(store, count) for store in stores for count in processes
+            if count == 1 or store == "postgres"]
+
+
+def _postgres() -> PostgresServer:
+    """The test suite's throw-away server (initdb into a temporary folder, a Unix socket;
+    fsync off, as SQLite's ``synchronous = NORMAL`` does not sync a commit either)."""
+    found = binaries()
+    if found is None:
+        sys.exit("--store postgres needs PostgreSQL's server binaries (apt-get install postgresql)")
+    server = PostgresServer(found)
+    server.start()
+    return server
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -487,33 +565,51 @@ def main() -> None:
                         help="run the bot under cProfile into this file (one run only)")
     parser.add_argument("--whatif", default="",
                         help="experiments: patch the bot at start-up (see bench/whatif.py)")
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite",
+                        help="the real bot's store: a SQLite file, or a PostgreSQL server this"
+                             " starts (the test suite's, from the Debian packages)")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1],
+                        help="bot processes, one shard each, over PostgreSQL; one run per"
+                             " value (default 1)")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args()
 
     bots = ["bare", "real"] if args.bot == "both" else [args.bot]
     modes = ["closed", "open"] if args.mode == "both" else [args.mode]
+    stores = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     configs = []
     for bot in bots:
-        for mode in modes:
-            for concurrency in args.concurrency if mode == "closed" else [None]:
-                configs.append(RunConfig(
-                    bot=bot, mode=mode, rate=args.rate, concurrency=concurrency,
-                    duration=args.duration, warmup=args.warmup, tables=args.tables,
-                    mix=BARE_MIX if bot == "bare" else (args.mix or DEFAULT_MIX),
-                    turn_every=0 if bot == "bare" else args.turn_every,
-                    timeout=args.timeout, seed=args.seed, db_dir=args.db_dir,
-                    log_level=args.log_level, profile=args.profile, whatif=args.whatif,
-                ))
-    if args.profile is not None and len(configs) != 1:
-        parser.error("--profile needs exactly one run: pick --bot, --mode and one --concurrency")
+        for store, processes in _placements(bot, stores, args.processes):
+            for mode in modes:
+                for concurrency in args.concurrency if mode == "closed" else [None]:
+                    configs.append(RunConfig(
+                        bot=bot, mode=mode, rate=args.rate, concurrency=concurrency,
+                        duration=args.duration, warmup=args.warmup, tables=args.tables,
+                        mix=BARE_MIX if bot == "bare" else (args.mix or DEFAULT_MIX),
+                        turn_every=0 if bot == "bare" else args.turn_every,
+                        timeout=args.timeout, seed=args.seed, db_dir=args.db_dir,
+                        log_level=args.log_level, profile=args.profile, whatif=args.whatif,
+                        store=store, processes=processes,
+                    ))
+    if args.profile is not None and (len(configs) != 1 or configs[0].processes != 1):
+        parser.error("--profile needs exactly one run of one process: pick --bot, --mode,"
+                     " one --concurrency and one --processes")
+    if any(config.processes > 1 and config.store != "postgres" for config in configs):
+        parser.error("several --processes need --store postgres (SQLite serves one process)")
     print(f"# Load benchmark — Python {platform.python_version()}, {procstat.cpu_count()} CPUs,"
           f" load average {procstat.load_average()}")
     print(" ".join(["python -m bench.load", *sys.argv[1:]]))
+    postgres = _postgres() if any(config.store == "postgres" for config in configs) else None
     results = []
-    for config in configs:
-        result = asyncio.run(run_one(config))
-        print_run(result)
-        results.append(result)
+    try:
+        for config in configs:
+            server = postgres if config.store == "postgres" else None
+            result = asyncio.run(run_one(config, server))
+            print_run(result)
+            results.append(result)
+    finally:
+        if postgres is not None:
+            postgres.stop()
     print_summary(results)
     if args.json is not None:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=2, default=str))

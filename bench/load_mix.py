@@ -30,14 +30,14 @@ import asyncio
 import functools
 import itertools
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bench.load_driver import Driver
-from tests.e2e.harness import Channel, FakeDiscord, Interaction, Member, Message
+from tests.e2e.harness import Channel, FakeDiscord, Guild, Interaction, Member, Message
 
 RULESETS = ("cofd", "v20", "fistful")
 PLAYERS_PER_TABLE = 4
@@ -162,6 +162,8 @@ class Table:
     players: list[Member]
     storyteller: Member
     rng: random.Random
+    #: A member of the table's server with Manage Server (sets its ruleset).
+    admin: Member
     serial: Iterator[int] = field(default_factory=itertools.count)
     _turns: Iterator[Member] = field(init=False)
     _scenarios_done: int = 0
@@ -190,26 +192,35 @@ class Table:
 
 
 def build_tables(
-    fake: FakeDiscord, count: int, *, seed: int, rulesets: tuple[str, ...] = RULESETS
-) -> tuple[list[Table], Member]:
-    """``count`` channels, rulesets in rotation, each with its players and Storyteller."""
-    admin = fake.add_member("Admin", permissions=ADMIN)
+    fake: FakeDiscord,
+    count: int,
+    *,
+    seed: int,
+    rulesets: tuple[str, ...] = RULESETS,
+    guilds: Sequence[Guild | None] = (None,),
+) -> list[Table]:
+    """``count`` channels, rulesets in rotation, each with its players and Storyteller;
+    spread over ``guilds`` in rotation too (``None``: the fake's own server), each with
+    an admin."""
+    admins = [fake.add_member("Admin", permissions=ADMIN, guild=guild) for guild in guilds]
     tables = []
     for index in range(count):
         ruleset = rulesets[index % len(rulesets)]
-        channel = fake.add_channel(f"{ruleset}-table-{index}")
+        guild = guilds[index % len(guilds)]
+        channel = fake.add_channel(f"{ruleset}-table-{index}", guild=guild)
         players = [
-            fake.add_member(f"Player {index}.{seat}") for seat in range(PLAYERS_PER_TABLE)
+            fake.add_member(f"Player {index}.{seat}", guild=guild)
+            for seat in range(PLAYERS_PER_TABLE)
         ]
-        storyteller = fake.add_member(f"Storyteller {index}", permissions=STORYTELLER)
+        storyteller = fake.add_member(f"Storyteller {index}", permissions=STORYTELLER,
+                                      guild=guild)
         rng = random.Random(seed * 100_003 + index)
-        tables.append(Table(channel, ruleset, players, storyteller, rng))
-    return tables, admin
+        tables.append(Table(channel, ruleset, players, storyteller, rng,
+                            admins[index % len(guilds)]))
+    return tables
 
 
-async def configure(
-    tables: list[Table], admin: Member, driver: Driver, *, sheets: bool = False
-) -> None:
+async def configure(tables: list[Table], driver: Driver, *, sheets: bool = False) -> None:
     """Give every non-``cofd`` channel its ruleset (``cofd`` is the default); with
     ``sheets``, every player a character of 50 traits (for ``byname``)."""
     for table in tables:
@@ -219,7 +230,7 @@ async def configure(
             answered = await driver.fire(
                 "setup",
                 functools.partial(
-                    admin.slash,
+                    table.admin.slash,
                     table.channel,
                     "config ruleset",
                     ruleset=table.ruleset,

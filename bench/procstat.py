@@ -30,10 +30,19 @@ def memory(pid: int) -> Memory:
     return Memory(fields["VmRSS"], fields["VmHWM"])
 
 
-def _stat_seconds(path: Path) -> tuple[float, float]:
+def _fields(path: Path) -> list[str]:
+    """The fields of a ``stat`` file after the command name (field 2, which may contain
+    spaces): the state first, the parent's pid second."""
     stat = path.read_text()
-    # The command name (field 2) may contain spaces; the fields after it are fixed.
-    after = stat[stat.rindex(")") + 2 :].split()
+    return stat[stat.rindex(")") + 2 :].split()
+
+
+def _stat_seconds(path: Path) -> tuple[float, float]:
+    return _seconds(_fields(path))
+
+
+def _seconds(after: list[str]) -> tuple[float, float]:
+    """User and system CPU seconds, from a stat file's fields (:func:`_fields`)."""
     return int(after[11]) / _TICKS, int(after[12]) / _TICKS
 
 
@@ -68,6 +77,22 @@ def thread_cpu(pid: int) -> ThreadCpu:
             others[0] += user
             others[1] += system
     return ThreadCpu(main[0], main[1], others[0], others[1])
+
+
+def family_cpu(parent: int) -> dict[int, float]:
+    """CPU seconds of a process and of each of its children (a PostgreSQL server: its
+    postmaster and the backends serving each connection), by pid."""
+    seconds: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            after = _fields(entry / "stat")
+        except (FileNotFoundError, ProcessLookupError):  # ended meanwhile
+            continue
+        if parent in (int(entry.name), int(after[1])):
+            seconds[int(entry.name)] = sum(_seconds(after))
+    return seconds
 
 
 def load_average() -> str:
