@@ -274,7 +274,9 @@ async def run_one(config: RunConfig, postgres: PostgresServer | None = None) -> 
             env["DATABASE_URL"] = await postgres.new_database()
         bots = []
         try:
-            for shard in range(count):
+            # Shard 0 last: it syncs the commands, and its start waits until the fake's own
+            # server, whichever shard owns it, is served.
+            for shard in reversed(range(count)):
                 shards = {} if count == 1 else {
                     "SHARD_COUNT": str(count), "SHARD_IDS": str(shard), "DEV_GUILD_ID": "",
                     "SYNC_COMMANDS": "true",
