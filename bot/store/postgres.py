@@ -24,14 +24,20 @@ Guarantees, as on SQLite:
 - a statement error that the body catches (a UNIQUE name) aborts a PostgreSQL
   transaction, so the body is re-run once with a savepoint around each statement.
 
-Costs: one round trip per statement, plus ``BEGIN`` and ``COMMIT`` (counted in
-:attr:`PgEngine.round_trips`; SQLite's transaction is one trip to its thread).
+Costs: one round trip per statement, plus a write's ``COMMIT`` (counted in
+:attr:`PgEngine.round_trips`; SQLite's transaction is one trip to its thread). A
+worker ends the last transaction and begins the next while nobody waits (a read's
+COMMIT is not waited for: it makes nothing durable), so ``BEGIN`` costs a caller a
+round trip only when transactions queue with no idle moment between them, and a
+transaction whose body sends nothing costs none. Between transactions a worker's
+session is therefore "idle in transaction", holding no lock and no snapshot; one
+closed by the server meanwhile (``idle_in_transaction_session_timeout``) is replaced
+and the transaction run again, as nothing was done in it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import queue
 import random
@@ -153,6 +159,8 @@ class PgConnection:
     loop: asyncio.AbstractEventLoop
     careful: bool = False
     round_trips: int = 0
+    #: Statements the server has run so far in this transaction.
+    statements: int = 0
     #: The first error a statement raised (the transaction is aborted from then on).
     failure: BaseException | None = field(default=None)
 
@@ -171,14 +179,14 @@ class PgConnection:
         return _Cursor([], len(batch))
 
     def run(self, statement: str) -> None:
-        """A statement of the store's own (BEGIN, COMMIT, ROLLBACK)."""
-        self._call(self.conn.execute(statement))
+        """A statement of the store's own (COMMIT)."""
+        self._call(self.conn.execute(statement), statement=False)
 
-    def _call(self, work: Any) -> Any:
+    def _call(self, work: Any, *, statement: bool = True) -> Any:
         """Run a coroutine on this worker thread's own event loop (one round trip)."""
         self.round_trips += 1
         try:
-            return self.loop.run_until_complete(work)
+            done = self.loop.run_until_complete(work)
         except asyncpg.IntegrityConstraintViolationError as error:
             refused = PgIntegrityError(str(error))
             self.failure = self.failure or refused
@@ -186,6 +194,8 @@ class PgConnection:
         except BaseException as error:
             self.failure = self.failure or error
             raise
+        self.statements += statement
+        return done
 
     async def _fetch(self, translated: Translated, args: list[Any]) -> list[Any]:
         if not self.careful:
@@ -223,18 +233,38 @@ class _Reconnect(Exception):  # noqa: N818 - a signal between two methods
 
 class _Worker(threading.Thread):
     """A thread with its own event loop and connection, running transactions from a queue
-    one at a time (as aiosqlite's thread does for SQLite)."""
+    one at a time (as aiosqlite's thread does for SQLite), each begun with ``begin``.
 
-    def __init__(self, engine: PgEngine, jobs: queue.SimpleQueue[Any], name: str) -> None:
+    Between jobs, while nobody waits, it ends the last transaction and begins the next in
+    one round trip (:meth:`idle`), so a transaction's first round trip is its first
+    statement: PostgreSQL takes the snapshot of a REPEATABLE READ or SERIALIZABLE
+    transaction at its first statement, not at BEGIN, and a transaction that has run
+    nothing holds no lock. A read's COMMIT waits for that too (it makes nothing durable).
+    """
+
+    def __init__(self, engine: PgEngine, jobs: queue.SimpleQueue[Any], name: str,
+                 begin: str) -> None:
         super().__init__(name=name, daemon=True)
         self._engine = engine
         self._jobs = jobs
+        self.begin = begin
         self.loop = asyncio.new_event_loop()
         self._conn: asyncpg.Connection | None = None
+        #: A transaction is open on the connection and has run nothing yet.
+        self.primed = False
+        #: How the last transaction ends (COMMIT, ROLLBACK), not yet sent.
+        self._ending: str | None = None
 
     def run(self) -> None:
         try:
-            while (job := self._jobs.get()) is not None:
+            while True:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    self.idle()
+                    job = self._jobs.get()
+                if job is None:
+                    break
                 job(self)
         finally:
             self.drop()
@@ -243,16 +273,53 @@ class _Worker(threading.Thread):
     def connection(self) -> asyncpg.Connection:
         """This thread's connection, made again when it was lost."""
         if self._conn is None or self._conn.is_closed():
+            self.primed, self._ending = False, None  # a new session has no transaction
             self._conn = self.loop.run_until_complete(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
             ))
         return self._conn
+
+    def open(self) -> int:
+        """Make sure a transaction is open, the last one ended first in the same round
+        trip; the round trips it took (0 when :meth:`idle` had done it)."""
+        if self.primed:
+            return 0
+        conn = self.connection()
+        script = self.begin if self._ending is None else f"{self._ending}; {self.begin}"
+        # No parameters: the simple protocol runs both statements in one message.
+        self.loop.run_until_complete(conn.execute(script))
+        self._ending, self.primed = None, True
+        return 1
+
+    def end(self, how: str) -> None:
+        """The transaction is over for its caller; ``how`` it ends goes with the next BEGIN."""
+        self._ending, self.primed = how, False
+
+    def committed(self) -> None:
+        """The transaction was committed on the caller's path."""
+        self._ending, self.primed = None, False
+
+    def idle(self) -> None:
+        """Nobody is waiting: end the last transaction and begin the next now."""
+        if self.primed or self._conn is None:
+            return
+        try:
+            self._engine.idle_round_trips += self.open()
+        except (*UNAVAILABLE, asyncpg.PostgresError) as error:
+            log.debug("%s: no transaction begun ahead: %s", self.name, error)
+            self.drop()  # the next job connects anew
 
     def drop(self) -> None:
         """Forget the connection (lost, or the store closes)."""
         if self._conn is not None:
             self._conn.terminate()
             self._conn = None
+        self.primed, self._ending = False, None
+
+
+#: How each kind of transaction begins.
+READ: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+WRITE: Final = "BEGIN ISOLATION LEVEL SERIALIZABLE"
 
 
 class PgEngine:
@@ -265,13 +332,15 @@ class PgEngine:
         self.server = server
         self._writes: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._reads: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._workers = [_Worker(self, self._writes, "pg-write")] + [
-            _Worker(self, self._reads, f"pg-read-{n}") for n in range(READERS)
+        self._workers = [_Worker(self, self._writes, "pg-write", WRITE)] + [
+            _Worker(self, self._reads, f"pg-read-{n}", READ) for n in range(READERS)
         ]
         for worker in self._workers:
             worker.start()
-        #: Round trips to the server so far (statements, BEGIN and COMMIT).
+        #: Round trips to the server while a caller waited (statements, COMMIT, and BEGIN
+        #: when no idle moment came before), and those made between transactions.
         self.round_trips = 0
+        self.idle_round_trips = 0
 
     @classmethod
     async def connect(cls, url: str, migrations: Path) -> PgEngine:
@@ -295,16 +364,16 @@ class PgEngine:
     async def close(self) -> None:
         """Close once the transactions already queued are over."""
         for worker in self._workers:
-            (self._writes if worker.name == "pg-write" else self._reads).put(None)
+            (self._writes if worker.begin == WRITE else self._reads).put(None)
         await asyncio.to_thread(self._join)
 
     def _join(self) -> None:
         for worker in self._workers:
             worker.join()
 
-    async def run(self, begin: str, body: Callable[[PgConnection], T], *, write: bool) -> T:
-        """``body`` between ``begin`` and COMMIT in a worker, re-run after a lost race
-        (bounded); ROLLBACK and re-raise when it raises.
+    async def run(self, body: Callable[[PgConnection], T], *, write: bool) -> T:
+        """``body`` in a transaction on a worker (:data:`WRITE` or :data:`READ`), re-run
+        after a lost race (bounded); rolled back and re-raised when it raises.
 
         A caller cancelled meanwhile does not stop a body once queued (as on SQLite): the
         transaction finishes whole, committed or rolled back."""
@@ -317,7 +386,7 @@ class PgEngine:
 
         def job(worker: _Worker) -> None:
             try:
-                result = self._attempts(worker, begin, body)
+                result = self._attempts(worker, body)
             except BaseException as error:  # handed to the caller, whatever it is
                 failed = error
                 loop.call_soon_threadsafe(settle, lambda: answer.set_exception(failed))
@@ -327,11 +396,11 @@ class PgEngine:
         (self._writes if write else self._reads).put(job)
         return await asyncio.shield(answer)
 
-    def _attempts(self, worker: _Worker, begin: str, body: Callable[[PgConnection], T]) -> T:
+    def _attempts(self, worker: _Worker, body: Callable[[PgConnection], T]) -> T:
         careful = False
         for attempt in range(TRIES):
             try:
-                return self._transaction(worker.connection(), worker.loop, careful, begin, body)
+                return self._transaction(worker, careful, body)
             except _Again as again:
                 careful = careful or again.careful
                 # Spread the retries of colliding transactions apart (at most ~64 ms).
@@ -345,32 +414,42 @@ class PgEngine:
         raise StoreBusy(str(self.server))
 
     def _transaction(
-        self,
-        conn: asyncpg.Connection,
-        loop: asyncio.AbstractEventLoop,
-        careful: bool,
-        begin: str,
-        body: Callable[[PgConnection], T],
+        self, worker: _Worker, careful: bool, body: Callable[[PgConnection], T]
     ) -> T:
-        """In a worker thread: BEGIN, the body, COMMIT; ROLLBACK if it raises."""
-        tx = PgConnection(conn, loop, careful=careful)
+        """In a worker thread: the body in the worker's open transaction, then COMMIT (a
+        write's on the caller's path, a read's after it); ROLLBACK if it raises."""
+        conn = worker.connection()  # cannot connect: the caller says the store is unavailable
+        primed = worker.primed
         try:
-            try:
-                tx.run(begin)
-            except UNAVAILABLE as error:  # the server closed it while it was idle
-                raise _Reconnect from error
+            opened = worker.open()
+        except UNAVAILABLE as error:  # the server closed it while it was idle
+            raise _Reconnect from error
+        tx = PgConnection(conn, worker.loop, careful=careful, round_trips=opened)
+        try:
             try:
                 answer = body(tx)
             except BaseException as error:
-                self._roll_back(tx)
+                if tx.statements == 0 and tx.failure is None:
+                    raise  # nothing was sent: the open transaction serves the next one
+                worker.end("ROLLBACK")
+                if primed and tx.statements == 0 and isinstance(tx.failure, UNAVAILABLE):
+                    # Begun in an idle moment on a connection lost since: nothing was done.
+                    raise _Reconnect from error
                 self._again(tx, error)
                 raise
             if tx.failure is not None:  # the body caught an error: the transaction is void
-                self._roll_back(tx)
+                worker.end("ROLLBACK")
                 self._again(tx, None)
                 raise tx.failure
-            tx.run("COMMIT")
-        except _RACES as error:  # at BEGIN or COMMIT
+            if tx.statements == 0:
+                return answer  # nothing ran: the open transaction serves the next one
+            if worker.begin == WRITE:
+                tx.run("COMMIT")
+                worker.committed()
+            else:
+                worker.end("COMMIT")
+        except _RACES as error:  # at COMMIT
+            worker.end("ROLLBACK")
             raise _Again(careful=careful) from error
         finally:
             self.round_trips += tx.round_trips
@@ -385,13 +464,6 @@ class PgEngine:
             raise _Again(careful=tx.careful) from tx.failure
         if tx.failure is not None and tx.failure is not raised and not tx.careful:
             raise _Again(careful=True) from tx.failure
-
-    @staticmethod
-    def _roll_back(tx: PgConnection) -> None:
-        if tx.conn.is_closed():
-            return
-        with contextlib.suppress(*UNAVAILABLE):
-            tx.run("ROLLBACK")
 
 
 def _reason(error: BaseException, url: str) -> str:

@@ -243,23 +243,24 @@ class PostgresStore(Store):
 
     @property
     def round_trips(self) -> int:
-        """Round trips to the server so far: statements, BEGIN and COMMIT."""
+        """Round trips to the server so far while a caller waited: statements, a write's
+        COMMIT, and BEGIN when the worker had no idle moment to send it before (the
+        engine's ``idle_round_trips`` are the others)."""
         return self._engine.round_trips
 
     async def close(self) -> None:
         await self._engine.close()
 
-    async def _in_thread(self, begin: str, body: Callable[[Tx], T]) -> T:
+    async def _on_worker(self, body: Callable[[Tx], T], *, write: bool) -> T:
         self.trips += 1
         body = carried(body)
         # Writes (SERIALIZABLE) run one at a time in this process (bot/store/postgres.py).
-        write = begin.endswith("SERIALIZABLE")
-        return await self._engine.run(begin, lambda conn: body(build_tx(conn)), write=write)
+        return await self._engine.run(lambda conn: body(build_tx(conn)), write=write)
 
     async def read(self, body: Callable[[Tx], T]) -> T:
-        """Run ``body`` in one consistent view of the database."""
-        return await self._in_thread("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        """Run ``body`` in one consistent view of the database (REPEATABLE READ)."""
+        return await self._on_worker(body, write=False)
 
     async def write(self, body: Callable[[Tx], T]) -> T:
         """Run ``body`` as if alone (SERIALIZABLE, re-run after a lost race, bounded)."""
-        return await self._in_thread("BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+        return await self._on_worker(body, write=True)

@@ -13,6 +13,7 @@ import pytest
 
 from bot.store import Store, StoreError, StoreUnavailable, Tx
 from bot.store.migrations import MIGRATIONS_DIR, discover
+from bot.store.postgres import READERS
 from engine.models import WillUse
 from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
@@ -170,3 +171,108 @@ async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
 
     assert pool is not None
     assert pool.current == 5
+
+
+# --- BEGIN and a read's COMMIT between transactions -----------------------------------------
+
+
+async def _warm(store: Store) -> None:
+    """A read on every reader (each waits for the others, so no reader takes two), then
+    until every worker has begun its next transaction."""
+    together = threading.Barrier(READERS)
+
+    def read(tx: Tx) -> object:
+        together.wait(5)
+        return tx.will.get(GUILD, ROLLER)
+
+    await asyncio.gather(*(store.read(read) for _ in range(READERS)))
+    await _idle(store)
+
+
+async def _idle(store: Store) -> None:
+    """Until every worker that served a transaction has begun its next one (they do it
+    when their queue is empty)."""
+    engine = store._engine  # type: ignore[attr-defined]
+    for _ in range(500):
+        if all(w.primed or w._conn is None for w in engine._workers):
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the workers never began their next transaction")
+
+
+async def test_a_transaction_begun_while_idle_costs_its_statements_and_a_write_s_commit(
+    postgres: PostgresServer,
+) -> None:
+    store = await Store.open(await postgres.fresh_database())
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        await _warm(store)
+
+        before = store.round_trips
+        pool = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
+        read = store.round_trips - before
+        await _idle(store)
+        before = store.round_trips
+        await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
+        written = store.round_trips - before
+        await _idle(store)
+        before = store.round_trips
+        await store.write(lambda tx: None)
+        nothing = store.round_trips - before
+    finally:
+        await store.close()
+
+    assert pool is not None
+    assert pool.current == 5
+    assert read == 1  # the SELECT: its BEGIN went before, its COMMIT after
+    assert written == 3  # the pool read, the debit, COMMIT
+    assert nothing == 0
+
+
+async def test_a_transaction_begun_while_idle_sees_what_was_committed_after_its_begin(
+    postgres: PostgresServer,
+) -> None:
+    store = await Store.open(await postgres.fresh_database())
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        await _warm(store)  # the readers' next transactions are open from here
+
+        await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
+        pools = await asyncio.gather(
+            *(store.read(lambda tx: tx.will.get(GUILD, ROLLER)) for _ in range(8))
+        )
+    finally:
+        await store.close()
+
+    assert [pool.current if pool else None for pool in pools] == [4] * 8
+
+
+async def test_sessions_closed_by_the_server_while_idle_are_replaced_without_a_word(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        await _warm(store)
+        admin = await asyncpg.connect(postgres.url())
+        try:  # as idle_in_transaction_session_timeout would
+            ended = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = $1 AND state = 'idle in transaction'",
+                urlsplit(url).path.lstrip("/"),
+            )
+        finally:
+            await admin.close()
+
+        pools = await asyncio.gather(
+            *(store.read(lambda tx: tx.will.get(GUILD, ROLLER)) for _ in range(8))
+        )
+        left = await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
+    finally:
+        await store.close()
+
+    assert ended == 1 + READERS  # the writer and every reader were waiting in a transaction
+    assert [pool.current if pool else None for pool in pools] == [5] * 8
+    assert left is not None
+    assert left.current == 4
