@@ -87,23 +87,35 @@ class Table:
     failures: int
     """Failed attempts in a row at the labelled action (0 without a label or pressure)."""
     turn_actions: int
-    """`fistful`: the member's actions this turn."""
+    """`fistful`: the member's actions this turn (0 for a request of another ruleset)."""
     pool: WillPool | None
+    """The Will pool (None when untracked, or not read: a request declaring no Will)."""
 
 
 def read_table(
-    tx: Tx, ctx: Ctx, config: ChannelConfig, label: str | None, character_id: int | None = None
+    tx: Tx,
+    ctx: Ctx,
+    config: ChannelConfig,
+    label: str | None,
+    character_id: int | None = None,
+    *,
+    request: RollRequest | None = None,
 ) -> Table:
     """Inside a transaction: the member's counters and Will in this channel (the Will of
-    ``character_id`` when the member rolls with a character)."""
+    ``character_id`` when the member rolls with a character). With ``request``, only what
+    it depends on: a `fistful` request's actions this turn, the Will it declares."""
     counted = bool(label) and config.pressure
+    fistful = request is None or request.ruleset is Ruleset.FISTFUL
+    will = request is None or request.will
     return Table(
         config=config,
         failures=tx.attempts.failures(ctx.guild_id, ctx.channel_id, ctx.user_id, label or "")
         if counted
         else 0,
-        turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, ctx.user_id),
-        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id),
+        turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, ctx.user_id)
+        if fistful
+        else 0,
+        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will else None,
     )
 
 
@@ -418,7 +430,7 @@ async def roll_gathered(
     character_id = None if character is None else character.id
 
     def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
-        table = read_table(tx, ctx, config, label, character_id)
+        table = read_table(tx, ctx, config, label, character_id, request=wanted)
         request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
