@@ -153,7 +153,8 @@ async def contest(
 
     def write(tx: Tx) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
         # The dice are drawn once this transaction holds the table (see rolls.roll).
-        table = read_table(tx, ctx, config, label, None if character is None else character.id)
+        table = read_table(tx, ctx, config, label, None if character is None else character.id,
+                           request=asked)
         ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces))
         if opposition is not None:
             theirs = _rolled(roll_dice(opposition, deps.faces), opposition=True)
@@ -246,7 +247,8 @@ async def resist_form(
             now = tx.actions.get(record.id)
             if now is None or now.version != record.version:
                 raise Conflict(None)  # decided (or closed) since it was read: read again
-            table = read_table(tx, ctx, table.config, None)  # the counters as they stand
+            # the counters as they stand
+            table = read_table(tx, ctx, table.config, None, request=asked)
             request = with_table_state(asked, table)
             theirs = _rolled(roll_dice(request, deps.faces))
             after = rules.resisted(state, ctx.user_id, theirs)

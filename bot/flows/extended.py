@@ -169,9 +169,11 @@ def _read_target(
     version: int | None,
     stale: str = wording.STALE,
     rolling: bool = False,
+    will: bool = False,
 ) -> Target:
     """Inside a read: the settings, the action checked for this member, and what a roll
-    (``rolling``) or a decision needs besides."""
+    (``rolling``: the owner's Will pool too when it declares ``will``) or a decision
+    needs besides."""
     config = ctx.config(tx)
     storyteller = ctx.storyteller(config)
     found = (
@@ -189,7 +191,7 @@ def _read_target(
             turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
             if action.state.ruleset is Ruleset.FISTFUL
             else 0,
-            pool=tx.will.get(ctx.guild_id, owner, action.character_id),
+            pool=tx.will.get(ctx.guild_id, owner, action.character_id) if will else None,
             character=active_character(tx, ctx),
         )
     last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
@@ -391,7 +393,8 @@ async def _roll_interval(
     """
     read = await deps.store.read(
         lambda tx: _read_target(
-            tx, ctx, action_id=action_id, label=label, version=version, rolling=True
+            tx, ctx, action_id=action_id, label=label, version=version, rolling=True,
+            will=declare_will,
         )
     )
     config, record = read.config, read.record

@@ -133,10 +133,10 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
     """Inside the roll's write: the member's counters after this roll (the engine counts,
     the store keeps): successive attempts at a labelled action, `fistful` actions this turn."""
     config = table.config
-    if label and config.pressure:
+    failures = attempts.record(table.failures, result)
+    if label and config.pressure and failures != table.failures:
         tx.attempts.save_failures(
-            ctx.guild_id, ctx.channel_id, ctx.user_id, label,
-            old=table.failures, new=attempts.record(table.failures, result),
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label, old=table.failures, new=failures,
         )
     if result.request.ruleset is Ruleset.FISTFUL:
         tx.attempts.save_turn_actions(

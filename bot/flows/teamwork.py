@@ -290,12 +290,12 @@ async def _help(
             character: CharacterRecord | None = character,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
-            # the counters as they stand
-            table = read_table(tx, ctx, table.config, None, _id(character))
             try:
                 request = teamwork.helper_request(action.teamwork, ctx.user_id, asked)
             except RuleError as error:
                 raise UserError(cannot_help(refusal_text(error.refusal))) from error
+            # the counters as they stand
+            table = read_table(tx, ctx, table.config, None, _id(character), request=request)
             result = roll_dice(with_table_state(request, table), deps.faces)
             if result.refused:
                 raise UserError(cannot_help(refusal_text(result.refusal)))
@@ -383,9 +383,10 @@ async def _roll(
             table: Table = table, character: CharacterRecord | None = character,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
+            primary = teamwork.primary_request(action.teamwork)
             # the counters as they stand
-            table = read_table(tx, ctx, table.config, None, _id(character))
-            request = with_table_state(teamwork.primary_request(action.teamwork), table)
+            table = read_table(tx, ctx, table.config, None, _id(character), request=primary)
+            request = with_table_state(primary, table)
             result = roll_dice(request, deps.faces)
             if result.refused:
                 cause = refusal_cause(request, record.label)
