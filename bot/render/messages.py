@@ -59,7 +59,7 @@ WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<
 #: from its API name).
 _PERMISSIONS: Final = {
     "manage_channels": N_("Manage Channels"),
-    "manage_guild": N_("Manage Guild"),
+    "manage_guild": N_("Manage Server"),
 }
 
 

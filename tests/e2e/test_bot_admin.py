@@ -42,7 +42,7 @@ async def test_the_server_ruleset_needs_manage_server(table: Table, start: Start
     )
 
     assert reply.ephemeral
-    assert "Manage Guild" in reply.text
+    assert "Manage Server" in reply.text
 
 
 async def test_a_channel_without_its_own_ruleset_uses_the_servers_and_its_own_wins(

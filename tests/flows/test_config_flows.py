@@ -40,7 +40,7 @@ async def test_the_server_ruleset_needs_manage_server(table: Table) -> None:
         config.ruleset(table.deps, table.ctx(STORYTELLER), "v20", "server")
     )
     done = await table.run(config.ruleset(table.deps, admin(table), "v20", "server"))
-    assert "Manage Guild" in refused.answer.text
+    assert "Manage Server" in refused.answer.text
     assert done.answer.message.content == (
         "The server's ruleset is now Classic World of Darkness (V20 / Dark Ages)"
         " (it was Chronicles of Darkness (2e)). Every channel follows it."
@@ -125,7 +125,7 @@ async def test_everyone_cannot_be_the_storyteller_and_it_needs_manage_server(
     everyone = await table.run(config.storyteller(table.deps, admin(table), GUILD))
     player = await table.run(config.storyteller(table.deps, table.ctx(STORYTELLER), 77))
     assert "@everyone cannot be the Storyteller" in everyone.answer.text
-    assert "Manage Guild" in player.answer.text
+    assert "Manage Server" in player.answer.text
     stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
     assert stored.storyteller_role_id is None
 

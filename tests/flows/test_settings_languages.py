@@ -81,7 +81,7 @@ async def test_the_server_language_needs_manage_server_and_channels_keep_their_o
     refused = await table.run(config.set_option(
         table.deps, table.ctx(STORYTELLER), "language", "es-ES", "server"))
     assert refused.answer.ephemeral
-    assert refused.answer.text == "You need the Manage Guild permission for this."
+    assert refused.answer.text == "You need the Manage Server permission for this."
     await _language(table, "pt-BR")
     server = await _language(table, "es-ES", "server")
     assert server == (
