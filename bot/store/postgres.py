@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Literal, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import asyncpg
@@ -252,8 +252,8 @@ class _Worker(threading.Thread):
         self._conn: asyncpg.Connection | None = None
         #: A transaction is open on the connection and has run nothing yet.
         self.primed = False
-        #: How the last transaction ends (COMMIT, ROLLBACK), not yet sent.
-        self._ending: str | None = None
+        #: How the last transaction ends, not yet sent.
+        self._ending: Literal["COMMIT", "ROLLBACK"] | None = None
 
     def run(self) -> None:
         try:
@@ -291,7 +291,7 @@ class _Worker(threading.Thread):
         self._ending, self.primed = None, True
         return 1
 
-    def end(self, how: str) -> None:
+    def end(self, how: Literal["COMMIT", "ROLLBACK"]) -> None:
         """The transaction is over for its caller; ``how`` it ends goes with the next BEGIN."""
         self._ending, self.primed = how, False
 
