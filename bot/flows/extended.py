@@ -151,10 +151,8 @@ class Target:
     config: ChannelConfig
     record: ActionRecord
     action: ExtendedAction
-    turn_actions: int = 0
-    """`fistful`: the owner's actions this turn."""
     pool: WillPool | None = None
-    """The owner's Will pool."""
+    """The owner's Will pool, read for a roll that declares Will."""
     last_roll: RollRecord | None = None
     character: CharacterRecord | None = None
     """The acting member's active character (trait names in a roll's modifier)."""
@@ -188,9 +186,6 @@ def _read_target(
             config=config,
             record=record,
             action=action,
-            turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
-            if action.state.ruleset is Ruleset.FISTFUL
-            else 0,
             pool=tx.will.get(ctx.guild_id, owner, action.character_id) if will else None,
             character=active_character(tx, ctx),
         )

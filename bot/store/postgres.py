@@ -419,7 +419,6 @@ class PgEngine:
         """In a worker thread: the body in the worker's open transaction, then COMMIT (a
         write's on the caller's path, a read's after it); ROLLBACK if it raises."""
         conn = worker.connection()  # cannot connect: the caller says the store is unavailable
-        primed = worker.primed
         try:
             opened = worker.open()
         except UNAVAILABLE as error:  # the server closed it while it was idle
@@ -432,8 +431,9 @@ class PgEngine:
                 if tx.statements == 0 and tx.failure is None:
                     raise  # nothing was sent: the open transaction serves the next one
                 worker.end("ROLLBACK")
-                if primed and tx.statements == 0 and isinstance(tx.failure, UNAVAILABLE):
-                    # Begun in an idle moment on a connection lost since: nothing was done.
+                if tx.statements == 0 and isinstance(tx.failure, UNAVAILABLE):
+                    # The connection was lost before the first statement (the server ended
+                    # a session left open in an idle moment): nothing was done.
                     raise _Reconnect from error
                 self._again(tx, error)
                 raise
