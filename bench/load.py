@@ -9,6 +9,8 @@ process; the bot is ``python -m bot``, or the bare discord.py bot, in its own)::
     .venv/bin/python -m bench.load --bot real --mix roll=60,will=20,odds=20
     .venv/bin/python -m bench.load --bot real --mode open --profile /tmp/bot.prof
     .venv/bin/python -m bench.load --bot real --whatif direct-store   # bench/whatif.py
+    .venv/bin/python -m bench.load --bot real --store both --mode open --rate 50
+    .venv/bin/python -m bench.load --bot real --store postgres --processes 1 2 --mode closed
 
 Modes: ``open`` offers a fixed rate (``--rate`` interactions/s on a fixed schedule,
 whatever the bot answers); ``closed`` runs ``--concurrency`` workers that each fire the
@@ -22,6 +24,13 @@ would reject, acknowledgements after 3 s, ERROR lines in the bot's log), the bot
 RSS when idle after start-up, its peak RSS (``VmHWM``), and CPU seconds per 1,000
 interactions of the bot and of this process. With both bots and both modes it ends
 with the table of targets (BENCHMARKS.md). Nothing here is a timed test.
+
+``--store postgres`` runs the real bot on PostgreSQL: a throw-away server (the test
+suite's, tests/postgres_server.py) started once, a new database per run, and its
+processes' CPU reported beside the bot's. ``--processes N`` (PostgreSQL only) spreads
+the tables over N servers (guilds), one on each shard of N, and starts N bot processes
+(``SHARD_COUNT=N``, ``SHARD_IDS=n``), commands synced globally by shard 0's: CPU is
+then the processes' sum, RSS the largest process's.
 
 The bot runs with ``DICE_SEED`` (reproducible dice), a fresh SQLite file in
 ``--db-dir`` and ``LOG_LEVEL=INFO`` (production's default). ``--profile`` runs the bot
@@ -85,7 +94,8 @@ class RunConfig:
     log_level: str
     profile: Path | None
     whatif: str = ""
-    #: ``sqlite`` (a fresh file) or ``postgres`` (a fresh database on --postgres's server).
+    #: ``sqlite`` (a fresh file) or ``postgres`` (a fresh database on the server that
+    #: ``--store postgres`` starts).
     store: str = "sqlite"
     #: Bot processes, one shard each (``SHARD_COUNT`` = this); over 1 needs PostgreSQL.
     processes: int = 1
