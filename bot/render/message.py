@@ -37,30 +37,44 @@ class Message:
 def embed_text(embed: discord.Embed) -> str:
     """An embed as plain message text: the title in bold, the description, each field as
     "**name**: value", the footer as small print."""
-    parts: list[str] = []
-    if embed.title:
-        parts.append(f"**{embed.title}**")
-    if embed.description:
-        parts.append(embed.description)
+    head, description, tail = _embed_parts(embed)
+    return "\n".join([*head, *([description] if description else []), *tail])
+
+
+def _embed_parts(embed: discord.Embed) -> tuple[list[str], str, list[str]]:
+    """An embed's text before its description (the title), the description, and after it
+    (the fields and the footer)."""
+    head = [f"**{embed.title}**"] if embed.title else []
+    tail: list[str] = []
     for field in embed.fields:
         value = field.value or ""
         joiner = "\n" if "\n" in value else " "
-        parts.append(f"**{field.name}**:{joiner}{value}")
+        tail.append(f"**{field.name}**:{joiner}{value}")
     if embed.footer.text:
-        parts.append(f"-# {embed.footer.text}")
-    return "\n".join(parts)
+        tail.append(f"-# {embed.footer.text}")
+    return head, embed.description or "", tail
 
 
 def plain(message: Message) -> Message:
     """The message without its embed, for members whose Discord hides embeds: the embed's
-    words become the text, within the 2,000 characters a message holds."""
+    words become the text, within the 2,000 characters a message holds. Too long, the
+    description (a roll's dice) is cut at a line and says so, and what follows it (who
+    rolled, the pool, the ruleset) is kept."""
     if message.embed is None:
         return message
-    text = "\n".join(part for part in (message.content, embed_text(message.embed)) if part)
+    head, description, tail = _embed_parts(message.embed)
+    before = [part for part in (message.content, *head) if part]
+    text = "\n".join([*before, *([description] if description else []), *tail])
     if len(text) > CONTENT_LIMIT:
-        cut = "\n" + _(TOO_LONG)
-        kept = text[: CONTENT_LIMIT - len(cut)].rsplit("\n", 1)[0]
-        text = kept + cut
+        cut = _(TOO_LONG)
+        kept_around = len("\n".join([*before, cut, *tail])) + 1
+        room = CONTENT_LIMIT - kept_around
+        if room > 0 and description:
+            kept = description[:room].rsplit("\n", 1)[0]
+            text = "\n".join([*before, *([kept] if kept else []), cut, *tail])
+        else:  # the rest alone is too long: cut the end
+            kept = text[: CONTENT_LIMIT - len(cut) - 1].rsplit("\n", 1)[0]
+            text = f"{kept}\n{cut}"
     return replace(message, content=text, embed=None)
 
 

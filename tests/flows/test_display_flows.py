@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 import discord
 
 from bot.flows import extended, initiative, rolls, stats
 from bot.flows.help import show_help
-from bot.render.message import CONTENT_LIMIT, Message, plain
+from bot.render.message import CONTENT_LIMIT, Message, embed_text, plain
+from bot.render.rolls import roll_embed
 from bot.store import Tx
-from engine.models import Term
+from engine.faces import ScriptedFaces
+from engine.models import RollRequest, Ruleset, Term
 from engine.records import ChannelOption
+from engine.roll import roll
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
 
@@ -92,3 +97,28 @@ def test_a_plain_message_too_long_for_discord_is_cut_at_a_line_and_says_so() -> 
     assert text.endswith("\n… (the rest does not fit a plain message: ask an admin to turn"
                          " plain off)")
     assert text.splitlines()[-2].startswith("line ")  # cut between lines, not inside one
+
+
+def test_a_plain_roll_too_long_keeps_who_rolled_the_pool_and_the_ruleset() -> None:
+    # 60 dice of 8-again that keep exploding: a card an embed holds, over a plain message.
+    draw = random.Random(1)
+    source = ScriptedFaces([draw.choice([1, 8, 9, 10, 10, 10]) for _ in range(3000)])
+    result = roll(RollRequest(ruleset=Ruleset.COFD, terms=(Term(label="Brawl", value=60),),
+                              again="8"), source)
+    embed = roll_embed(result, roller="Ada", label="hold the line", roll_id=7)
+    assert len(embed_text(embed)) > CONTENT_LIMIT
+
+    text = plain(Message(embed=embed)).content or ""
+
+    assert len(text) <= CONTENT_LIMIT
+    lines = text.splitlines()
+    note = lines.index("… (the rest does not fit a plain message: ask an admin to turn"
+                       " plain off)")
+    assert lines[0] == "**🎲 hold the line: Exceptional success**"
+    assert lines[note + 1:] == [
+        "**Pool**:", "Brawl 60 = 60 dice", "Options: 8-again",
+        "**Rolled by**: Ada",
+        "-# Roll #7 · Chronicles of Darkness (2e)",
+    ]
+    kept = "\n".join(lines[1:note]) + "\n"
+    assert (embed.description or "").startswith(kept)  # the dice, cut between two lines
