@@ -167,8 +167,8 @@ async def crash_and_recover(
     fake: FakeDiscord, table: Table, start_bot: StartBot, *, kills: int, acks: int, players: int
 ) -> None:
     """``kills`` times: roll and continue extended actions under load, SIGKILL after ``acks``
-    more answered rolls, restart, check. /history shows one page per member, so ``players``
-    share the rolls."""
+    more answered rolls, restart, check. /history shows one message per member (about ten
+    rolls, each with its link), so ``players`` share the rolls: a handful each."""
     bot = await start_bot(BOT, dice_seed=7)
     load = Load(fake, table, [fake.add_member(f"Player {n}") for n in range(players)])
     await ask(table.admin, table.other, "config ruleset", ruleset="v20")
@@ -218,7 +218,7 @@ def asked_for_slow(request: pytest.FixtureRequest) -> None:
 async def test_a_bot_killed_again_and_again_under_load_loses_no_answered_roll(
     fake: FakeDiscord, table: Table, start_bot: StartBot
 ) -> None:
-    await crash_and_recover(fake, table, start_bot, kills=10, acks=100, players=80)
+    await crash_and_recover(fake, table, start_bot, kills=10, acks=100, players=200)
 
 
 # --- locked ---------------------------------------------------------------------------------
