@@ -339,11 +339,7 @@ async def pool_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[str, 
     values (``Wi`` → ``Wits 3``), the pool typed so far kept; none without a character.
     A template trait is offered in the table's language first (``Ra`` → ``Raciocínio 3``)."""
 
-    def read(tx: Tx) -> tuple[ChannelConfig, CharacterRecord | None]:
-        return ctx.config(tx), tx.characters.active(
-            ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
-
-    config, record = await deps.store.read(read)
+    config, record = await deps.store.read(ctx.config_and_character)
     if record is None:
         return []
     return list(sheets.suggestions(record.sheet, typed, _trait_language(ctx, config)))

@@ -29,7 +29,6 @@ from bot.flows.retry import until_written
 from bot.flows.rolls import (
     ByName,
     Table,
-    active_character,
     closed_edits,
     count_roll,
     gather,
@@ -223,8 +222,8 @@ async def resist_form(
     parts, _difficulty = read_form(values)
     async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[Table, ActionRecord | None, CharacterRecord | None]:
-            return (read_table(tx, ctx, ctx.config(tx), None), tx.actions.get(press.key),
-                    active_character(tx, ctx))
+            config, character = ctx.config_and_character(tx)
+            return read_table(tx, ctx, config, None), tx.actions.get(press.key), character
 
         table, found, character = await deps.store.read(read)
         config = table.config

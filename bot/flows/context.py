@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.render.lang import Voice, public_voice
 from bot.store import Store, Tx
 from engine.faces import FaceSource
-from engine.records import ChannelConfig
+from engine.records import ChannelConfig, CharacterRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,13 @@ class Ctx:
     def config(self, tx: Tx) -> ChannelConfig:
         """Inside a read: the settings in force here."""
         return tx.settings.config(self.guild_id, self.channel_id, self.parent_id)
+
+    def config_and_character(self, tx: Tx) -> tuple[ChannelConfig, CharacterRecord | None]:
+        """Inside a read: the settings in force here and the member's active character
+        (channel pin, parent, server), in one statement."""
+        return tx.settings.config_and_character(
+            self.guild_id, self.channel_id, self.parent_id, self.user_id
+        )
 
     def public_voice(self, config: ChannelConfig) -> Voice:
         """The language of messages the table sees here; draw them inside

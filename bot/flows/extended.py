@@ -40,7 +40,6 @@ from bot.flows.retry import until_written
 from bot.flows.rolls import (
     ByName,
     ResistTarget,
-    active_character,
     closed_edits,
     format_parts,
     read_action_roll,
@@ -172,7 +171,7 @@ def _read_target(
     """Inside a read: the settings, the action checked for this member, and what a roll
     (``rolling``: the owner's Will pool too when it declares ``will``) or a decision
     needs besides."""
-    config = ctx.config(tx)
+    config, character = ctx.config_and_character(tx) if rolling else (ctx.config(tx), None)
     storyteller = ctx.storyteller(config)
     found = (
         tx.actions.get(action_id)
@@ -187,7 +186,7 @@ def _read_target(
             record=record,
             action=action,
             pool=tx.will.get(ctx.guild_id, owner, action.character_id) if will else None,
-            character=active_character(tx, ctx),
+            character=character,
         )
     last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
     return Target(config=config, record=record, action=action, last_roll=last_roll)
@@ -236,9 +235,10 @@ class _Starting:
 
 
 def _read_starting(tx: Tx, ctx: Ctx, name: str, target: ResistTarget | None) -> _Starting:
+    config, character = ctx.config_and_character(tx)
     return _Starting(
-        config=ctx.config(tx),
-        character=active_character(tx, ctx),
+        config=config,
+        character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
         same=tx.actions.find_open(
             ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name

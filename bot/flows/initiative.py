@@ -26,7 +26,7 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
-from bot.flows.rolls import ByName, Gathered, active_character, closed_edits
+from bot.flows.rolls import ByName, Gathered, closed_edits
 from bot.render.characters import NPC_ONLY_STORYTELLER
 from bot.render.initiative import (
     NO_TRACKER,
@@ -190,10 +190,10 @@ async def _move(
         def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None, Decide]:
             record = (tx.initiative.get(tracker_id) if tracker_id is not None
                       else tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
-            config = ctx.config(tx)
             if isinstance(decide, Joining):
-                return config, record, decide.of(config, active_character(tx, ctx))
-            return config, record, decide
+                config, character = ctx.config_and_character(tx)
+                return config, record, decide.of(config, character)
+            return ctx.config(tx), record, decide
 
         config, record, move = await deps.store.read(read)
         storyteller = ctx.storyteller(config)

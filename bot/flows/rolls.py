@@ -185,9 +185,10 @@ def gather(tx: Tx, ctx: Ctx, ask: Ask | ByName | None = None) -> Gathered:
     """Inside a read: the settings, the active character and the resistance's target
     (more SELECTs in the same transaction, so a roll by trait name costs no extra trip)."""
     target = ask.target if isinstance(ask, ByName) else None
+    config, character = ctx.config_and_character(tx)
     return Gathered(
-        config=ctx.config(tx),
-        character=active_character(tx, ctx),
+        config=config,
+        character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
     )
 
@@ -355,11 +356,6 @@ def format_parts(parts: tuple[NamedPart, ...]) -> str:
         else:
             text += f" {'-' if part.negative else '+'} {body}"
     return text
-
-
-def active_character(tx: Tx, ctx: Ctx) -> CharacterRecord | None:
-    """Inside a read: the member's active character here (channel pin, parent, server)."""
-    return tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
 
 
 def sheet_words(terms: tuple[Term, ...]) -> str | None:

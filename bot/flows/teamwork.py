@@ -28,7 +28,6 @@ from bot.flows.rolls import (
     Ask,
     ByName,
     Table,
-    active_character,
     asked_request,
     closed_edits,
     count_roll,
@@ -168,8 +167,8 @@ def _id(character: CharacterRecord | None) -> int | None:
 
 async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
     def read(tx: Tx) -> _Gathered:
-        character = active_character(tx, ctx)
-        table = read_table(tx, ctx, ctx.config(tx), None, _id(character))
+        config, character = ctx.config_and_character(tx)
+        table = read_table(tx, ctx, config, None, _id(character))
         if isinstance(which, int):
             return _Gathered(table, tx.actions.get(which), [], character)
         return _Gathered(table, None, which(tx), character)

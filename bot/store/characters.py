@@ -31,11 +31,18 @@ def _sheet(text: str) -> Character:
     return Character.model_validate_json(text)
 
 
-def _record(row: sqlite3.Row) -> CharacterRecord:
+def _record(row: sqlite3.Row, prefix: str = "") -> CharacterRecord:
+    """A sheet from its row (its columns named ``prefix`` + the column's name)."""
     return CharacterRecord(
-        id=row["id"], guild_id=row["guild_id"], owner_id=row["owner_id"],
-        version=row["version"], sheet=_sheet(row["sheet_json"]),
+        id=row[f"{prefix}id"], guild_id=row[f"{prefix}guild_id"],
+        owner_id=row[f"{prefix}owner_id"], version=row[f"{prefix}version"],
+        sheet=_sheet(row[f"{prefix}sheet_json"]),
     )
+
+
+def record_of(row: sqlite3.Row, prefix: str) -> CharacterRecord | None:
+    """The sheet in a row that joined one (None when the join found none)."""
+    return None if row[f"{prefix}id"] is None else _record(row, prefix)
 
 
 def _name(row: sqlite3.Row) -> CharacterName:

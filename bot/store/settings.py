@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from bot.store.characters import record_of
 from bot.store.repository import Repository
 from engine.models import Ruleset
 from engine.records import (
@@ -11,10 +12,50 @@ from engine.records import (
     ChannelConfig,
     ChannelOption,
     ChannelSettings,
+    CharacterRecord,
     GuildSettings,
     Language,
     OptionValue,
 )
+
+#: A member id no member has (Discord's ids are positive): the settings without a sheet.
+NOBODY: Final = 0
+
+
+def _config(
+    found: dict[str, Any], guild_id: int, channel_id: int, parent_id: int | None
+) -> ChannelConfig:
+    """The settings in force from a row of :meth:`SettingsRepository.config`'s columns
+    (``g_`` the server, ``c_`` the channel, ``p_`` its parent; others are ignored)."""
+
+    def level(prefix: str) -> dict[str, Any]:
+        return {
+            name.removeprefix(prefix): value for name, value in found.items()
+            if name.startswith(prefix) and value is not None
+        }
+
+    guild = GuildSettings.model_validate({"guild_id": guild_id, **level("g_")})
+    levels = [ChannelSettings.model_validate(
+        {"guild_id": guild_id, "channel_id": channel_id, **level("c_")})]
+    if parent_id is not None:
+        levels.append(ChannelSettings.model_validate(
+            {"guild_id": guild_id, "channel_id": parent_id, **level("p_")}))
+    values: dict[str, Any] = {
+        "guild_id": guild_id,
+        "channel_id": channel_id,
+        "storyteller_role_id": guild.storyteller_role_id,
+        "storyteller_channel_id": guild.storyteller_channel_id,
+    }
+    for option in ChannelOption:
+        chosen = [getattr(each, option.value) for each in levels]
+        if option is ChannelOption.RULESET:
+            chosen.append(guild.ruleset)
+        elif option is ChannelOption.LANGUAGE:
+            chosen.append(guild.language)
+        value = next((value for value in chosen if value is not None), None)
+        if value is not None:
+            values[option.value] = value
+    return ChannelConfig.model_validate(values)
 
 
 class SettingsRepository(Repository):
@@ -46,9 +87,17 @@ class SettingsRepository(Repository):
         self, guild_id: int, channel_id: int, parent_id: int | None = None
     ) -> ChannelConfig:
         """The settings in force: the channel's, then its parent's (a thread's channel),
-        then the server's (ruleset, language), then the defaults. One statement (every
-        command reads them): each level's columns named by level, ``g_`` the server,
-        ``c_`` the channel, ``p_`` its parent."""
+        then the server's (ruleset, language), then the defaults."""
+        return self.config_and_character(guild_id, channel_id, parent_id, NOBODY)[0]
+
+    def config_and_character(
+        self, guild_id: int, channel_id: int, parent_id: int | None, user_id: int
+    ) -> tuple[ChannelConfig, CharacterRecord | None]:
+        """The settings in force (:meth:`config`) and the member's active character here
+        (:meth:`bot.store.characters.CharacterRepository.active`; None for
+        :data:`NOBODY`) in one statement: what nearly every command reads first. Each
+        level's columns are named by level, ``g_`` the server, ``c_`` the channel, ``p_``
+        its parent, ``ch_`` the character."""
         row = self._one(
             "SELECT g.ruleset AS g_ruleset, g.storyteller_role_id AS g_storyteller_role_id,"
             " g.storyteller_channel_id AS g_storyteller_channel_id, g.language AS g_language,"
@@ -61,45 +110,26 @@ class SettingsRepository(Repository):
             " p.pressure AS p_pressure, p.fistful_step AS p_fistful_step,"
             " p.text_only AS p_text_only, p.dice_order AS p_dice_order,"
             " p.compact AS p_compact, p.plain AS p_plain,"
-            " p.initiative_pool AS p_initiative_pool, p.language AS p_language"
+            " p.initiative_pool AS p_initiative_pool, p.language AS p_language,"
+            " ch.id AS ch_id, ch.guild_id AS ch_guild_id, ch.owner_id AS ch_owner_id,"
+            " ch.version AS ch_version, ch.sheet_json AS ch_sheet_json"
             " FROM (SELECT CAST(? AS BIGINT) AS guild_id) AS k"
             " LEFT JOIN guild_settings AS g ON g.guild_id = k.guild_id"
             " LEFT JOIN channel_settings AS c"
             " ON c.guild_id = k.guild_id AND c.channel_id = CAST(? AS BIGINT)"
             " LEFT JOIN channel_settings AS p"
-            " ON p.guild_id = k.guild_id AND p.channel_id = CAST(? AS BIGINT)",
-            (guild_id, channel_id, parent_id),
+            " ON p.guild_id = k.guild_id AND p.channel_id = CAST(? AS BIGINT)"
+            " LEFT JOIN (SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM active_characters a JOIN characters c"
+            " ON c.id = a.character_id WHERE a.guild_id = ? AND a.user_id = ?"
+            " AND a.channel_id IN (?, ?, 0) AND c.guild_id = a.guild_id"
+            " ORDER BY a.channel_id = ? DESC, a.channel_id = 0 LIMIT 1) AS ch ON 1 = 1",
+            (guild_id, channel_id, parent_id,
+             guild_id, user_id, channel_id, parent_id or channel_id, channel_id),
         )
-        found = {} if row is None else dict(row)
-
-        def level(prefix: str) -> dict[str, Any]:
-            return {
-                name.removeprefix(prefix): value for name, value in found.items()
-                if name.startswith(prefix) and value is not None
-            }
-
-        guild = GuildSettings.model_validate({"guild_id": guild_id, **level("g_")})
-        levels = [ChannelSettings.model_validate(
-            {"guild_id": guild_id, "channel_id": channel_id, **level("c_")})]
-        if parent_id is not None:
-            levels.append(ChannelSettings.model_validate(
-                {"guild_id": guild_id, "channel_id": parent_id, **level("p_")}))
-        values: dict[str, Any] = {
-            "guild_id": guild_id,
-            "channel_id": channel_id,
-            "storyteller_role_id": guild.storyteller_role_id,
-            "storyteller_channel_id": guild.storyteller_channel_id,
-        }
-        for option in ChannelOption:
-            chosen = [getattr(each, option.value) for each in levels]
-            if option is ChannelOption.RULESET:
-                chosen.append(guild.ruleset)
-            elif option is ChannelOption.LANGUAGE:
-                chosen.append(guild.language)
-            value = next((value for value in chosen if value is not None), None)
-            if value is not None:
-                values[option.value] = value
-        return ChannelConfig.model_validate(values)
+        if row is None:  # the key row always joins: never, but typed
+            return _config({}, guild_id, channel_id, parent_id), None
+        return _config(dict(row), guild_id, channel_id, parent_id), record_of(row, "ch_")
 
     def channels_with_own_ruleset(self, guild_id: int) -> list[int]:
         """The channels (and threads) of a server that keep a ruleset of their own."""

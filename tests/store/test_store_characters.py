@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bot.store import Conflict, Store, Tx
+from bot.store.settings import NOBODY
 from engine import will
 from engine.characters import new_sheet, set_traits
 from engine.models import Ruleset
-from engine.records import CharacterRecord, WillPool, WillState
+from engine.records import ChannelConfig, CharacterRecord, WillPool, WillState
 from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, failure
 
 OTHER_GUILD = 1_000_000_000_000_000_009
@@ -60,6 +61,43 @@ async def test_the_active_character_is_per_server_and_a_channel_pin_wins_there(
     assert await active(OTHER_CHANNEL) == "Second"
     assert await active(99, parent=OTHER_CHANNEL) == "Second", "a thread follows its channel"
     assert await active(CHANNEL, guild=OTHER_GUILD) is None, "never from another server"
+
+
+async def test_the_settings_read_with_the_active_character_find_the_same_sheet(
+    store: Store
+) -> None:
+    first, second = await _create(store, "First"), await _create(store, "Second")
+    await _create(store, "Someone else's", owner=OTHER)
+
+    def use(tx: Tx) -> None:
+        tx.characters.use(GUILD, ROLLER, first.id)
+        tx.characters.use(GUILD, ROLLER, second.id, channel_id=OTHER_CHANNEL)
+        tx.settings.set_guild_ruleset(GUILD, Ruleset.V20)
+
+    await store.write(use)
+    places = [(GUILD, CHANNEL, None, ROLLER), (GUILD, OTHER_CHANNEL, None, ROLLER),
+              (GUILD, 99, OTHER_CHANNEL, ROLLER), (GUILD, CHANNEL, None, OTHER),
+              (OTHER_GUILD, CHANNEL, None, ROLLER), (GUILD, CHANNEL, None, NOBODY)]
+
+    def read(
+        tx: Tx,
+    ) -> list[tuple[ChannelConfig, CharacterRecord | None, ChannelConfig, CharacterRecord | None]]:
+        return [
+            (*tx.settings.config_and_character(guild, channel, parent, user),
+             tx.settings.config(guild, channel, parent),
+             tx.characters.active(guild, user, channel, parent))
+            for guild, channel, parent, user in places
+        ]
+
+    found = await store.read(read)
+
+    for config, sheet, config_alone, sheet_alone in found:
+        assert config == config_alone
+        assert sheet == sheet_alone
+    names = [None if sheet is None else sheet.name for _, sheet, _, _ in found]
+    assert names == ["First", "Second", "Second", None, None, None]
+    assert [config.ruleset for config, _, _, _ in found] == [Ruleset.V20] * 4 + [
+        Ruleset.COFD, Ruleset.V20]  # another server has its own settings
 
 
 async def test_a_change_is_stored_only_over_the_version_it_was_decided_from(
