@@ -25,8 +25,9 @@ NOBODY: Final = 0
 def _config(
     found: dict[str, Any], guild_id: int, channel_id: int, parent_id: int | None
 ) -> ChannelConfig:
-    """The settings in force from a row of :meth:`SettingsRepository.config`'s columns
-    (``g_`` the server, ``c_`` the channel, ``p_`` its parent; others are ignored)."""
+    """The settings in force from a row of
+    :meth:`SettingsRepository.config_and_character` (``g_`` the server, ``c_`` the channel,
+    ``p_`` its parent; the character's ``ch_`` columns are ignored here)."""
 
     def level(prefix: str) -> dict[str, Any]:
         return {
