@@ -128,7 +128,7 @@ class ActionRepository(Repository):
 
     def attach_message(self, action_id: int, message_id: int) -> None:
         """Remember the card that shows the action, so later changes can edit it."""
-        self._run(
+        self._do(
             "UPDATE actions SET message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, action_id),

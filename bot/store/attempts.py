@@ -33,28 +33,28 @@ class AttemptRepository(Repository):
         if new == old:
             return self.failures(guild_id, channel_id, user_id, label) == old
         if old == 0:
-            return self._run(
+            return self._changes_one(
                 "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
                 " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, channel_id, user_id, label_key) DO NOTHING",
                 (*key, new),
-            ) == 1
+            )
         if new == 0:
-            return self._run(
+            return self._changes_one(
                 "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ? AND user_id = ?"
                 " AND label_key = ? AND failures = ?",
                 (*key, old),
-            ) == 1
-        return self._run(
+            )
+        return self._changes_one(
             "UPDATE attempts SET failures = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?"
             " AND failures = ?",
             (new, *key, old),
-        ) == 1
+        )
 
     def reset(self, guild_id: int, channel_id: int, user_id: int, label: str) -> None:
         """Forget the failures at one action (it succeeded)."""
-        self._run(
+        self._do(
             "DELETE FROM attempts"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
             (guild_id, channel_id, user_id, label_key(label)),
@@ -83,18 +83,18 @@ class AttemptRepository(Repository):
         another write changed them first. One conditional statement (no row is 0
         actions)."""
         if old == 0:
-            return self._run(
+            return self._changes_one(
                 "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
                 " VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, channel_id, user_id) DO NOTHING",
                 (guild_id, channel_id, user_id, new),
-            ) == 1
-        return self._run(
+            )
+        return self._changes_one(
             "UPDATE turn_actions SET actions = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND actions = ?",
             (new, guild_id, channel_id, user_id, old),
-        ) == 1
+        )
 
     def reset_turn(self, guild_id: int, channel_id: int) -> int:
         """A new turn (or the end of the scene): nobody has acted yet. Answers how many

@@ -122,7 +122,7 @@ class CharacterRepository(Repository):
         """Store the sheet the engine decided over ``record`` if it is still that version;
         None when it moved meanwhile, or when the owner has another sheet of the new name."""
         try:
-            changed = self._run(
+            changed = self._changes_one(
                 "UPDATE characters SET name = ?, name_key = ?, npc = ?, sheet_json = ?,"
                 " version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
                 " WHERE id = ? AND version = ?",
@@ -131,19 +131,19 @@ class CharacterRepository(Repository):
             )
         except sqlite3.IntegrityError:  # the UNIQUE name of another of the owner's sheets
             return None
-        if changed != 1:
+        if not changed:
             return None
         return record.model_copy(update={"sheet": sheet, "version": record.version + 1})
 
     def delete(self, character_id: int, version: int) -> bool:
         """Delete a sheet (its active marks go with it) if it is still that version."""
-        return self._run("DELETE FROM characters WHERE id = ? AND version = ?",
-                         (character_id, version)) == 1
+        return self._changes_one("DELETE FROM characters WHERE id = ? AND version = ?",
+                                 (character_id, version))
 
     def use(self, guild_id: int, user_id: int, character_id: int,
             channel_id: int = SERVER_WIDE) -> None:
         """Make the sheet the member's active character in the server (or pinned here)."""
-        self._run(
+        self._do(
             "INSERT INTO active_characters (guild_id, user_id, channel_id, character_id)"
             " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id, channel_id)"
             " DO UPDATE SET character_id = excluded.character_id",

@@ -70,7 +70,7 @@ class InitiativeRepository(Repository):
 
     def attach_message(self, tracker_id: int, message_id: int) -> None:
         """Remember the card that shows the tracker, so later changes can edit it."""
-        self._run(
+        self._do(
             "UPDATE initiative SET message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, tracker_id),

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import queue
 import random
 import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
@@ -150,10 +151,78 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+#: The SQLSTATE a held-back conditional write raises when it did not change one row.
+MISSED: Final = "SB001"
+#: The dollar quote around a held-back conditional write (refused inside its text).
+_TAG: Final = "$storybot$"
+#: A ``$n`` parameter of translated text, or quoted text (left alone).
+_SLOT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\$(\d+)")
+
+
+def literal(value: object) -> str | None:
+    """``value`` as PostgreSQL literal text, or None when it has no safe one (it is then
+    sent as a parameter). Text is an escape string (``E'...'``: its meaning does not
+    depend on ``standard_conforming_strings``), with its backslashes and quotes doubled;
+    text holding NUL has none (the protocol ends a query at NUL)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int | float):  # bool included: the schema keeps flags as integers
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        number = repr(int(value) if isinstance(value, int) else value)
+        # In brackets when negative: "x -$1" must not become "x --1", a comment.
+        return f"({number})" if number.startswith("-") else number
+    if isinstance(value, str) and "\x00" not in value:
+        return "E'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+    return None
+
+
+def inline(translated: Translated, args: list[Any]) -> str | None:
+    """A translated statement with its parameters written in as literals (None when one
+    has no safe literal)."""
+    literals = [literal(value) for value in args]
+    if None in literals:
+        return None
+
+    def slot(match: re.Match[str]) -> str:
+        number = match.group(1)
+        return match.group(0) if number is None else str(literals[int(number) - 1])
+
+    return _SLOT.sub(slot, translated.sql)
+
+
+class _Held:
+    """The cursor of a statement held back: its row count is known once it was sent."""
+
+    def __init__(self, tx: PgConnection, index: int) -> None:
+        self._tx = tx
+        self._index = index
+        self._count: int | None = None
+
+    @property
+    def rowcount(self) -> int:
+        if self._count is None:
+            self._count = self._tx.send_through(self._index)
+        return self._count
+
+    def fetchall(self) -> list[Any]:
+        return []
+
+
 @dataclass
 class PgConnection:
     """One transaction's connection as the repositories see it (bot.store.repository.
-    Connection), used from the worker thread running the body."""
+    Connection), used from the worker thread running the body.
+
+    A statement whose rows nobody waits for (a write without RETURNING) is held back,
+    its parameters written in as literals, and sent with the next statement whose
+    answer is needed, or with ``COMMIT``: one simple-protocol message, one round trip
+    for all of them. A conditional write expected to change one row
+    (:meth:`changes_one`) is held back too, answered True, and checked by the server
+    (it raises :data:`MISSED` otherwise). A held-back statement that fails, or a check
+    that misses, re-runs the transaction ``careful``: statement by statement, each in
+    a savepoint, answered when it runs, exactly as on SQLite.
+    """
 
     conn: asyncpg.Connection
     loop: asyncio.AbstractEventLoop
@@ -163,24 +232,88 @@ class PgConnection:
     statements: int = 0
     #: The first error a statement raised (the transaction is aborted from then on).
     failure: BaseException | None = field(default=None)
+    #: Statements held back, as literal text, not sent yet.
+    held: list[str] = field(default_factory=list)
+    #: Statements sent (held back, then sent with others) before ``held``.
+    sent: int = 0
+    #: A held-back statement failed, or a check missed: run again carefully.
+    displaced: bool = False
 
-    def execute(self, sql: str, parameters: Params = (), /) -> _Cursor:
+    def execute(self, sql: str, parameters: Params = (), /) -> _Cursor | _Held:
         translated = translate(sql)
         args = arguments(translated, parameters)
         if _RETURNS_ROWS.search(translated.sql):
+            self.send()
             rows = self._call(self._fetch(translated, args))
             return _Cursor(list(rows), len(rows))
-        return _Cursor([], _changed(self._call(self._status(translated, args))))
+        text = None if self.careful else inline(translated, args)
+        if text is None:
+            self.send()
+            return _Cursor([], _changed(self._call(self._status(translated, args))))
+        self.held.append(text)
+        return _Held(self, self.sent + len(self.held) - 1)
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> _Cursor:
         translated = translate(sql)
         batch = [arguments(translated, each) for each in parameters]
-        self._call(self._many(translated, batch))
+        texts = [None if self.careful else inline(translated, args) for args in batch]
+        if all(text is not None for text in texts):
+            self.held.extend(str(text) for text in texts)
+        else:
+            self.send()
+            self._call(self._many(translated, batch))
         return _Cursor([], len(batch))
 
+    def changes_one(self, sql: str, parameters: Params = (), /) -> bool:
+        """A conditional write that should change exactly one row: whether it did. Held
+        back and answered True unless careful; the server checks it when it is sent."""
+        translated = translate(sql)
+        text = None if self.careful else inline(translated, arguments(translated, parameters))
+        if text is None or _TAG in text:
+            return self.execute(sql, parameters).rowcount == 1
+        self.held.append(
+            f"DO {_TAG} DECLARE changed bigint; BEGIN {text}; GET DIAGNOSTICS changed ="
+            f" ROW_COUNT; IF changed <> 1 THEN RAISE EXCEPTION 'changed % rows, not 1',"
+            f" changed USING ERRCODE = '{MISSED}'; END IF; END {_TAG}"
+        )
+        return True
+
+    def send(self, then: str | None = None) -> str:
+        """Send the held-back statements (and ``then``, a statement of the store's own:
+        COMMIT) in one round trip; the command tag of the last one."""
+        script = [*self.held, *([then] if then else [])]
+        if not script:
+            return ""
+        count, self.held = len(self.held), []
+        self.sent += count
+        text = ";\n".join(script)
+        try:
+            status = self._call(self.conn.execute(text), statement=False)
+        except BaseException:
+            self.displaced = True
+            raise
+        self.statements += count
+        return str(status)
+
+    def send_through(self, index: int) -> int:
+        """Send the held-back statements up to ``index`` (counted from the first held
+        back); the rows the one at ``index`` changed."""
+        through = index - self.sent + 1
+        if through <= 0:
+            msg = "a held-back statement's row count was read after later ones were sent"
+            raise RuntimeError(msg)
+        rest, self.held = self.held[through:], self.held[:through]
+        try:
+            return _changed(self.send())
+        finally:
+            self.held = rest
+
     def run(self, statement: str) -> None:
-        """A statement of the store's own (COMMIT)."""
-        self._call(self.conn.execute(statement), statement=False)
+        """A statement of the store's own (COMMIT), with what is held back."""
+        if self.held:
+            self.send(statement)
+        else:
+            self._call(self.conn.execute(statement), statement=False)
 
     def _call(self, work: Any, *, statement: bool = True) -> Any:
         """Run a coroutine on this worker thread's own event loop (one round trip)."""
@@ -189,7 +322,9 @@ class PgConnection:
             done = self.loop.run_until_complete(work)
         except asyncpg.IntegrityConstraintViolationError as error:
             refused = PgIntegrityError(str(error))
-            self.failure = self.failure or refused
+            self.statements += statement  # it ran: the transaction has its snapshot
+            if not self.careful:  # careful: its savepoint was rolled back, all is well
+                self.failure = self.failure or refused
             raise refused from error
         except BaseException as error:
             self.failure = self.failure or error
@@ -198,25 +333,32 @@ class PgConnection:
         return done
 
     async def _fetch(self, translated: Translated, args: list[Any]) -> list[Any]:
-        if not self.careful:
-            return list(await self.conn.fetch(translated.sql, *args))
-        async with self.conn.transaction():  # a savepoint
-            return list(await self.conn.fetch(translated.sql, *args))
+        sql = translated.sql
+        return list(await self._careful(self.conn.fetch(sql, *args)))
 
     async def _status(self, translated: Translated, args: list[Any]) -> str:
         sql = translated.sql
-        if not self.careful:
-            return str(await self.conn.execute(sql, *args))
-        async with self.conn.transaction():
-            return str(await self.conn.execute(sql, *args))
+        return str(await self._careful(self.conn.execute(sql, *args)))
 
     async def _many(self, translated: Translated, batch: list[list[Any]]) -> None:
         sql = translated.sql
+        await self._careful(self.conn.executemany(sql, batch))
+
+    async def _careful(self, work: Awaitable[T]) -> T:
+        """``work``, in a savepoint when careful: a statement's error then leaves the
+        transaction usable, as on SQLite. (The worker began the transaction with a plain
+        BEGIN, so asyncpg's ``transaction()`` cannot nest in it: the savepoint is spoken.)"""
         if not self.careful:
-            await self.conn.executemany(sql, batch)
-            return
-        async with self.conn.transaction():
-            await self.conn.executemany(sql, batch)
+            return await work
+        await self.conn.execute("SAVEPOINT careful")
+        try:
+            done = await work
+        except BaseException:
+            if not self.conn.is_closed():
+                await self.conn.execute("ROLLBACK TO SAVEPOINT careful")
+            raise
+        await self.conn.execute("RELEASE SAVEPOINT careful")
+        return done
 
 
 class _Again(Exception):  # noqa: N818 - a signal between two methods, never seen outside
@@ -441,19 +583,32 @@ class PgEngine:
                 worker.end("ROLLBACK")
                 self._again(tx, None)
                 raise tx.failure
-            if tx.statements == 0:
+            if tx.statements == 0 and not tx.held:
                 return answer  # nothing ran: the open transaction serves the next one
-            if worker.begin == WRITE:
-                tx.run("COMMIT")
-                worker.committed()
-            else:
-                worker.end("COMMIT")
-        except _RACES as error:  # at COMMIT
+            self._commit(worker, tx)
+        except _RACES as error:  # at COMMIT, or in what was held back until it
             worker.end("ROLLBACK")
             raise _Again(careful=careful) from error
         finally:
             self.round_trips += tx.round_trips
         return answer
+
+    def _commit(self, worker: _Worker, tx: PgConnection) -> None:
+        """A write's COMMIT, sent with what the body held back (one round trip); a
+        read's is sent before the next BEGIN."""
+        if worker.begin != WRITE:
+            tx.send()  # a read holds nothing back (it writes nothing): empty
+            worker.end("COMMIT")
+            return
+        try:
+            tx.run("COMMIT")
+        except (*_RACES, *UNAVAILABLE):
+            raise
+        except BaseException as error:  # a held-back statement failed, or a check missed
+            worker.end("ROLLBACK")
+            self._again(tx, error)
+            raise
+        worker.committed()
 
     @staticmethod
     def _again(tx: PgConnection, raised: BaseException | None) -> None:
@@ -462,6 +617,8 @@ class PgEngine:
         then again with a savepoint per statement, as SQLite would have gone on)."""
         if isinstance(tx.failure, _RACES):
             raise _Again(careful=tx.careful) from tx.failure
+        if tx.displaced and not tx.careful:  # what failed was held back: run it exactly
+            raise _Again(careful=True) from tx.failure
         if tx.failure is not None and tx.failure is not raised and not tx.careful:
             raise _Again(careful=True) from tx.failure
 

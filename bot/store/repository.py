@@ -64,6 +64,21 @@ class Repository:
         """Run a statement; the number of rows it changed."""
         return self._conn.execute(sql, params).rowcount
 
+    def _do(self, sql: str, params: Params = ()) -> None:
+        """Run a write whose row count nobody reads: PostgreSQL holds it back and sends it
+        with the transaction's next statement that answers, or with its COMMIT."""
+        self._conn.execute(sql, params)
+
+    def _changes_one(self, sql: str, params: Params = ()) -> bool:
+        """A conditional write (a version, a count as it was read): whether it changed
+        exactly one row. PostgreSQL holds it back, answers True and has the server check
+        it; a miss there runs the transaction again, statement by statement, where this
+        answers False as SQLite does (bot.store.postgres.PgConnection.changes_one)."""
+        held = getattr(self._conn, "changes_one", None)  # not sqlite3.Connection's
+        if held is not None:
+            return bool(held(sql, params))
+        return self._conn.execute(sql, params).rowcount == 1
+
     def _returning(self, sql: str, params: Params = ()) -> sqlite3.Row:
         """The row of an INSERT ... RETURNING (or of an update known to match)."""
         row = self._one(sql, params)

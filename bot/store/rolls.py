@@ -137,7 +137,7 @@ class RollRepository(Repository):
     ) -> None:
         """Remember the roll's message (and the Storyteller's copy of a secret roll)
         once they are sent, so later changes can edit them."""
-        self._run(
+        self._do(
             "UPDATE rolls SET message_id = ?, copy_channel_id = ?, copy_message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, copy_channel_id, copy_message_id, roll_id),

@@ -145,7 +145,7 @@ class SettingsRepository(Repository):
         """Set (or, with None, clear) the server's ruleset; the server-wide value in force
         before and after (``cofd`` when unset)."""
         old = (self.guild(guild_id)).ruleset or Ruleset.COFD
-        self._run(
+        self._do(
             "INSERT INTO guild_settings (guild_id, ruleset) VALUES (?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
@@ -158,7 +158,7 @@ class SettingsRepository(Repository):
     ) -> Change[Language | None]:
         """Set (or, with None, clear) the server's language; the setting before and after."""
         old = self.guild(guild_id).language
-        self._run(
+        self._do(
             "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
@@ -172,7 +172,7 @@ class SettingsRepository(Repository):
         """Set both the Storyteller role and the channel for copies of secret rolls
         (None clears one)."""
         old = self.guild(guild_id)
-        self._run(
+        self._do(
             "INSERT INTO guild_settings (guild_id, storyteller_role_id, storyteller_channel_id)"
             " VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET"
@@ -204,7 +204,7 @@ class SettingsRepository(Repository):
             {**current.model_dump(), option.value: value}, strict=True
         )
         row = updated.model_dump(mode="json")
-        self._run(
+        self._do(
             "INSERT INTO channel_settings (guild_id, channel_id, ruleset, will_timing,"
             " pressure, fistful_step, text_only, dice_order, compact, plain, initiative_pool,"
             " language)"

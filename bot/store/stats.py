@@ -130,7 +130,7 @@ class StatsRepository(Repository):
                                          _outcomes(before.outcome, 1), strict=True)]
         faces = [a - b for a, b in zip(_faces(after), _faces(before), strict=True)]
         self._tally(roll, (0, len(after.dice) - len(before.dice), spent, *outcome, *faces))
-        self._run("INSERT INTO stat_first (roll_id, outcome) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        self._do("INSERT INTO stat_first (roll_id, outcome) VALUES (?, ?) ON CONFLICT DO NOTHING",
                   (roll.id, before.outcome.value))
 
     def uncounted(self, roll: RollRecord) -> None:

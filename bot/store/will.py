@@ -59,17 +59,17 @@ class WillRepository(Repository):
         if new.character_id is not None:
             return self._save_character(old, new)
         if old is None:
-            return self._run(
+            return self._changes_one(
                 "INSERT INTO will_pools (guild_id, user_id, current, maximum)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
                 (new.guild_id, new.user_id, new.current, new.maximum),
-            ) == 1
-        return self._run(
+            )
+        return self._changes_one(
             "UPDATE will_pools SET current = ?, maximum = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND user_id = ? AND current = ? AND maximum = ?",
             (new.current, new.maximum, old.guild_id, old.user_id, old.current, old.maximum),
-        ) == 1
+        )
 
     def _save_character(self, old: WillPool | None, new: WillPool) -> bool:
         """A character's Will, over the sheet as it is (only its current Will changes)."""

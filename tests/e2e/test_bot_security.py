@@ -371,12 +371,18 @@ PASSED_THROUGH = {
     ("repository.py", "_all", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_run", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_returning", "sql"): "the helpers pass their caller's SQL on",
+    ("repository.py", "_do", "sql"): "the helpers pass their caller's SQL on",
+    ("repository.py", "_changes_one", "sql"): "the helpers pass their caller's SQL on",
+    ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
     ("store.py", "_transaction", "begin"): "BEGIN or BEGIN IMMEDIATE, chosen by the caller",
     ("migrations.py", "_apply", "statement"): "a statement of a migration file in the repo",
     ("postgres.py", "run", "statement"): "COMMIT, chosen by the store",
     ("postgres.py", "open", "script"): "a worker's BEGIN (READ or WRITE), after COMMIT or ROLLBACK",
     ("postgres.py", "_status", "sql"): "a repository's literal SQL, translated (dialect.py)",
     ("postgres.py", "_many", "sql"): "a repository's literal SQL, translated (dialect.py)",
+    ("postgres.py", "send", "text"): (
+        "repositories' literal SQL, translated, with parameters written in by literal()"
+    ),
     ("postgres.py", "_apply", "script"): "a migration file in the repo (migrations/postgres)",
 }
 
