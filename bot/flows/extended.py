@@ -697,7 +697,8 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
 
     def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, WillPool | None, int]:
         pool = tx.will.get(record.guild_id, record.owner_id, roll.character_id)
-        why = refusal(tx.rolls.get(roll_id), pool)
+        current = tx.rolls.get(roll_id)
+        why = refusal(current, pool)
         if why is not None:  # a second press came first
             raise Conflict(_(REFUSALS[why]))
         now = tx.actions.get(record.id)
@@ -712,16 +713,17 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
             ) from error
         beats = 0
         if beat:
-            changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+            changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=current)
             if changed is None:
                 raise Conflict(_(REFUSALS[PressRefusal.BEAT_TAKEN]))
             beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
         else:
-            changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
+            changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=current)
             if changed is None:
                 raise Conflict(_(REFUSALS[PressRefusal.ALREADY_SPENT]))
             if pool is not None:
-                pool = tx.will.debit(record.guild_id, record.owner_id, roll.character_id)
+                pool = tx.will.debit(record.guild_id, record.owner_id, roll.character_id,
+                                     read=pool)
         after = before.model_copy(update={"state": step.state, "last": step})
         new_version = tx.actions.update(
             record.id, record.version, after, stored_status(step.state, changed)

@@ -208,13 +208,14 @@ async def _move(
             moved = move(_state(record), storyteller, deps.faces)
             status = (ActionStatus.OPEN if moved.tracker.status is Status.OPEN
                       else ActionStatus.CLOSED)
+            # A new round has the effects of /turn next. The rolls are closed first: their
+            # rows answer, so the writes PostgreSQL holds back go after them, with COMMIT.
+            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id) if moved.new_round else []
             version = tx.initiative.update(record.id, record.version, moved.tracker, status)
             if version is None:
                 raise Conflict(None)  # it moved since the read: read again
-            closed: list[RollRecord] = []
-            if moved.new_round:  # the effects of /turn next
+            if moved.new_round:
                 tx.attempts.reset_turn(ctx.guild_id, ctx.channel_id)
-                closed = tx.rolls.close(ctx.guild_id, ctx.channel_id)
             return record.saved(moved.tracker, version, status), moved, closed
 
         try:

@@ -440,9 +440,8 @@ async def roll_gathered(
         if result.refused:
             why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
             raise UserError(why)
-        left = None
-        if request.will and table.pool is not None:
-            left = tx.will.debit(ctx.guild_id, ctx.user_id, character_id)
+        # The statements that answer first: PostgreSQL holds the others back and sends
+        # them with COMMIT.
         closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
         record = tx.rolls.insert(
             guild_id=ctx.guild_id,
@@ -457,6 +456,9 @@ async def roll_gathered(
             character_name=None if character is None else character.name,
             asked=asked,
         )
+        left = None
+        if request.will and table.pool is not None:
+            left = tx.will.debit(ctx.guild_id, ctx.user_id, character_id, read=table.pool)
         count_roll(tx, ctx, table, label, result)
         return record, closed, left
 
@@ -644,16 +646,19 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         if refused is not None or record is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = spend_will(record.result, deps.faces)  # RuleError: nothing written
-        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result)
+        config = ctx.config(tx)  # every read before the first write (PostgreSQL holds
+        # the writes back and sends them with COMMIT)
+        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=record)
         if changed is None:  # the rule above said it would act: a bug if not
             msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refused it"
             raise RuntimeError(msg)
         if pool is not None:
-            pool = tx.will.debit(record.guild_id, record.roller_id, record.character_id)
+            pool = tx.will.debit(record.guild_id, record.roller_id, record.character_id,
+                                 read=pool)
         if record.label and result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
             tx.attempts.reset(record.guild_id, record.channel_id, record.roller_id, record.label)
-        return ctx.config(tx), changed, pool
+        return config, changed, pool
 
     try:
         config, changed, pool = await deps.store.write(spend)
@@ -680,7 +685,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         if refused is not None or state.roll is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = take_beat(state.roll.result)
-        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=state.roll)
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)

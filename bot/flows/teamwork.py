@@ -391,7 +391,8 @@ async def _roll(
                 cause = refusal_cause(request, record.label)
                 raise UserError(cannot_roll(refusal_text(result.refusal)) + cause)
             if request.will and table.pool is not None \
-                    and tx.will.debit(ctx.guild_id, ctx.user_id, _id(character)) is None:
+                    and tx.will.debit(ctx.guild_id, ctx.user_id, _id(character),
+                                      read=table.pool) is None:
                 raise Conflict(PressRefusal.NO_WILL)
             after = teamwork.rolled(action, ctx.user_id, result)
             new_version = tx.actions.update(
@@ -610,7 +611,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
             raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or PressRefusal.ALREADY_SPENT)
         saved, after = _revise_in(tx, record, roll.roller_id, result)
         if pool is not None:
-            pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id)
+            pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id, read=pool)
         return changed, pool, saved, after
 
     try:

@@ -118,13 +118,13 @@ class ActionRepository(Repository):
         someone changed it since it was read, or it is closed or gone.
         ``status=CLOSED`` ends it: a closed action never changes again.
         """
-        row = self._one(
+        changed = self._changes_one(
             "UPDATE actions SET state_json = ?, status = ?, version = version + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND version = ? AND status = 'open' RETURNING version",
+            " WHERE id = ? AND version = ? AND status = 'open'",
             (state.model_dump_json(), status.value, action_id, version),
         )
-        return None if row is None else int(row["version"])
+        return version + 1 if changed else None
 
     def attach_message(self, action_id: int, message_id: int) -> None:
         """Remember the card that shows the action, so later changes can edit it."""

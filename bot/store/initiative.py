@@ -60,13 +60,13 @@ class InitiativeRepository(Repository):
     ) -> int | None:
         """Replace the state of an open tracker if it is still at ``version``: its new
         version, or None (nothing changed) when it moved since it was read, or is closed."""
-        row = self._one(
+        changed = self._changes_one(
             "UPDATE initiative SET state_json = ?, status = ?, version = version + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND version = ? AND status = 'open' RETURNING version",
+            " WHERE id = ? AND version = ? AND status = 'open'",
             (state.model_dump_json(), status.value, tracker_id, version),
         )
-        return None if row is None else int(row["version"])
+        return version + 1 if changed else None
 
     def attach_message(self, tracker_id: int, message_id: int) -> None:
         """Remember the card that shows the tracker, so later changes can edit it."""

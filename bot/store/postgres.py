@@ -238,6 +238,9 @@ class PgConnection:
     sent: int = 0
     #: A held-back statement failed, or a check missed: run again carefully.
     displaced: bool = False
+    #: The statements prepared on this connection (``PREPARE``) and their names: the
+    #: worker's, kept as long as its session (a prepared statement outlives a rollback).
+    prepared: dict[str, str] = field(default_factory=dict)
 
     def execute(self, sql: str, parameters: Params = (), /) -> _Cursor | _Held:
         translated = translate(sql)
@@ -246,7 +249,7 @@ class PgConnection:
             self.send()
             rows = self._call(self._fetch(translated, args))
             return _Cursor(list(rows), len(rows))
-        text = None if self.careful else inline(translated, args)
+        text = self._holding(translated, args)
         if text is None:
             self.send()
             return _Cursor([], _changed(self._call(self._status(translated, args))))
@@ -256,13 +259,31 @@ class PgConnection:
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> _Cursor:
         translated = translate(sql)
         batch = [arguments(translated, each) for each in parameters]
-        texts = [None if self.careful else inline(translated, args) for args in batch]
+        texts = [self._holding(translated, args) for args in batch]
         if all(text is not None for text in texts):
             self.held.extend(str(text) for text in texts)
         else:
             self.send()
             self._call(self._many(translated, batch))
         return _Cursor([], len(batch))
+
+    def _holding(self, translated: Translated, args: list[Any]) -> str | None:
+        """The statement to hold back: ``EXECUTE`` of the statement prepared on this
+        connection (prepared on its first use: the server parses and plans it once),
+        with its parameters as literals; None when it must be sent now (careful, or a
+        value without a safe literal)."""
+        if self.careful or self.failure is not None:
+            return None
+        literals = [literal(value) for value in args]
+        if None in literals:
+            return None
+        name = self.prepared.get(translated.sql)
+        if name is None:
+            name = f"storybot_{len(self.prepared) + 1}"
+            prepare = f"PREPARE {name} AS {translated.sql}"
+            self._call(self.conn.execute(prepare), statement=False)
+            self.prepared[translated.sql] = name
+        return f"EXECUTE {name}({', '.join(map(str, literals))})" if literals else f"EXECUTE {name}"
 
     def changes_one(self, sql: str, parameters: Params = (), /) -> bool:
         """A conditional write that should change exactly one row: whether it did. Held
@@ -396,6 +417,8 @@ class _Worker(threading.Thread):
         self.primed = False
         #: How the last transaction ends, not yet sent.
         self._ending: Literal["COMMIT", "ROLLBACK"] | None = None
+        #: The statements prepared in this connection's session (PgConnection.prepared).
+        self.prepared: dict[str, str] = {}
 
     def run(self) -> None:
         try:
@@ -416,6 +439,7 @@ class _Worker(threading.Thread):
         """This thread's connection, made again when it was lost."""
         if self._conn is None or self._conn.is_closed():
             self.primed, self._ending = False, None  # a new session has no transaction
+            self.prepared = {}  # nor prepared statements
             self._conn = self.loop.run_until_complete(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
             ))
@@ -565,7 +589,8 @@ class PgEngine:
             opened = worker.open()
         except UNAVAILABLE as error:  # the server closed it while it was idle
             raise _Reconnect from error
-        tx = PgConnection(conn, worker.loop, careful=careful, round_trips=opened)
+        tx = PgConnection(conn, worker.loop, careful=careful, round_trips=opened,
+                          prepared=worker.prepared)
         try:
             try:
                 answer = body(tx)

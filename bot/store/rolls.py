@@ -148,8 +148,12 @@ class RollRepository(Repository):
         row = self._one("SELECT * FROM rolls WHERE id = ?", (roll_id,))
         return None if row is None else _roll(row)
 
-    def spend_will(self, roll_id: int, user_id: int, result: RollResult) -> RollRecord | None:
-        """Spend Will on a roll after it was made: ``result`` is the engine's new reading.
+    def spend_will(
+        self, roll_id: int, user_id: int, result: RollResult, *, read: RollRecord | None = None
+    ) -> RollRecord | None:
+        """Spend Will on a roll after it was made: ``result`` is the engine's new reading;
+        ``read``: the roll as this transaction read it (else it is read here, for the
+        counters).
 
         One conditional update: only the roller, while Will is offered and not
         yet spent and the roll is neither closed nor void. None when it changed
@@ -158,7 +162,7 @@ class RollRepository(Repository):
         if result.will is not WillUse.AFTER:
             msg = "spend_will takes the result re-read with Will spent after the roll"
             raise ValueError(msg)
-        before = self._reading(roll_id)
+        before = self._reading(roll_id, read)
         row = self._one(
             "UPDATE rolls SET result_json = ?, will_state = 'spent',"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -169,8 +173,11 @@ class RollRepository(Repository):
         )
         return self._reread(before, row)
 
-    def take_beat(self, roll_id: int, user_id: int, result: RollResult) -> RollRecord | None:
-        """Take a Beat: ``result`` is the failure turned into a dramatic failure.
+    def take_beat(
+        self, roll_id: int, user_id: int, result: RollResult, *, read: RollRecord | None = None
+    ) -> RollRecord | None:
+        """Take a Beat: ``result`` is the failure turned into a dramatic failure; ``read``
+        as for :meth:`spend_will`.
 
         One conditional update: only the roller, once, while the roll is neither
         closed nor void; Will is no longer offered (RULES.md: the Beat closes the
@@ -180,7 +187,7 @@ class RollRepository(Repository):
         if not result.beat:
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
-        before = self._reading(roll_id)
+        before = self._reading(roll_id, read)
         row = self._one(
             "UPDATE rolls SET result_json = ?, beat = 1,"
             " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
@@ -191,9 +198,16 @@ class RollRepository(Repository):
         )
         return self._reread(before, row)
 
-    def _reading(self, roll_id: int) -> tuple[RollResult, WillState] | None:
+    def _reading(
+        self, roll_id: int, read: RollRecord | None
+    ) -> tuple[RollResult, WillState] | None:
         """A roll's reading and Will state before a button re-reads it (the counters move
-        from it in the same transaction)."""
+        from it in the same transaction): ``read``'s, when the transaction read it."""
+        if read is not None:
+            if read.id != roll_id:
+                msg = f"the roll read is {read.id}, not {roll_id}"
+                raise ValueError(msg)
+            return read.result, read.will_state
         row = self._one("SELECT result_json, will_state FROM rolls WHERE id = ?", (roll_id,))
         if row is None:
             return None

@@ -83,15 +83,17 @@ class WillRepository(Repository):
         return self._characters.save(record, with_will(record.sheet, new.current)) is not None
 
     def debit(
-        self, guild_id: int, user_id: int, character_id: int | None = None
+        self, guild_id: int, user_id: int, character_id: int | None = None, *,
+        read: WillPool | None = None,
     ) -> WillPool | None:
         """Spend 1 Will from a tracked pool that has some, as the engine reads a spend
         (:func:`engine.will.spent`); None when untracked or empty.
 
         Called inside the write transaction that spends the Will (after a roll, or
-        declared with it), so the pool read here is the one saved.
+        declared with it), so the pool read here is the one saved; ``read``: the pool as
+        this transaction read it (it is not read again).
         """
-        pool = self.get(guild_id, user_id, character_id)
+        pool = read if read is not None else self.get(guild_id, user_id, character_id)
         if pool is None or not will.can_spend(pool):
             return None
         after = will.spent(pool)

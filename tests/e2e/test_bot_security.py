@@ -374,6 +374,9 @@ PASSED_THROUGH = {
     ("repository.py", "_do", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_changes_one", "sql"): "the helpers pass their caller's SQL on",
     ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
+    ("postgres.py", "_holding", "prepare"): (
+        "PREPARE of a repository's literal SQL, translated, named by the store"
+    ),
     ("store.py", "_transaction", "begin"): "BEGIN or BEGIN IMMEDIATE, chosen by the caller",
     ("migrations.py", "_apply", "statement"): "a statement of a migration file in the repo",
     ("postgres.py", "run", "statement"): "COMMIT, chosen by the store",
