@@ -329,6 +329,14 @@ class PgConnection:
         finally:
             self.held = rest
 
+    def alive(self) -> bool:
+        """Whether the session still stands as far as its socket already tells, without a
+        round trip: events that arrived while the worker's loop was not running (the
+        server ending an idle session) are handled first."""
+        for _ in range(2):
+            self.loop.run_until_complete(asyncio.sleep(0))
+        return not self.conn.is_closed()
+
     def run(self, statement: str) -> None:
         """A statement of the store's own (COMMIT), with what is held back."""
         if self.held:
@@ -625,6 +633,10 @@ class PgEngine:
             tx.send()  # a read holds nothing back (it writes nothing): empty
             worker.end("COMMIT")
             return
+        if tx.statements == 0 and not tx.alive():
+            # The session open since an idle moment was ended by the server meanwhile;
+            # nothing of this transaction was sent: run it again on a new one.
+            raise _Reconnect
         try:
             tx.run("COMMIT")
         except (*_RACES, *UNAVAILABLE):

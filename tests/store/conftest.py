@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -168,3 +169,14 @@ def track_will(
         msg = "the pool changed during the write"
         raise AssertionError(msg)
     return new
+
+
+async def idle_workers(store: Store) -> None:
+    """Until every PostgreSQL worker that served a transaction has begun its next one
+    (they do it when their queue is empty, as between a table's commands)."""
+    engine = store._engine  # type: ignore[attr-defined]
+    for _ in range(500):
+        if all(w.primed or w._conn is None for w in engine._workers):
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the workers never began their next transaction")

@@ -17,7 +17,15 @@ from bot.store.postgres import READERS
 from engine.models import WillUse
 from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
-from tests.store.conftest import GUILD, ROLLER, failure, roll, track_will, with_will
+from tests.store.conftest import (
+    GUILD,
+    ROLLER,
+    failure,
+    idle_workers,
+    roll,
+    track_will,
+    with_will,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -186,18 +194,7 @@ async def _warm(store: Store) -> None:
         return tx.will.get(GUILD, ROLLER)
 
     await asyncio.gather(*(store.read(read) for _ in range(READERS)))
-    await _idle(store)
-
-
-async def _idle(store: Store) -> None:
-    """Until every worker that served a transaction has begun its next one (they do it
-    when their queue is empty)."""
-    engine = store._engine  # type: ignore[attr-defined]
-    for _ in range(500):
-        if all(w.primed or w._conn is None for w in engine._workers):
-            return
-        await asyncio.sleep(0.002)
-    raise AssertionError("the workers never began their next transaction")
+    await idle_workers(store)
 
 
 async def test_a_transaction_begun_while_idle_costs_its_statements_and_a_write_s_commit(
@@ -211,11 +208,11 @@ async def test_a_transaction_begun_while_idle_costs_its_statements_and_a_write_s
         before = store.round_trips
         pool = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
         read = store.round_trips - before
-        await _idle(store)
+        await idle_workers(store)
         before = store.round_trips
         await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
         written = store.round_trips - before
-        await _idle(store)
+        await idle_workers(store)
         before = store.round_trips
         await store.write(lambda tx: None)
         nothing = store.round_trips - before

@@ -1,0 +1,239 @@
+"""PostgreSQL's held-back writes (bot.store.postgres.PgConnection): what the body does
+not read an answer from is sent later, in one message, with its values written in as
+literals. These tests show that nothing of a value is lost or read as SQL on the way,
+that a write costs one round trip with its COMMIT, and that a held-back statement that
+fails or misses is answered exactly as SQLite answers it."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import asyncpg
+import pytest
+
+from bot.store import Store
+from bot.store.postgres import PgConnection, PgEngine, literal
+from tests.postgres_server import PostgresServer
+from tests.store.conftest import idle_workers
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+T = TypeVar("T")
+
+#: Text a member may type, each a way literal text could go wrong.
+AWKWARD = [
+    "it's",
+    "''",
+    "\\",
+    "\\'; DROP TABLE probe; --",
+    "'); DELETE FROM probe; --",
+    "$storybot$ END $storybot$; DROP TABLE probe; --",
+    "$$",
+    "E'x'",
+    "line one\nline two\r\n\ttab",
+    "🎲 Força Vontade ñ",
+    "\\x41 \\u0041 \\101",
+    "%s %% {} ?",
+    "",
+]
+
+
+@pytest.fixture
+async def store(postgres: PostgresServer) -> AsyncIterator[Store]:
+    url = await postgres.fresh_database()
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(  # the test database is kept between tests, emptied
+            "CREATE TABLE IF NOT EXISTS probe (id BIGSERIAL PRIMARY KEY, n BIGINT, t TEXT,"
+            " x DOUBLE PRECISION, UNIQUE (t)); TRUNCATE probe RESTART IDENTITY"
+        )
+    finally:
+        await conn.close()
+    opened = await Store.open(url)
+    yield opened
+    await opened.close()
+
+
+def _engine(store: Store) -> PgEngine:
+    engine = store._engine  # type: ignore[attr-defined]
+    assert isinstance(engine, PgEngine)
+    return engine
+
+
+async def _write(store: Store, body: Callable[[PgConnection], T]) -> T:
+    return await _engine(store).run(body, write=True)
+
+
+async def _rows(store: Store) -> list[tuple[Any, ...]]:
+    rows = await _engine(store).run(
+        lambda tx: tx.execute("SELECT n, t, x FROM probe ORDER BY id").fetchall(), write=False
+    )
+    return [tuple(row) for row in rows]
+
+
+def test_values_without_a_safe_literal_have_none() -> None:
+    assert literal("a\x00b") is None  # the protocol would end the query at NUL
+    assert literal(math.nan) is None
+    assert literal(math.inf) is None
+    assert literal(b"bytes") is None
+    assert literal(-5) == "(-5)"  # "x -$1" must not become "x --5", a comment
+    assert literal(True) == "1"
+    assert literal(None) == "NULL"
+
+
+async def test_awkward_text_and_numbers_arrive_as_they_were_sent(store: Store) -> None:
+    numbers = [0, -1, 2**63 - 1, -(2**63), 1_000_000_000_000_000_001]
+    values = [(numbers[i % len(numbers)], text, -1.5 * i) for i, text in enumerate(AWKWARD)]
+
+    def body(tx: PgConnection) -> int:
+        for n, t, x in values:
+            tx.execute("INSERT INTO probe (n, t, x) VALUES (?, ?, ?)", (n, t, x))
+        return len(tx.held)
+
+    held = await _write(store, body)
+
+    assert held == len(values)  # all of them went as literals, none as parameters
+    assert await _rows(store) == values
+
+
+async def test_a_negative_number_after_a_minus_is_subtracted_not_a_comment(
+    store: Store,
+) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (10, 'a')"))
+
+    await _write(store, lambda tx: tx.execute("UPDATE probe SET n = n -? WHERE t = ?", (-5, "a")))
+
+    assert await _rows(store) == [(15, "a", None)]
+
+
+async def test_text_with_nul_is_sent_as_a_parameter_and_refused_by_the_server(
+    store: Store,
+) -> None:
+    def body(tx: PgConnection) -> None:
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (1, "a\x00b"))
+
+    with pytest.raises(asyncpg.exceptions.CharacterNotInRepertoireError):
+        await _write(store, body)
+    assert await _rows(store) == []
+
+
+async def test_writes_nobody_reads_go_in_one_round_trip_with_their_commit(
+    store: Store,
+) -> None:
+    def body(tx: PgConnection, first: int) -> None:
+        for n in range(first, first + 3):
+            tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (n, f"row {n}"))
+        tx.executemany("UPDATE probe SET x = ? WHERE n = ?", [(0.5, first), (0.25, first + 1)])
+        tx.execute("DELETE FROM probe WHERE n < ?", (first,))
+
+    await _write(store, lambda tx: body(tx, 0))  # prepares its three statements
+    await idle_workers(store)
+    before = store.round_trips
+    await _write(store, lambda tx: body(tx, 10))
+
+    assert store.round_trips - before == 1
+    assert await _rows(store) == [(10, "row 10", 0.5), (11, "row 11", 0.25), (12, "row 12", None)]
+
+
+async def test_a_read_after_held_writes_sees_them(store: Store) -> None:
+    def body(tx: PgConnection) -> list[Any]:
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (7, "seven"))
+        return [tuple(r) for r in tx.execute("SELECT n, t FROM probe").fetchall()]
+
+    assert await _write(store, body) == [(7, "seven")]
+
+
+async def test_a_row_count_read_sends_what_was_held_before_it(store: Store) -> None:
+    await _write(store, lambda tx: tx.executemany(
+        "INSERT INTO probe (n, t) VALUES (?, ?)", [(n, str(n)) for n in range(5)]
+    ))
+
+    def body(tx: PgConnection) -> tuple[int, int]:
+        tx.execute("DELETE FROM probe WHERE n = ?", (0,))
+        changed = tx.execute("UPDATE probe SET x = 1 WHERE n >= ?", (0,)).rowcount
+        return changed, len(tx.held)
+
+    assert await _write(store, body) == (4, 0)
+
+
+async def test_a_checked_write_that_misses_answers_false_and_the_rest_is_written_once(
+    store: Store,
+) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
+    runs: list[bool] = []
+
+    def body(tx: PgConnection) -> bool:
+        runs.append(tx.careful)
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (2, "other"))
+        # as a versioned update does: "if it is still at version 5" (it is at 1)
+        return tx.changes_one("UPDATE probe SET n = n + 1 WHERE t = ? AND n = ?", ("v1", 5))
+
+    changed = await _write(store, body)
+
+    assert changed is False
+    assert runs == [False, True]  # held back and answered True, then again exactly
+    assert await _rows(store) == [(1, "v1", None), (2, "other", None)]
+
+
+async def test_a_checked_write_that_hits_answers_true_in_one_round_trip(store: Store) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
+    await idle_workers(store)
+    before = store.round_trips
+
+    changed = await _write(store, lambda tx: tx.changes_one(
+        "UPDATE probe SET n = n + 1 WHERE t = ? AND n = ?", ("v1", 1)
+    ))
+
+    assert changed is True
+    assert store.round_trips - before == 1
+    assert await _rows(store) == [(2, "v1", None)]
+
+
+async def test_a_held_write_refused_by_a_constraint_is_caught_where_the_body_catches_it(
+    store: Store,
+) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'taken')"))
+
+    def body(tx: PgConnection) -> str:
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (2, "before"))
+        try:
+            tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (3, "taken"))
+        except sqlite3.IntegrityError:  # as the repositories catch a UNIQUE name
+            return "caught"
+        finally:
+            tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (4, "after"))
+        return "not caught"
+
+    assert await _write(store, body) == "caught"
+    assert await _rows(store) == [(1, "taken", None), (2, "before", None), (4, "after", None)]
+
+
+async def test_statements_prepared_in_a_session_serve_after_a_rollback_and_a_new_session(
+    store: Store, postgres: PostgresServer
+) -> None:
+    insert = "INSERT INTO probe (n, t) VALUES (?, ?)"
+
+    def fails(tx: PgConnection) -> None:
+        tx.execute(insert, (1, "one"))
+        tx.execute("SELECT 1").fetchall()  # sends what was held
+        raise RuntimeError("the body gives up")
+
+    with pytest.raises(RuntimeError):
+        await _write(store, fails)
+    await _write(store, lambda tx: tx.execute(insert, (2, "two")))
+    admin = await asyncpg.connect(postgres.url())
+    try:  # the server ends every session of the database (as a restart would)
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = $1 AND pid <> pg_backend_pid()",
+            urlsplit(_engine(store).url).path.lstrip("/"),
+        )
+    finally:
+        await admin.close()
+    await _write(store, lambda tx: tx.execute(insert, (3, "three")))
+
+    assert await _rows(store) == [(2, "two", None), (3, "three", None)]
