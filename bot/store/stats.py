@@ -26,6 +26,45 @@ _EPOCH = date(1970, 1, 1).toordinal()
 #: Outcomes in the order of the tables' columns (migrations/0003_stats.sql).
 OUTCOME_COLUMNS = (Outcome.DRAMATIC_FAILURE, Outcome.FAILURE, Outcome.SUCCESS,
                    Outcome.EXCEPTIONAL_SUCCESS, Outcome.BOTCH)
+#: A roll's rows in each table: every level (its channel and the server's 0, the roller
+#: and everyone's 0) at every span (all, day, month); StatsRepository._keys.
+LEVELS = 12
+#: One statement per table and roll, a VALUES row per level (the levels' keys differ,
+#: so no row is upserted twice). Literal text, built once from literal text.
+TALLY = (  # only "?" is joined in:
+    "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"  # noqa: S608
+    " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success, botch,"
+    " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10) VALUES "
+    + ", ".join(["(" + ", ".join(["?"] * 25) + ")"] * LEVELS)
+    + " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
+    " DO UPDATE SET rolls = stat_tally.rolls + excluded.rolls,"
+    " dice = stat_tally.dice + excluded.dice,"
+    " will_spent = stat_tally.will_spent + excluded.will_spent,"
+    " dramatic_failure = stat_tally.dramatic_failure + excluded.dramatic_failure,"
+    " failure = stat_tally.failure + excluded.failure,"
+    " success = stat_tally.success + excluded.success,"
+    " exceptional_success = stat_tally.exceptional_success + excluded.exceptional_success,"
+    " botch = stat_tally.botch + excluded.botch, f1 = stat_tally.f1 + excluded.f1,"
+    " f2 = stat_tally.f2 + excluded.f2, f3 = stat_tally.f3 + excluded.f3,"
+    " f4 = stat_tally.f4 + excluded.f4, f5 = stat_tally.f5 + excluded.f5,"
+    " f6 = stat_tally.f6 + excluded.f6, f7 = stat_tally.f7 + excluded.f7,"
+    " f8 = stat_tally.f8 + excluded.f8, f9 = stat_tally.f9 + excluded.f9,"
+    " f10 = stat_tally.f10 + excluded.f10"
+)
+SHAPES = (  # only "?" is joined in:
+    "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"  # noqa: S608
+    " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch) VALUES "
+    + ", ".join(["(" + ", ".join(["?"] * 14) + ")"] * LEVELS)
+    + " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
+    " DO UPDATE SET rolls = stat_shapes.rolls + excluded.rolls,"
+    " dramatic_failure = stat_shapes.dramatic_failure + excluded.dramatic_failure,"
+    " failure = stat_shapes.failure + excluded.failure,"
+    " success = stat_shapes.success + excluded.success,"
+    " exceptional_success = stat_shapes.exceptional_success + excluded.exceptional_success,"
+    " botch = stat_shapes.botch + excluded.botch"
+)
+
+
 def day_number(day: date) -> int:
     """A day's bucket: days since 1970-01-01."""
     return day.toordinal() - _EPOCH
@@ -72,47 +111,12 @@ class StatsRepository(Repository):
         return keys
 
     def _tally(self, roll: RollRecord, values: Sequence[int]) -> None:
-        self._conn.executemany(
-            "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private,"
-            " ruleset,"
-            " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success,"
-            " botch,"
-            " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
-            " DO UPDATE SET rolls = stat_tally.rolls + excluded.rolls,"
-            " dice = stat_tally.dice + excluded.dice,"
-            " will_spent = stat_tally.will_spent + excluded.will_spent,"
-            " dramatic_failure = stat_tally.dramatic_failure + excluded.dramatic_failure,"
-            " failure = stat_tally.failure + excluded.failure,"
-            " success = stat_tally.success + excluded.success,"
-            " exceptional_success = stat_tally.exceptional_success + excluded.exceptional_success,"
-            " botch = stat_tally.botch + excluded.botch, f1 = stat_tally.f1 + excluded.f1,"
-            " f2 = stat_tally.f2 + excluded.f2, f3 = stat_tally.f3 + excluded.f3,"
-            " f4 = stat_tally.f4 + excluded.f4, f5 = stat_tally.f5 + excluded.f5,"
-            " f6 = stat_tally.f6 + excluded.f6, f7 = stat_tally.f7 + excluded.f7,"
-            " f8 = stat_tally.f8 + excluded.f8, f9 = stat_tally.f9 + excluded.f9,"
-            " f10 = stat_tally.f10 + excluded.f10",
-            [(*key, *values) for key in self._keys(roll)],
-        )
+        self._do(TALLY, [v for key in self._keys(roll) for v in (*key, *values)])
 
     def _shape(self, roll: RollRecord, first: Outcome, sign: int) -> None:
         shape = shape_of(roll.request)
         values = (sign, *_outcomes(first, sign))
-        self._conn.executemany(
-            "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private,"
-            " ruleset,"
-            " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
-            " DO UPDATE SET rolls = stat_shapes.rolls + excluded.rolls,"
-            " dramatic_failure = stat_shapes.dramatic_failure + excluded.dramatic_failure,"
-            " failure = stat_shapes.failure + excluded.failure,"
-            " success = stat_shapes.success + excluded.success,"
-            " exceptional_success = stat_shapes.exceptional_success + excluded.exceptional_success,"
-            " botch = stat_shapes.botch + excluded.botch",
-            [(*key, shape, *values) for key in self._keys(roll)],
-        )
+        self._do(SHAPES, [v for key in self._keys(roll) for v in (*key, shape, *values)])
 
     def counted(self, roll: RollRecord) -> None:
         """A new roll: counted at every level, its request shape with its outcome."""

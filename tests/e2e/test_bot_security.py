@@ -374,6 +374,8 @@ PASSED_THROUGH = {
     ("repository.py", "_do", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_changes_one", "sql"): "the helpers pass their caller's SQL on",
     ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
+    ("stats.py", "_tally", "TALLY"): "literal text, a VALUES row per level (stats.py)",
+    ("stats.py", "_shape", "SHAPES"): "literal text, a VALUES row per level (stats.py)",
     ("postgres.py", "_holding", "prepare"): (
         "PREPARE of a repository's literal SQL, translated, named by the store"
     ),
