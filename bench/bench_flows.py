@@ -13,11 +13,12 @@ bot's own work: store trips, engine, render. Printed per workload: the trips
 to the database thread one interaction takes (``Store.trips``, counted, not
 timed), the round trips to the database server it takes on PostgreSQL
 (``Store.round_trips``: statements, BEGIN and COMMIT; SQLite has none beyond its
-trips), operations/s and p50/p99 latency. With ``--database-url`` the flows run on
-that PostgreSQL database instead, which is EMPTIED before each workload: give it a
-database of its own. Each task acts as its own member in
-its own channel (no conflicts). Figures go into BENCHMARKS.md; nothing here is
-a timed test.
+trips), both counted on a second interaction after an idle moment (the first
+connects and, on PostgreSQL, prepares its statements), operations/s and p50/p99
+latency. With ``--database-url`` the flows run on that PostgreSQL database
+instead, which is EMPTIED before each workload: give it a database of its own.
+Each task acts as its own member in its own channel (no conflicts). Figures go
+into BENCHMARKS.md; nothing here is a timed test.
 """
 
 from __future__ import annotations
@@ -137,10 +138,21 @@ async def _init_next(deps: Deps, member: int) -> Reply:
     return await initiative.card_pressed(deps, _ctx(member, storyteller=True), press)
 
 
-async def _trips(deps: Deps, workload: Workload, member: int) -> int:
-    before = deps.store.trips
-    await run(workload(deps, member), Quiet())
-    return deps.store.trips - before
+async def _counted(deps: Deps, workload: Workload, member: int) -> tuple[int, int]:
+    """The trips and round trips of one interaction after an idle moment (as between a
+    table's commands: a PostgreSQL worker has begun its next transaction), without its
+    set-up (Spend Will's roll, Next's fight)."""
+    if workload is _spend_will:
+        reply = await rolls.roll(deps, _ctx(member), _ask(2), label=None, private=False)
+        interaction = rolls.spend_will_pressed(deps, _ctx(member), _roll_id(reply))
+    else:
+        if workload is _init_next:
+            await _fight(deps, member)
+        interaction = workload(deps, member)
+    await asyncio.sleep(0.05)
+    trips, round_trips = deps.store.trips, deps.store.round_trips
+    await run(interaction, Quiet())
+    return deps.store.trips - trips, deps.store.round_trips - round_trips
 
 
 async def _emptied(url: str) -> str:
@@ -168,19 +180,8 @@ async def measure(
         store = await Store.open(target)
         deps = Deps(store=store, faces=seeded_faces(7))
         try:
-            if workload is _spend_will:  # the press's own trips, without its roll's
-                reply = await rolls.roll(deps, _ctx(999_999), _ask(2), label=None,
-                                         private=False)
-                before, round_before = deps.store.trips, deps.store.round_trips
-                await run(rolls.spend_will_pressed(deps, _ctx(999_999), _roll_id(reply)), Quiet())
-                trips = deps.store.trips - before
-                round_trips = deps.store.round_trips - round_before
-            else:
-                if workload is _init_next:  # the press's own trips, without the set-up
-                    await _fight(deps, 999_999)
-                round_before = deps.store.round_trips
-                trips = await _trips(deps, workload, 999_999)
-                round_trips = deps.store.round_trips - round_before
+            await _counted(deps, workload, 999_998)  # connects, prepares its statements
+            trips, round_trips = await _counted(deps, workload, 999_999)
             latencies: list[float] = []
             stop = time.perf_counter() + seconds
 
