@@ -24,9 +24,11 @@ Guarantees, as on SQLite:
 - a statement error that the body catches (a UNIQUE name) aborts a PostgreSQL
   transaction, so the body is re-run once with a savepoint around each statement.
 
-Costs: one round trip per statement, plus a write's ``COMMIT`` (counted in
-:attr:`PgEngine.round_trips`; SQLite's transaction is one trip to its thread). A
-worker ends the last transaction and begins the next while nobody waits (a read's
+Costs: one round trip per statement whose answer the body needs (rows, or a row
+count it reads); the writes it reads nothing from are held back and go with the next
+such statement or with ``COMMIT``, in one message (:class:`PgConnection`). Round trips
+are counted in :attr:`PgEngine.round_trips` (SQLite's transaction is one trip to its
+thread). A worker ends the last transaction and begins the next while nobody waits (a read's
 COMMIT is not waited for: it makes nothing durable), so ``BEGIN`` costs a caller a
 round trip only when transactions queue with no idle moment between them, and a
 transaction whose body sends nothing costs none. Between transactions a worker's
@@ -410,7 +412,8 @@ class PgConnection:
 
 
 class _Again(Exception):  # noqa: N818 - a signal between two methods, never seen outside
-    """Run the transaction again (carefully: with a savepoint per statement)."""
+    """Run the transaction again (carefully: nothing held back, a savepoint around each
+    statement)."""
 
     def __init__(self, *, careful: bool) -> None:
         super().__init__()
