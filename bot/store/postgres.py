@@ -28,8 +28,8 @@ Costs: one round trip per statement whose answer the body needs (rows, or a row
 count it reads); the writes it reads nothing from are held back and go with the next
 such statement or with ``COMMIT``, in one message (:class:`PgConnection`). Round trips
 are counted in :attr:`PgEngine.round_trips` (SQLite's transaction is one trip to its
-thread). A worker ends the last transaction and begins the next while nobody waits (a read's
-COMMIT is not waited for: it makes nothing durable), so ``BEGIN`` costs a caller a
+thread). A worker ends the last transaction and begins the next while nobody waits
+(a read's COMMIT is not waited for: it makes nothing durable), so ``BEGIN`` costs a
 round trip only when transactions queue with no idle moment between them, and a
 transaction whose body sends nothing costs none. Between transactions a worker's
 session is therefore "idle in transaction", holding no lock and no snapshot; one
@@ -232,10 +232,11 @@ class PgConnection:
     """One transaction's connection as the repositories see it (bot.store.repository.
     Connection), used from the worker thread running the body.
 
-    A statement whose rows nobody waits for (a write without RETURNING) is held back,
-    its parameters written in as literals, and sent with the next statement whose
-    answer is needed, or with ``COMMIT``: one simple-protocol message, one round trip
-    for all of them. A conditional write expected to change one row
+    A statement whose rows nobody waits for (a write without RETURNING) is held back as
+    ``EXECUTE`` of the statement prepared once in the session, its parameters written
+    in as literals, and sent with the next statement whose answer is needed, or with
+    ``COMMIT``: one simple-protocol message, one round trip for all of them. A
+    conditional write expected to change one row
     (:meth:`changes_one`) is held back too, answered True, and checked by the server
     (it raises :data:`MISSED` otherwise). A held-back statement that fails, or a check
     that misses, re-runs the transaction ``careful``: statement by statement, each in
@@ -314,9 +315,11 @@ class PgConnection:
         if text is None or _TAG in text:
             return self.execute(sql, parameters).rowcount == 1
         self.held.append(
-            f"DO {_TAG} DECLARE changed bigint; BEGIN {text}; GET DIAGNOSTICS changed ="
-            f" ROW_COUNT; IF changed <> 1 THEN RAISE EXCEPTION 'changed % rows, not 1',"
-            f" changed USING ERRCODE = '{MISSED}'; END IF; END {_TAG}"
+            # (the variable's name is one no column has: PL/pgSQL would read it there)
+            f"DO {_TAG} DECLARE storybot_rows bigint; BEGIN {text}; GET DIAGNOSTICS"
+            f" storybot_rows = ROW_COUNT; IF storybot_rows <> 1 THEN RAISE EXCEPTION"
+            f" 'changed % rows, not 1', storybot_rows USING ERRCODE = '{MISSED}'; END IF;"
+            f" END {_TAG}"
         )
         return True
 
