@@ -85,6 +85,16 @@ def _returns_rows(sql: str) -> bool:
     the search runs through a whole statement (a roll's statistics are 2 kB)."""
     return _RETURNS_ROWS.search(sql) is not None
 
+
+_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE)\s+([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _tables(sql: str) -> frozenset[str]:
+    """The tables a statement names (reads or writes), over-counted rather than missed
+    ("DO UPDATE SET" counts a table "set"); empty when none is found."""
+    return frozenset(name.lower() for name in _TABLE.findall(sql))
+
 #: The connection is gone, or the server cannot take it now: the member may try again.
 UNAVAILABLE: tuple[type[BaseException], ...] = (
     OSError,
@@ -253,6 +263,9 @@ class PgConnection:
     failure: BaseException | None = field(default=None)
     #: Statements held back, as literal text, not sent yet.
     held: list[str] = field(default_factory=list)
+    #: The tables the held-back statements name: a statement that answers rows and names
+    #: none of them runs before them (it cannot see the difference), else after them.
+    touched: set[str] = field(default_factory=set)
     #: Statements sent (held back, then sent with others) before ``held``.
     sent: int = 0
     #: A held-back statement failed, or a check missed: run again carefully.
@@ -265,14 +278,17 @@ class PgConnection:
         translated = translate(sql)
         args = arguments(translated, parameters)
         if _returns_rows(translated.sql):
-            self.send()
+            tables = _tables(translated.sql)
+            if not tables or "*" in self.touched or tables & self.touched:
+                # it must see what is held back, or might
+                self.send()
             rows = self._call(self._fetch(translated, args))
             return _Cursor(list(rows), len(rows))
         text = self._holding(translated, args)
         if text is None:
             self.send()
             return _Cursor([], _changed(self._call(self._status(translated, args))))
-        self.held.append(text)
+        self._hold(text, translated)
         return _Held(self, self.sent + len(self.held) - 1)
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> _Cursor:
@@ -280,7 +296,8 @@ class PgConnection:
         batch = [arguments(translated, each) for each in parameters]
         texts = [self._holding(translated, args) for args in batch]
         if all(text is not None for text in texts):
-            self.held.extend(str(text) for text in texts)
+            for text in texts:
+                self._hold(str(text), translated)
         else:
             self.send()
             self._call(self._many(translated, batch))
@@ -311,17 +328,23 @@ class PgConnection:
         """A conditional write that should change exactly one row: whether it did. Held
         back and answered True unless careful; the server checks it when it is sent."""
         translated = translate(sql)
-        text = None if self.careful else inline(translated, arguments(translated, parameters))
+        text = (None if self.careful or self.failure is not None
+                else inline(translated, arguments(translated, parameters)))
         if text is None or _TAG in text:
             return self.execute(sql, parameters).rowcount == 1
-        self.held.append(
+        self._hold(
             # (the variable's name is one no column has: PL/pgSQL would read it there)
             f"DO {_TAG} DECLARE storybot_rows bigint; BEGIN {text}; GET DIAGNOSTICS"
             f" storybot_rows = ROW_COUNT; IF storybot_rows <> 1 THEN RAISE EXCEPTION"
             f" 'changed % rows, not 1', storybot_rows USING ERRCODE = '{MISSED}'; END IF;"
-            f" END {_TAG}"
+            f" END {_TAG}",
+            translated,
         )
         return True
+
+    def _hold(self, text: str, translated: Translated) -> None:
+        self.held.append(text)
+        self.touched |= _tables(translated.sql) or {"*"}  # "*": names no table we know
 
     def send(self, then: str | None = None) -> str:
         """Send the held-back statements (and ``then``, a statement of the store's own:
@@ -330,6 +353,7 @@ class PgConnection:
         if not script:
             return ""
         count, self.held = len(self.held), []
+        self.touched = set()
         self.sent += count
         text = ";\n".join(script)
         try:
@@ -348,10 +372,11 @@ class PgConnection:
             msg = "a held-back statement's row count was read after later ones were sent"
             raise RuntimeError(msg)
         rest, self.held = self.held[through:], self.held[:through]
+        touched = self.touched
         try:
             return _changed(self.send())
-        finally:
-            self.held = rest
+        finally:  # the rest is still held back (its tables: among those before)
+            self.held, self.touched = rest, touched if rest else set()
 
     def alive(self) -> bool:
         """Whether the session still stands as far as its socket already tells, without a

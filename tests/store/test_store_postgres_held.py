@@ -147,6 +147,27 @@ async def test_a_read_after_held_writes_sees_them(store: Store) -> None:
     assert await _write(store, body) == [(7, "seven")]
 
 
+async def test_a_read_of_other_tables_runs_before_the_held_writes_one_of_theirs_after(
+    store: Store,
+) -> None:
+    def body(tx: PgConnection) -> tuple[int, list[Any], int, list[Any]]:
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (7, "seven"))
+        versions = tx.execute("SELECT count(*) FROM schema_version").fetchall()
+        still_held = len(tx.held)
+        mine = [tuple(r) for r in tx.execute(
+            "SELECT p.n FROM schema_version s JOIN probe p ON p.n > s.version - 100"
+            " WHERE s.version = 1"
+        ).fetchall()]
+        return still_held, versions, len(tx.held), mine
+
+    still_held, versions, after, mine = await _write(store, body)
+
+    assert still_held == 1  # schema_version is not a table the insert names
+    assert versions[0][0] > 0
+    assert after == 0  # the join names probe: the insert went first
+    assert mine == [(7,)]
+
+
 async def test_a_row_count_read_sends_what_was_held_before_it(store: Store) -> None:
     await _write(store, lambda tx: tx.executemany(
         "INSERT INTO probe (n, t) VALUES (?, ?)", [(n, str(n)) for n in range(5)]
