@@ -248,9 +248,11 @@ class PgConnection:
     ``COMMIT``: one simple-protocol message, one round trip for all of them. A
     conditional write expected to change one row
     (:meth:`changes_one`) is held back too, answered True, and checked by the server
-    (it raises :data:`MISSED` otherwise). A held-back statement that fails, or a check
-    that misses, re-runs the transaction ``careful``: statement by statement, each in
-    a savepoint, answered when it runs, exactly as on SQLite.
+    (it raises :data:`MISSED` otherwise); a body that raises while such answers are
+    unsent has them sent first (PgEngine._verify), so that no error of a body stands on
+    a wrong guess. A held-back statement that fails, or a check that misses, re-runs the
+    transaction ``careful``: statement by statement, each in a savepoint, answered when
+    it runs, exactly as on SQLite.
     """
 
     conn: asyncpg.Connection
@@ -341,6 +343,10 @@ class PgConnection:
             translated,
         )
         return True
+
+    def trusting(self) -> bool:
+        """Whether answers were given on trust: checked writes are held back, unsent."""
+        return any(text.startswith("DO ") for text in self.held)
 
     def _hold(self, text: str, translated: Translated) -> None:
         self.held.append(text)
@@ -653,6 +659,8 @@ class PgEngine:
             try:
                 answer = body(tx)
             except BaseException as error:
+                if tx.trusting() and tx.failure is None:
+                    self._verify(worker, tx)
                 if tx.statements == 0 and tx.failure is None:
                     raise  # nothing was sent: the open transaction serves the next one
                 worker.end("ROLLBACK")
@@ -675,6 +683,20 @@ class PgEngine:
         finally:
             self.round_trips += tx.round_trips
         return answer
+
+    @staticmethod
+    def _verify(worker: _Worker, tx: PgConnection) -> None:
+        """The body raised after answers given on trust (checked writes held back): send
+        what is held, so that a wrong answer runs the body again exactly rather than its
+        error standing on a guess. Nothing is committed either way."""
+        try:
+            tx.send()
+        except UNAVAILABLE:
+            raise
+        except BaseException as failed:
+            worker.end("ROLLBACK")
+            careful = tx.careful if isinstance(failed, _RACES) else True
+            raise _Again(careful=careful) from failed
 
     def _commit(self, worker: _Worker, tx: PgConnection) -> None:
         """A write's COMMIT, sent with what the body held back (one round trip); a

@@ -9,6 +9,7 @@ concurrent press of the same button changes nothing, whatever the timing.
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 
 from bot.store.repository import Connection, Repository
 from bot.store.stats import StatsRepository
@@ -162,16 +163,15 @@ class RollRepository(Repository):
         if result.will is not WillUse.AFTER:
             msg = "spend_will takes the result re-read with Will spent after the roll"
             raise ValueError(msg)
-        before = self._reading(roll_id, read)
-        row = self._one(
+        before = self._as_read(roll_id, read)
+        changed = before is not None and self._changes_one(
             "UPDATE rolls SET result_json = ?, will_state = 'spent',"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND will_state = 'offered'"
-            " AND beat = 0 AND closed = 0 AND void = 0"
-            " RETURNING *",
+            " AND beat = 0 AND closed = 0 AND void = 0",
             (result.model_dump_json(), roll_id, user_id),
         )
-        return self._reread(before, row)
+        return self._revised(before, changed, result=result, will_state=WillState.SPENT)
 
     def take_beat(
         self, roll_id: int, user_id: int, result: RollResult, *, read: RollRecord | None = None
@@ -187,40 +187,39 @@ class RollRepository(Repository):
         if not result.beat:
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
-        before = self._reading(roll_id, read)
-        row = self._one(
+        before = self._as_read(roll_id, read)
+        changed = before is not None and self._changes_one(
             "UPDATE rolls SET result_json = ?, beat = 1,"
             " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND roller_id = ? AND beat = 0 AND closed = 0 AND void = 0"
-            " RETURNING *",
+            " WHERE id = ? AND roller_id = ? AND beat = 0 AND closed = 0 AND void = 0",
             (result.model_dump_json(), roll_id, user_id),
         )
-        return self._reread(before, row)
+        will_state = None if before is None else (
+            WillState.NONE if before.will_state is WillState.OFFERED else before.will_state
+        )
+        return self._revised(before, changed, result=result, beat=True, will_state=will_state)
 
-    def _reading(
-        self, roll_id: int, read: RollRecord | None
-    ) -> tuple[RollResult, WillState] | None:
-        """A roll's reading and Will state before a button re-reads it (the counters move
-        from it in the same transaction): ``read``'s, when the transaction read it."""
-        if read is not None:
-            if read.id != roll_id:
-                msg = f"the roll read is {read.id}, not {roll_id}"
-                raise ValueError(msg)
-            return read.result, read.will_state
-        row = self._one("SELECT result_json, will_state FROM rolls WHERE id = ?", (roll_id,))
-        if row is None:
-            return None
-        return RollResult.model_validate_json(row["result_json"]), WillState(row["will_state"])
+    def _as_read(self, roll_id: int, read: RollRecord | None) -> RollRecord | None:
+        """The roll as this transaction reads it before a button re-reads it: ``read``,
+        when the caller read it in the transaction already."""
+        if read is None:
+            return self.get(roll_id)
+        if read.id != roll_id:
+            msg = f"the roll read is {read.id}, not {roll_id}"
+            raise ValueError(msg)
+        return read
 
-    def _reread(
-        self, before: tuple[RollResult, WillState] | None, row: sqlite3.Row | None
-    ) -> RollRecord | None:
-        """The re-read roll (None when the update changed nothing), counted anew."""
-        if row is None or before is None:
+    def _revised(self, before: RollRecord | None, changed: bool, **update: object
+                 ) -> RollRecord | None:
+        """The roll as its conditional update left it (None when it changed nothing), its
+        counters moved from the reading ``before``. Built from what was read and written,
+        not read back (its ``updated_at`` is this process's clock, within a moment of the
+        database's)."""
+        if before is None or not changed:
             return None
-        record = _roll(row)
-        self._stats.reread(*before, record)
+        record = before.model_copy(update={**update, "updated_at": datetime.now(UTC)})
+        self._stats.reread(before.result, before.will_state, record)
         return record
 
     def claim_retry(

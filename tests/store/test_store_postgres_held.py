@@ -200,6 +200,28 @@ async def test_a_checked_write_that_misses_answers_false_and_the_rest_is_written
     assert await _rows(store) == [(1, "v1", None), (2, "other", None)]
 
 
+class _Refused(Exception):  # noqa: N818 - a body's refusal, carrying what it was told
+    def __init__(self, changed: bool) -> None:
+        super().__init__(changed)
+        self.changed = changed
+
+
+async def test_a_body_that_raises_on_a_trusted_answer_is_run_again_exactly(
+    store: Store,
+) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
+
+    def body(tx: PgConnection) -> None:
+        # as a flow that refuses either way, with a reason that depends on the answer
+        raise _Refused(tx.changes_one("UPDATE probe SET n = 2 WHERE t = ? AND n = ?", ("v1", 5)))
+
+    with pytest.raises(_Refused) as refused:
+        await _write(store, body)
+
+    assert refused.value.changed is False  # not the True given on trust
+    assert await _rows(store) == [(1, "v1", None)]
+
+
 async def test_a_checked_write_that_hits_answers_true_in_one_round_trip(store: Store) -> None:
     await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
     await idle_workers(store)
