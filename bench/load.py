@@ -537,7 +537,7 @@ def _placements(bot: str, stores: list[str], processes: list[int]) -> list[tuple
             if count == 1 or store == "postgres"]
 
 
-def _postgres() -> PostgresServer:
+def throwaway_postgres() -> PostgresServer:
     """The test suite's throw-away server (initdb into a temporary folder, a Unix socket;
     fsync off, as SQLite's ``synchronous = NORMAL`` does not sync a commit either)."""
     found = binaries()
@@ -611,7 +611,8 @@ def main() -> None:
     print(f"# Load benchmark — Python {platform.python_version()}, {procstat.cpu_count()} CPUs,"
           f" load average {procstat.load_average()}")
     print(" ".join(["python -m bench.load", *sys.argv[1:]]))
-    postgres = _postgres() if any(config.store == "postgres" for config in configs) else None
+    wanted = any(config.store == "postgres" for config in configs)
+    postgres = throwaway_postgres() if wanted else None
     results = []
     try:
         for config in configs:
