@@ -50,6 +50,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from enum import IntEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final, Literal, TypeVar
@@ -219,6 +220,20 @@ def inline(translated: Translated, args: list[Any]) -> str | None:
     return _SLOT.sub(slot, translated.sql)
 
 
+class _Care(IntEnum):
+    """How a transaction's statements go, from the fastest to the most exact: each level
+    is what a re-run needs after the one before went wrong."""
+
+    TRUSTING = 0
+    """Writes nobody reads from are held back; checked writes are answered on trust."""
+    EXACT = 1
+    """Every statement is sent when it runs and answered then (a check missed, or a
+    held-back statement failed)."""
+    CAREFUL = 2
+    """And each in a savepoint, so that an error the body catches leaves the transaction
+    usable, as on SQLite."""
+
+
 class _Held:
     """The cursor of a statement held back: its row count is known once it was sent."""
 
@@ -251,13 +266,14 @@ class PgConnection:
     (it raises :data:`MISSED` otherwise); a body that raises while such answers are
     unsent has them sent first (PgEngine._verify), so that no error of a body stands on
     a wrong guess. A held-back statement that fails, or a check that misses, re-runs the
-    transaction ``careful``: statement by statement, each in a savepoint, answered when
-    it runs, exactly as on SQLite.
+    transaction again statement by statement, each answered when it runs
+    (:attr:`_Care.EXACT`); an error the body catches, with a savepoint around each
+    statement (:attr:`_Care.CAREFUL`): exactly as on SQLite.
     """
 
     conn: asyncpg.Connection
     loop: asyncio.AbstractEventLoop
-    careful: bool = False
+    care: _Care = _Care.TRUSTING
     round_trips: int = 0
     #: Statements the server has run so far in this transaction.
     statements: int = 0
@@ -270,7 +286,7 @@ class PgConnection:
     touched: set[str] = field(default_factory=set)
     #: Statements sent (held back, then sent with others) before ``held``.
     sent: int = 0
-    #: A held-back statement failed, or a check missed: run again carefully.
+    #: A held-back statement failed, or a check missed: run again exactly.
     displaced: bool = False
     #: The statements prepared on this connection (``PREPARE``) and their names: the
     #: worker's, kept as long as its session (a prepared statement outlives a rollback).
@@ -308,9 +324,9 @@ class PgConnection:
     def _holding(self, translated: Translated, args: list[Any]) -> str | None:
         """The statement to hold back: ``EXECUTE`` of the statement prepared on this
         connection (prepared on its first use: the server parses and plans it once),
-        with its parameters as literals; None when it must be sent now (careful, or a
+        with its parameters as literals; None when it must be sent now (not trusting, or a
         value without a safe literal)."""
-        if self.careful or self.failure is not None:
+        if self.care is not _Care.TRUSTING or self.failure is not None:
             return None
         literals: list[str] = []
         for value in args:
@@ -328,9 +344,9 @@ class PgConnection:
 
     def changes_one(self, sql: str, parameters: Params = (), /) -> bool:
         """A conditional write that should change exactly one row: whether it did. Held
-        back and answered True unless careful; the server checks it when it is sent."""
+        back and answered True when trusting; the server checks it when it is sent."""
         translated = translate(sql)
-        text = (None if self.careful or self.failure is not None
+        text = (None if self.care is not _Care.TRUSTING or self.failure is not None
                 else inline(translated, arguments(translated, parameters)))
         if text is None or _TAG in text:
             return self.execute(sql, parameters).rowcount == 1
@@ -407,7 +423,7 @@ class PgConnection:
         except asyncpg.IntegrityConstraintViolationError as error:
             refused = PgIntegrityError(str(error))
             self.statements += statement  # it ran: the transaction has its snapshot
-            if not self.careful:  # careful: its savepoint was rolled back, all is well
+            if self.care is not _Care.CAREFUL:  # else its savepoint was rolled back
                 self.failure = self.failure or refused
             raise refused from error
         except BaseException as error:
@@ -432,7 +448,7 @@ class PgConnection:
         """``work``, in a savepoint when careful: a statement's error then leaves the
         transaction usable, as on SQLite. (The worker began the transaction with a plain
         BEGIN, so asyncpg's ``transaction()`` cannot nest in it: the savepoint is spoken.)"""
-        if not self.careful:
+        if self.care is not _Care.CAREFUL:
             return await work
         await self.conn.execute("SAVEPOINT careful")
         try:
@@ -446,12 +462,11 @@ class PgConnection:
 
 
 class _Again(Exception):  # noqa: N818 - a signal between two methods, never seen outside
-    """Run the transaction again (carefully: nothing held back, a savepoint around each
-    statement)."""
+    """Run the transaction again, with at least ``care``."""
 
-    def __init__(self, *, careful: bool) -> None:
+    def __init__(self, care: _Care) -> None:
         super().__init__()
-        self.careful = careful
+        self.care = care
 
 
 class _Reconnect(Exception):  # noqa: N818 - a signal between two methods
@@ -627,12 +642,12 @@ class PgEngine:
         return await asyncio.shield(answer)
 
     def _attempts(self, worker: _Worker, body: Callable[[PgConnection], T]) -> T:
-        careful = False
+        care = _Care.TRUSTING
         for attempt in range(TRIES):
             try:
-                return self._transaction(worker, careful, body)
+                return self._transaction(worker, care, body)
             except _Again as again:
-                careful = careful or again.careful
+                care = max(care, again.care)
                 # Spread the retries of colliding transactions apart (at most ~64 ms).
                 time.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 6)))
             except _Reconnect:
@@ -644,7 +659,7 @@ class PgEngine:
         raise StoreBusy(str(self.server))
 
     def _transaction(
-        self, worker: _Worker, careful: bool, body: Callable[[PgConnection], T]
+        self, worker: _Worker, care: _Care, body: Callable[[PgConnection], T]
     ) -> T:
         """In a worker thread: the body in the worker's open transaction, then COMMIT (a
         write's on the caller's path, a read's after it); ROLLBACK if it raises."""
@@ -653,7 +668,7 @@ class PgEngine:
             opened = worker.open()
         except UNAVAILABLE as error:  # the server closed it while it was idle
             raise _Reconnect from error
-        tx = PgConnection(conn, worker.loop, careful=careful, round_trips=opened,
+        tx = PgConnection(conn, worker.loop, care=care, round_trips=opened,
                           prepared=worker.prepared)
         try:
             try:
@@ -679,7 +694,7 @@ class PgEngine:
             self._commit(worker, tx)
         except _RACES as error:  # at COMMIT, or in what was held back until it
             worker.end("ROLLBACK")
-            raise _Again(careful=careful) from error
+            raise _Again(care) from error
         finally:
             self.round_trips += tx.round_trips
         return answer
@@ -695,8 +710,7 @@ class PgEngine:
             raise
         except BaseException as failed:
             worker.end("ROLLBACK")
-            careful = tx.careful if isinstance(failed, _RACES) else True
-            raise _Again(careful=careful) from failed
+            raise _Again(tx.care if isinstance(failed, _RACES) else _Care.EXACT) from failed
 
     def _commit(self, worker: _Worker, tx: PgConnection) -> None:
         """A write's COMMIT, sent with what the body held back (one round trip); a
@@ -721,15 +735,16 @@ class PgEngine:
 
     @staticmethod
     def _again(tx: PgConnection, raised: BaseException | None) -> None:
-        """Raise :class:`_Again` when the transaction should run again: it lost a race, or
-        its body went on after a statement's error (which voids a PostgreSQL transaction:
-        then again with a savepoint per statement, as SQLite would have gone on)."""
+        """Raise :class:`_Again` when the transaction should run again: it lost a race; or
+        what failed was held back, or a check missed (again, each statement answered when
+        it runs); or its body went on after a statement's error, which voids a PostgreSQL
+        transaction (again with a savepoint per statement, as SQLite would have gone on)."""
         if isinstance(tx.failure, _RACES):
-            raise _Again(careful=tx.careful) from tx.failure
-        if tx.displaced and not tx.careful:  # what failed was held back: run it exactly
-            raise _Again(careful=True) from tx.failure
-        if tx.failure is not None and tx.failure is not raised and not tx.careful:
-            raise _Again(careful=True) from tx.failure
+            raise _Again(tx.care) from tx.failure
+        if tx.displaced and tx.care is _Care.TRUSTING:
+            raise _Again(_Care.EXACT) from tx.failure
+        if tx.failure is not None and tx.failure is not raised and tx.care < _Care.CAREFUL:
+            raise _Again(_Care.CAREFUL) from tx.failure
 
 
 def _reason(error: BaseException, url: str) -> str:

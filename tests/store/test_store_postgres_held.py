@@ -185,10 +185,10 @@ async def test_a_checked_write_that_misses_answers_false_and_the_rest_is_written
     store: Store,
 ) -> None:
     await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
-    runs: list[bool] = []
+    runs: list[str] = []
 
     def body(tx: PgConnection) -> bool:
-        runs.append(tx.careful)
+        runs.append(tx.care.name)
         tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (2, "other"))
         # as a versioned update does: "if it is still at version 5" (it is at 1)
         return tx.changes_one("UPDATE probe SET n = n + 1 WHERE t = ? AND n = ?", ("v1", 5))
@@ -196,7 +196,7 @@ async def test_a_checked_write_that_misses_answers_false_and_the_rest_is_written
     changed = await _write(store, body)
 
     assert changed is False
-    assert runs == [False, True]  # held back and answered True, then again exactly
+    assert runs == ["TRUSTING", "EXACT"]  # held back and answered True, then exactly
     assert await _rows(store) == [(1, "v1", None), (2, "other", None)]
 
 
