@@ -206,16 +206,27 @@ def literal(value: object) -> str | None:
     return None
 
 
+def literals(args: list[Any]) -> list[str] | None:
+    """Every parameter as literal text (:func:`literal`), or None when one has none."""
+    texts: list[str] = []
+    for value in args:
+        text = literal(value)
+        if text is None:
+            return None
+        texts.append(text)
+    return texts
+
+
 def inline(translated: Translated, args: list[Any]) -> str | None:
     """A translated statement with its parameters written in as literals (None when one
     has no safe literal)."""
-    literals = [literal(value) for value in args]
-    if None in literals:
+    texts = literals(args)
+    if texts is None:
         return None
 
     def slot(match: re.Match[str]) -> str:
         number = match.group(1)
-        return match.group(0) if number is None else str(literals[int(number) - 1])
+        return match.group(0) if number is None else texts[int(number) - 1]
 
     return _SLOT.sub(slot, translated.sql)
 
@@ -328,19 +339,16 @@ class PgConnection:
         value without a safe literal)."""
         if self.care is not _Care.TRUSTING or self.failure is not None:
             return None
-        literals: list[str] = []
-        for value in args:
-            text = literal(value)
-            if text is None:
-                return None
-            literals.append(text)
+        texts = literals(args)
+        if texts is None:
+            return None
         name = self.prepared.get(translated.sql)
         if name is None:
             name = f"storybot_{len(self.prepared) + 1}"
             prepare = f"PREPARE {name} AS {translated.sql}"
             self._call(self.conn.execute(prepare), statement=False)
             self.prepared[translated.sql] = name
-        return f"EXECUTE {name}({', '.join(literals)})" if literals else f"EXECUTE {name}"
+        return f"EXECUTE {name}({', '.join(texts)})" if texts else f"EXECUTE {name}"
 
     def changes_one(self, sql: str, parameters: Params = (), /) -> bool:
         """A conditional write that should change exactly one row: whether it did. Held

@@ -164,7 +164,9 @@ class RollRepository(Repository):
             msg = "spend_will takes the result re-read with Will spent after the roll"
             raise ValueError(msg)
         before = self._as_read(roll_id, read)
-        changed = before is not None and self._changes_one(
+        if before is None:
+            return None
+        changed = self._changes_one(
             "UPDATE rolls SET result_json = ?, will_state = 'spent',"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND will_state = 'offered'"
@@ -188,16 +190,17 @@ class RollRepository(Repository):
             msg = "take_beat takes the result re-read with the Beat taken"
             raise ValueError(msg)
         before = self._as_read(roll_id, read)
-        changed = before is not None and self._changes_one(
+        if before is None:
+            return None
+        changed = self._changes_one(
             "UPDATE rolls SET result_json = ?, beat = 1,"
             " will_state = CASE will_state WHEN 'offered' THEN 'none' ELSE will_state END,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE id = ? AND roller_id = ? AND beat = 0 AND closed = 0 AND void = 0",
             (result.model_dump_json(), roll_id, user_id),
         )
-        will_state = None if before is None else (
-            WillState.NONE if before.will_state is WillState.OFFERED else before.will_state
-        )
+        will_state = (WillState.NONE if before.will_state is WillState.OFFERED
+                      else before.will_state)
         return self._revised(before, changed, result=result, beat=True, will_state=will_state)
 
     def _as_read(self, roll_id: int, read: RollRecord | None) -> RollRecord | None:
@@ -210,13 +213,13 @@ class RollRepository(Repository):
             raise ValueError(msg)
         return read
 
-    def _revised(self, before: RollRecord | None, changed: bool, **update: object
+    def _revised(self, before: RollRecord, changed: bool, **update: object
                  ) -> RollRecord | None:
         """The roll as its conditional update left it (None when it changed nothing), its
         counters moved from the reading ``before``. Built from what was read and written,
         not read back (its ``updated_at`` is this process's clock, within a moment of the
         database's)."""
-        if before is None or not changed:
+        if not changed:
             return None
         record = before.model_copy(update={**update, "updated_at": datetime.now(UTC)})
         self._stats.reread(before.result, before.will_state, record)
