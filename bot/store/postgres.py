@@ -1,18 +1,19 @@
 """The PostgreSQL backend: the same synchronous repositories, spoken through asyncpg.
 
 A transaction's body is the same plain function of the repositories as on SQLite
-(:meth:`bot.store.Store.read`), and it runs whole in one worker thread, as SQLite's
-runs in aiosqlite's: one trip from the event loop per transaction. Each worker has
-its own event loop and its own connection, so the body's statements go straight to
-the server (``run_until_complete`` on the worker's loop) and the repositories keep
-ONE copy of their logic. The text they hold is SQLite's dialect;
+(:meth:`bot.store.Store.read`), so the repositories keep ONE copy of their logic; on
+SQLite it runs in aiosqlite's thread, here in a greenlet on the bot's own event loop
+(:mod:`bot.store.greenlets`): each statement is an asyncpg coroutine the loop awaits
+while it serves everything else, and no thread has to win the GIL back after each
+round trip. A worker is a connection and the task that runs its queue of
+transactions. The text the repositories hold is SQLite's dialect;
 :mod:`bot.store.dialect` translates it.
 
-Writes go to ONE writer thread, one at a time, as on SQLite: a body that draws dice
-(an extended action's Roll) runs only after the write before it committed, so two
-presses at once roll once, and no body of this process re-runs for losing to another
-of its own. Processes split the guilds (shards), so theirs seldom collide; when they
-do, SERIALIZABLE re-runs the loser. Reads run on :data:`READERS` threads at once.
+Writes go to ONE writer, one at a time, as on SQLite: a body that draws dice (an
+extended action's Roll) runs only after the write before it committed, so two presses
+at once roll once, and no body of this process re-runs for losing to another of its
+own. Processes split the guilds (shards), so theirs seldom collide; when they do,
+SERIALIZABLE re-runs the loser. Reads run on :data:`READERS` workers at once.
 
 Guarantees, as on SQLite:
 
@@ -42,12 +43,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import queue
 import random
 import re
 import sqlite3
-import threading
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -60,6 +58,7 @@ import asyncpg
 
 from bot.store.dialect import Translated, arguments, translate
 from bot.store.errors import StoreBusy, StoreError, StoreUnavailable
+from bot.store.greenlets import spawn, wait
 from bot.store.migrations import Migration, MigrationError, discover, refuse_unknown
 from bot.store.repository import Params
 
@@ -103,6 +102,9 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
+    # The session in a state asyncpg did not expect: the server ended it while idle, and
+    # its last words are still being read ("another operation is in progress").
+    asyncpg.InternalClientError,
 )
 #: The transaction lost a race with another: re-run it.
 _RACES: tuple[type[BaseException], ...] = (
@@ -266,7 +268,7 @@ class _Held:
 @dataclass
 class PgConnection:
     """One transaction's connection as the repositories see it (bot.store.repository.
-    Connection), used from the worker thread running the body.
+    Connection), used from the greenlet running the body.
 
     A statement whose rows nobody waits for (a write without RETURNING) is held back as
     ``EXECUTE`` of the statement prepared once in the session, its parameters written
@@ -283,7 +285,6 @@ class PgConnection:
     """
 
     conn: asyncpg.Connection
-    loop: asyncio.AbstractEventLoop
     care: _Care = _Care.TRUSTING
     round_trips: int = 0
     #: Statements the server has run so far in this transaction.
@@ -410,10 +411,10 @@ class PgConnection:
 
     def alive(self) -> bool:
         """Whether the session still stands as far as its socket already tells, without a
-        round trip: events that arrived while the worker's loop was not running (the
-        server ending an idle session) are handled first."""
+        round trip: the loop is given two turns first, to read what already arrived on
+        the socket (the server ending an idle session)."""
         for _ in range(2):
-            self.loop.run_until_complete(asyncio.sleep(0))
+            wait(asyncio.sleep(0))
         return not self.conn.is_closed()
 
     def run(self, statement: str) -> None:
@@ -424,10 +425,10 @@ class PgConnection:
             self._call(self.conn.execute(statement), statement=False)
 
     def _call(self, work: Any, *, statement: bool = True) -> Any:
-        """Run a coroutine on this worker thread's own event loop (one round trip)."""
+        """Wait for a coroutine on the event loop (one round trip)."""
         self.round_trips += 1
         try:
-            done = self.loop.run_until_complete(work)
+            done = wait(work)
         except asyncpg.IntegrityConstraintViolationError as error:
             refused = PgIntegrityError(str(error))
             self.statements += statement  # it ran: the transaction has its snapshot
@@ -481,9 +482,10 @@ class _Reconnect(Exception):  # noqa: N818 - a signal between two methods
     """The connection was found dead at BEGIN (nothing done yet): connect again."""
 
 
-class _Worker(threading.Thread):
-    """A thread with its own event loop and connection, running transactions from a queue
-    one at a time (as aiosqlite's thread does for SQLite), each begun with ``begin``.
+class _Worker:
+    """A connection and the task running transactions on it from a queue, one at a time
+    (as aiosqlite's thread does for SQLite), each begun with ``begin``; each transaction
+    runs in a greenlet on the event loop (:func:`bot.store.greenlets.spawn`).
 
     Between jobs, while nobody waits, it ends the last transaction and begins the next in
     one round trip (:meth:`idle`), so a transaction's first round trip is its first
@@ -492,13 +494,12 @@ class _Worker(threading.Thread):
     nothing holds no lock. A read's COMMIT waits for that too (it makes nothing durable).
     """
 
-    def __init__(self, engine: PgEngine, jobs: queue.SimpleQueue[Any], name: str,
+    def __init__(self, engine: PgEngine, jobs: asyncio.Queue[Any], name: str,
                  begin: str) -> None:
-        super().__init__(name=name, daemon=True)
         self._engine = engine
         self._jobs = jobs
+        self.name = name
         self.begin = begin
-        self.loop = asyncio.new_event_loop()
         self._conn: asyncpg.Connection | None = None
         #: A transaction is open on the connection and has run nothing yet.
         self.primed = False
@@ -506,28 +507,28 @@ class _Worker(threading.Thread):
         self._ending: Literal["COMMIT", "ROLLBACK"] | None = None
         #: The statements prepared in this connection's session (PgConnection.prepared).
         self.prepared: dict[str, str] = {}
+        self.task = asyncio.get_running_loop().create_task(self._serve(), name=name)
 
-    def run(self) -> None:
+    async def _serve(self) -> None:
         try:
             while True:
                 try:
                     job = self._jobs.get_nowait()
-                except queue.Empty:
-                    self.idle()
-                    job = self._jobs.get()
+                except asyncio.QueueEmpty:
+                    await spawn(self.idle)
+                    job = await self._jobs.get()
                 if job is None:
                     break
-                job(self)
+                await spawn(job, self)
         finally:
             self.drop()
-            self.loop.close()
 
     def connection(self) -> asyncpg.Connection:
-        """This thread's connection, made again when it was lost."""
+        """This worker's connection, made again when it was lost."""
         if self._conn is None or self._conn.is_closed():
             self.primed, self._ending = False, None  # a new session has no transaction
             self.prepared = {}  # nor prepared statements
-            self._conn = self.loop.run_until_complete(asyncpg.connect(
+            self._conn = wait(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
             ))
         return self._conn
@@ -540,7 +541,7 @@ class _Worker(threading.Thread):
         conn = self.connection()
         script = self.begin if self._ending is None else f"{self._ending}; {self.begin}"
         # No parameters: the simple protocol runs both statements in one message.
-        self.loop.run_until_complete(conn.execute(script))
+        wait(conn.execute(script))
         self._ending, self.primed = None, True
         return 1
 
@@ -576,20 +577,18 @@ WRITE: Final = "BEGIN ISOLATION LEVEL SERIALIZABLE"
 
 
 class PgEngine:
-    """Worker threads, each with its own connection: one for writes (one at a time, as on
-    SQLite), :data:`READERS` for reads. The event loop hands a whole transaction to a
-    worker (one trip), whose statements then go straight to the server."""
+    """Workers, each with its own connection: one for writes (one at a time, as on
+    SQLite), :data:`READERS` for reads. A caller hands a whole transaction to a worker
+    (one trip), whose statements then go straight to the server."""
 
     def __init__(self, url: str, server: Where) -> None:
         self.url = url
         self.server = server
-        self._writes: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._reads: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._writes: asyncio.Queue[Any] = asyncio.Queue()
+        self._reads: asyncio.Queue[Any] = asyncio.Queue()
         self._workers = [_Worker(self, self._writes, "pg-write", WRITE)] + [
             _Worker(self, self._reads, f"pg-read-{n}", READ) for n in range(READERS)
         ]
-        for worker in self._workers:
-            worker.start()
         #: Round trips to the server while a caller waited (statements, COMMIT, and BEGIN
         #: when no idle moment came before), and those made between transactions.
         self.round_trips = 0
@@ -617,12 +616,8 @@ class PgEngine:
     async def close(self) -> None:
         """Close once the transactions already queued are over."""
         for worker in self._workers:
-            (self._writes if worker.begin == WRITE else self._reads).put(None)
-        await asyncio.to_thread(self._join)
-
-    def _join(self) -> None:
-        for worker in self._workers:
-            worker.join()
+            (self._writes if worker.begin == WRITE else self._reads).put_nowait(None)
+        await asyncio.gather(*(worker.task for worker in self._workers))
 
     async def run(self, body: Callable[[PgConnection], T], *, write: bool) -> T:
         """``body`` in a transaction on a worker (:data:`WRITE` or :data:`READ`), re-run
@@ -630,23 +625,17 @@ class PgEngine:
 
         A caller cancelled meanwhile does not stop a body once queued (as on SQLite): the
         transaction finishes whole, committed or rolled back."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[T] = loop.create_future()
-
-        def settle(outcome: Callable[[], None]) -> None:
-            if not answer.done():
-                outcome()
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
 
         def job(worker: _Worker) -> None:
             try:
                 result = self._attempts(worker, body)
             except BaseException as error:  # handed to the caller, whatever it is
-                failed = error
-                loop.call_soon_threadsafe(settle, lambda: answer.set_exception(failed))
+                answer.set_exception(error)
             else:
-                loop.call_soon_threadsafe(settle, lambda: answer.set_result(result))
+                answer.set_result(result)
 
-        (self._writes if write else self._reads).put(job)
+        (self._writes if write else self._reads).put_nowait(job)
         return await asyncio.shield(answer)
 
     def _attempts(self, worker: _Worker, body: Callable[[PgConnection], T]) -> T:
@@ -657,7 +646,7 @@ class PgEngine:
             except _Again as again:
                 care = max(care, again.care)
                 # Spread the retries of colliding transactions apart (at most ~64 ms).
-                time.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 6)))
+                wait(asyncio.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 6))))
             except _Reconnect:
                 worker.drop()
             except UNAVAILABLE as error:
@@ -669,14 +658,14 @@ class PgEngine:
     def _transaction(
         self, worker: _Worker, care: _Care, body: Callable[[PgConnection], T]
     ) -> T:
-        """In a worker thread: the body in the worker's open transaction, then COMMIT (a
+        """In the worker's greenlet: the body in the worker's open transaction, then COMMIT (a
         write's on the caller's path, a read's after it); ROLLBACK if it raises."""
         conn = worker.connection()  # cannot connect: the caller says the store is unavailable
         try:
             opened = worker.open()
         except UNAVAILABLE as error:  # the server closed it while it was idle
             raise _Reconnect from error
-        tx = PgConnection(conn, worker.loop, care=care, round_trips=opened,
+        tx = PgConnection(conn, care=care, round_trips=opened,
                           prepared=worker.prepared)
         try:
             try:
@@ -733,6 +722,13 @@ class PgEngine:
             raise _Reconnect
         try:
             tx.run("COMMIT")
+        except asyncpg.InternalClientError as error:
+            if tx.statements == 0:
+                # asyncpg refused to send it (the server's last words on the ended
+                # session are still being read, as alive() could not see yet): nothing
+                # of this transaction was done.
+                raise _Reconnect from error
+            raise
         except (*_RACES, *UNAVAILABLE):
             raise
         except BaseException as error:  # a held-back statement failed, or a check missed

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.store import Store, Tx
+from bot.store.greenlets import spawned, wait
 from engine.models import (
     Breakdown,
     Die,
@@ -180,3 +183,22 @@ async def idle_workers(store: Store) -> None:
             return
         await asyncio.sleep(0.002)
     raise AssertionError("the workers never began their next transaction")
+
+
+#: Seconds a body held open waits before giving up (a failing test).
+BLOCKED = 5.0
+
+
+def hold_until(flag: threading.Event) -> bool:
+    """Hold a transaction's body open until ``flag`` is set (False after
+    :data:`BLOCKED` seconds). On SQLite the body runs in the database's thread, which may
+    block; on PostgreSQL it runs in a greenlet on the event loop (bot.store.greenlets),
+    which must go on serving the test meanwhile."""
+    if not spawned():
+        return flag.wait(BLOCKED)
+    deadline = time.monotonic() + BLOCKED
+    while not flag.is_set():
+        if time.monotonic() > deadline:
+            return False
+        wait(asyncio.sleep(0.001))
+    return True

@@ -12,15 +12,18 @@ import asyncpg
 import pytest
 
 from bot.store import Store, StoreError, StoreUnavailable, Tx
+from bot.store.greenlets import wait
 from bot.store.migrations import MIGRATIONS_DIR, discover
 from bot.store.postgres import READERS
 from engine.models import WillUse
 from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
 from tests.store.conftest import (
+    BLOCKED,
     GUILD,
     ROLLER,
     failure,
+    hold_until,
     idle_workers,
     roll,
     track_will,
@@ -154,7 +157,7 @@ async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
     def interrupted(tx: Tx) -> object:
         tx.will.get(GUILD, ROLLER)
         loop.call_soon_threadsafe(inside.set)
-        assert go_on.wait(5)
+        assert hold_until(go_on)
         return tx.will.get(GUILD, ROLLER)  # the server is gone by now
 
     try:
@@ -187,10 +190,10 @@ async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
 async def _warm(store: Store) -> None:
     """A read on every reader (each waits for the others, so no reader takes two), then
     until every worker has begun its next transaction."""
-    together = threading.Barrier(READERS)
+    together = asyncio.Barrier(READERS)
 
     def read(tx: Tx) -> object:
-        together.wait(5)
+        wait(asyncio.wait_for(together.wait(), BLOCKED))
         return tx.will.get(GUILD, ROLLER)
 
     await asyncio.gather(*(store.read(read) for _ in range(READERS)))

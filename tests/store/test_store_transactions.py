@@ -8,14 +8,21 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import greenlet
 import pytest
 
 from bot.store import Conflict, Store, Tx
 from engine.records import PressRefusal, WillState
-from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, get_roll, roll, track_will
-
-#: Seconds a body blocked in the database thread waits before giving up (a failing test).
-BLOCKED = 5.0
+from tests.store.conftest import (
+    CHANNEL,
+    GUILD,
+    ROLLER,
+    failure,
+    get_roll,
+    hold_until,
+    roll,
+    track_will,
+)
 
 
 class BoomError(Exception):
@@ -133,7 +140,7 @@ async def test_several_operations_commit_together(store: Store) -> None:
 async def test_a_write_once_begun_finishes_whole_even_if_its_caller_is_cancelled(
     store: Store,
 ) -> None:
-    """Cancelling the caller cannot stop the body half way in the database thread: the
+    """Cancelling the caller cannot stop the body half way in the database: the
     transaction is whole (here: committed), never half of it."""
     loop = asyncio.get_running_loop()
     entered = asyncio.Event()
@@ -142,7 +149,7 @@ async def test_a_write_once_begun_finishes_whole_even_if_its_caller_is_cancelled
     def body(tx: Tx) -> None:
         track_will(tx, maximum=5)
         loop.call_soon_threadsafe(entered.set)
-        assert release.wait(BLOCKED)
+        assert hold_until(release)
         tx.will.add_beat(GUILD, ROLLER)
 
     task = asyncio.create_task(store.write(body))
@@ -220,7 +227,7 @@ async def test_a_read_never_sees_another_tasks_uncommitted_write(store: Store) -
     def writer(tx: Tx) -> None:
         track_will(tx, maximum=5)
         loop.call_soon_threadsafe(written.set)
-        assert release.wait(BLOCKED)
+        assert hold_until(release)
         raise BoomError
 
     writing = asyncio.create_task(store.write(writer))
@@ -271,9 +278,15 @@ _ASKED_BY: contextvars.ContextVar[str] = contextvars.ContextVar("asked_by", defa
 
 async def test_a_body_sees_the_context_of_the_flow_that_runs_it(store: Store) -> None:
     # The language a flow speaks in is a context variable; the body runs in the database's
-    # thread, and must draw its words in that language too.
+    # thread (SQLite) or in a greenlet of a worker's task (PostgreSQL), and must draw its
+    # words in that language too.
     _ASKED_BY.set("the flow")
-    seen = await store.read(lambda _tx: (_ASKED_BY.get(), threading.current_thread().name))
+    seen = await store.read(lambda _tx: (_ASKED_BY.get(), _where()))
     written = await store.write(lambda _tx: _ASKED_BY.get())
     assert seen[0] == written == "the flow"
-    assert seen[1] != threading.current_thread().name
+    assert seen[1] != _where()
+
+
+def _where() -> tuple[str, object]:
+    """The thread and the greenlet running this."""
+    return threading.current_thread().name, greenlet.getcurrent()
