@@ -1,12 +1,14 @@
-"""Benchmark: one asyncpg round trip from the event loop, and from a worker thread's own
-loop (as the PostgreSQL store sends its statements) while the event loop's thread is
-idle or busy.
+"""Benchmark: one asyncpg round trip from the event loop, from a worker thread's own loop
+(as the PostgreSQL store sent its statements before 2026-11-24) while the event loop's
+thread is idle or busy, and from a greenlet on the busy loop (as the store sends them
+now, bot.store.greenlets).
 
 Run: ``python -m bench.bench_pg_threads [--queries N] [--database-url URL]`` (without a
 URL it starts the test suite's PostgreSQL server). Printed per case: wall time and CPU
 time per ``SELECT $1::int``. The busy case runs pure Python on the event loop in 1 ms
 slices, as the bot's loop does under load (parsing, rendering): the worker must win
-the GIL back after every socket wait. Figures go into BENCHMARKS.md §7.2; nothing here
+the GIL back after every socket wait, while the greenlet waits for the loop's next
+turn. Figures go into BENCHMARKS.md §7.2; nothing here
 is a timed test.
 """
 
@@ -20,6 +22,7 @@ import time
 import asyncpg
 
 from bench.load import throwaway_postgres
+from bot.store.greenlets import spawn, wait
 
 WARM_UP = 100
 
@@ -69,9 +72,40 @@ async def _from_a_thread(url: str, queries: int, *, busy: bool) -> tuple[float, 
     return out[0]
 
 
+async def _busy_until(done: asyncio.Future[None]) -> None:
+    """Pure Python on the event loop in 1 ms slices until ``done``."""
+    spent = 0
+    while not done.done():
+        until = time.perf_counter() + 0.001
+        while time.perf_counter() < until:
+            spent += 1
+        await asyncio.sleep(0)
+
+
+async def _from_a_greenlet(url: str, queries: int) -> tuple[float, float]:
+    conn = await asyncpg.connect(url)
+
+    def body() -> tuple[float, float]:
+        for _ in range(WARM_UP):
+            wait(conn.fetchval("SELECT $1::int", 1))
+        wall, cpu = time.perf_counter(), time.process_time()
+        for n in range(queries):
+            wait(conn.fetchval("SELECT $1::int", n))
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    busy = asyncio.create_task(_busy_until(done))
+    try:
+        return await spawn(body)
+    finally:
+        done.set_result(None)
+        await busy
+        await conn.close()
+
+
 def _line(name: str, figures: tuple[float, float], queries: int) -> str:
     wall, cpu = figures
-    return f"{name:<42} wall {wall / queries * 1e6:9.0f} µs, CPU {cpu / queries * 1e6:7.0f} µs"
+    return f"{name:<52} wall {wall / queries * 1e6:9.0f} µs, CPU {cpu / queries * 1e6:7.0f} µs"
 
 
 async def _measure(url: str, queries: int) -> None:
@@ -80,6 +114,8 @@ async def _measure(url: str, queries: int) -> None:
     print(_line("worker thread, event loop idle", idle, queries))
     busy = await _from_a_thread(url, queries, busy=True)
     print(_line("worker thread, event loop busy (thread CPU)", busy, queries))
+    print(_line("greenlet, event loop busy (CPU: with the busy task)", await _from_a_greenlet(url, queries),
+                queries))
 
 
 async def main(queries: int, url: str | None) -> None:
