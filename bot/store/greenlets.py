@@ -15,6 +15,7 @@ stop the whole loop. It waits with :func:`wait`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -29,16 +30,26 @@ class _Spawned(greenlet.greenlet):  # type: ignore[misc]  # greenlet ships no ty
 
 async def spawn(function: Callable[..., T], *args: Any) -> T:
     """Run the synchronous ``function`` to its end on this event loop, awaiting each
-    coroutine it hands to :func:`wait`; its result, or what it raised."""
+    coroutine it hands to :func:`wait`; its result, or what it raised.
+
+    Cancelling the task that awaits this raises :class:`asyncio.CancelledError` at the
+    function's :func:`wait`; the task ends cancelled even if the function caught it (its
+    transaction is then rolled back, and the worker stops instead of serving on)."""
     child = _Spawned(function, parent=greenlet.getcurrent())
+    cancelled: asyncio.CancelledError | None = None
     asked: Any = child.switch(*args)
     while not child.dead:
         try:
             answer = await asked
-        except BaseException as error:
+        except asyncio.CancelledError as error:
+            cancelled = error
+            asked = child.throw(error)
+        except BaseException as error:  # handed to the function, which may catch it
             asked = child.throw(error)
         else:
             asked = child.switch(answer)
+    if cancelled is not None:
+        raise cancelled
     return asked  # type: ignore[no-any-return]
 
 

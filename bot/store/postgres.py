@@ -614,10 +614,11 @@ class PgEngine:
         return cls(url, server)
 
     async def close(self) -> None:
-        """Close once the transactions already queued are over."""
+        """Close once the transactions already queued are over (a worker stopped by the
+        loop's end has dropped its connection already)."""
         for worker in self._workers:
             (self._writes if worker.begin == WRITE else self._reads).put_nowait(None)
-        await asyncio.gather(*(worker.task for worker in self._workers))
+        await asyncio.gather(*(worker.task for worker in self._workers), return_exceptions=True)
 
     async def run(self, body: Callable[[PgConnection], T], *, write: bool) -> T:
         """``body`` in a transaction on a worker (:data:`WRITE` or :data:`READ`), re-run
@@ -630,6 +631,9 @@ class PgEngine:
         def job(worker: _Worker) -> None:
             try:
                 result = self._attempts(worker, body)
+            except asyncio.CancelledError:  # the worker stops (the loop ends): rolled back
+                answer.set_exception(StoreUnavailable(str(self.server)))
+                raise
             except BaseException as error:  # handed to the caller, whatever it is
                 answer.set_exception(error)
             else:

@@ -145,6 +145,38 @@ async def test_an_unreachable_server_is_named_with_its_port_never_the_password()
     assert "hunter2" not in str(refused.value)
 
 
+async def test_a_writer_stopped_mid_transaction_says_try_again_and_commits_nothing(
+    postgres: PostgresServer,
+) -> None:
+    """The loop ending (the bot shutting down) cancels the writer's task while a body
+    waits for the server: the body's transaction is rolled back, its caller told to try
+    again, and a new store finds nothing of it."""
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    inside = asyncio.Event()
+
+    def body(tx: Tx) -> None:
+        track_will(tx, maximum=5)
+        inside.set()
+        assert hold_until(threading.Event())  # until cancelled
+
+    try:
+        write = asyncio.create_task(store.write(body))
+        await inside.wait()
+        store._engine._workers[0].task.cancel()  # type: ignore[attr-defined]
+        with pytest.raises(StoreUnavailable):
+            await asyncio.wait_for(write, BLOCKED)
+    finally:
+        await store.close()
+    reopened = await Store.open(url)
+    try:
+        pool = await reopened.read(lambda tx: tx.will.get(GUILD, ROLLER))
+    finally:
+        await reopened.close()
+
+    assert pool is None
+
+
 async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
     postgres: PostgresServer,
 ) -> None:
