@@ -114,8 +114,8 @@ async def _measure(url: str, queries: int) -> None:
     print(_line("worker thread, event loop idle", idle, queries))
     busy = await _from_a_thread(url, queries, busy=True)
     print(_line("worker thread, event loop busy (thread CPU)", busy, queries))
-    print(_line("greenlet, event loop busy (CPU: with the busy task)", await _from_a_greenlet(url, queries),
-                queries))
+    greenlet = await _from_a_greenlet(url, queries)
+    print(_line("greenlet, event loop busy (CPU: with the busy task)", greenlet, queries))
 
 
 async def main(queries: int, url: str | None) -> None:

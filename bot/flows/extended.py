@@ -429,8 +429,7 @@ async def _roll_interval(
         result = _rolled(roll_dice(request, deps.faces))
         against = None if resisting is None else _rolled(roll_dice(resisting, deps.faces))
         step = extended.apply_roll(state, result, against)
-        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, owner)
-        roll = tx.rolls.insert(
+        roll, closed = tx.rolls.close_and_insert(
             guild_id=ctx.guild_id,
             channel_id=ctx.channel_id,
             roller_id=owner,

@@ -442,8 +442,7 @@ async def roll_gathered(
             raise UserError(why)
         # The statements that answer first: PostgreSQL holds the others back and sends
         # them with COMMIT.
-        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-        record = tx.rolls.insert(
+        record, closed = tx.rolls.close_and_insert(
             guild_id=ctx.guild_id,
             channel_id=ctx.channel_id,
             roller_id=ctx.user_id,

@@ -303,8 +303,7 @@ async def _help(
             if version is None:
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
-            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-            rolled = tx.rolls.insert(
+            rolled, closed = tx.rolls.close_and_insert(
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result,
                 will_state=will_state_for(result, table.config),
@@ -401,8 +400,7 @@ async def _roll(
             if new_version is None:
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
-            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-            rolled = tx.rolls.insert(
+            rolled, closed = tx.rolls.close_and_insert(
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result,
                 will_state=WillState.DECLARED if request.will else WillState.NONE,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
+from typing import NotRequired, TypedDict, Unpack
 
 from bot.store.repository import Connection, Repository
 from bot.store.stats import StatsRepository
@@ -24,6 +25,64 @@ from engine.saved import Asked
 
 #: The most rolls one history page may ask for.
 MAX_HISTORY = 100
+
+#: A new roll; its parameters: :func:`_insert_params`.
+_INSERT = (
+    "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
+    " request_json, result_json, will_state, action_id, character_id, character_name,"
+    " asked_json)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at"
+)
+#: Closing a channel's open rolls (of one roller, unless the third parameter is NULL).
+_CLOSE = (
+    "UPDATE rolls SET closed = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+    " WHERE guild_id = ? AND channel_id = ? AND closed = 0"
+    " AND (? IS NULL OR roller_id = ?)"
+)
+_CLOSE_RETURNING = _CLOSE + " RETURNING *"
+#: Both in one statement (PostgreSQL's dialect: SQLite runs no UPDATE inside a WITH).
+_CLOSE_AND_INSERT = (
+    "WITH closed AS (" + _CLOSE_RETURNING + "), added AS (" + _INSERT + ")"  # noqa: S608
+    " SELECT added.id AS added_id, added.created_at AS added_created_at,"
+    " added.updated_at AS added_updated_at, closed.*"
+    " FROM added LEFT JOIN closed ON TRUE"
+)
+
+
+class NewRoll(TypedDict):
+    """What a new roll is stored with (:meth:`RollRepository.insert`)."""
+
+    guild_id: int
+    channel_id: int
+    roller_id: int
+    roller_name: NotRequired[str]
+    result: RollResult
+    will_state: WillState
+    label: NotRequired[str | None]
+    private: NotRequired[bool]
+    action_id: NotRequired[int | None]
+    character_id: NotRequired[int | None]
+    character_name: NotRequired[str | None]
+    asked: NotRequired[Asked | None]
+
+
+def _insert_params(fields: NewRoll) -> tuple[object, ...]:
+    result, asked = fields["result"], fields.get("asked")
+    return (
+        fields["guild_id"],
+        fields["channel_id"],
+        fields["roller_id"],
+        fields.get("roller_name", ""),
+        fields.get("label"),
+        fields.get("private", False),
+        result.request.model_dump_json(),
+        result.model_dump_json(),
+        fields["will_state"].value,
+        fields.get("action_id"),
+        fields.get("character_id"),
+        fields.get("character_name"),
+        None if asked is None else asked.model_dump_json(),
+    )
 
 
 def _roll(row: sqlite3.Row) -> RollRecord:
@@ -72,58 +131,49 @@ class RollRepository(Repository):
         self._will = will
         self._stats = stats
 
-    def insert(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        roller_id: int,
-        roller_name: str = "",
-        result: RollResult,
-        will_state: WillState,
-        label: str | None = None,
-        private: bool = False,
-        action_id: int | None = None,
-        character_id: int | None = None,
-        character_name: str | None = None,
-        asked: Asked | None = None,
-    ) -> RollRecord:
+    def insert(self, **fields: Unpack[NewRoll]) -> RollRecord:
         """Store a new roll; the stored roll (its id is the key its buttons carry).
 
-        The request stored is ``result.request``, kept as first rolled. This
-        does not close the roller's earlier rolls: the caller does that with
-        :meth:`close` in the same transaction, so it can update their messages.
+        The request stored is ``result.request``, kept as first rolled. This does not
+        close the roller's earlier rolls: :meth:`close_and_insert` does both.
         """
-        row = self._returning(
-            "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
-            " request_json, result_json, will_state, action_id, character_id, character_name,"
-            " asked_json)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at",
-            (
-                guild_id,
-                channel_id,
-                roller_id,
-                roller_name,
-                label,
-                private,
-                result.request.model_dump_json(),
-                result.model_dump_json(),
-                will_state.value,
-                action_id,
-                character_id,
-                character_name,
-                None if asked is None else asked.model_dump_json(),
-            ),
+        row = self._returning(_INSERT, _insert_params(fields))
+        return self._inserted(fields, row["id"], row["created_at"], row["updated_at"])
+
+    def close_and_insert(self, **fields: Unpack[NewRoll]) -> tuple[RollRecord, list[RollRecord]]:
+        """Close the roller's open rolls in the channel (:meth:`close`) and store the new
+        one (:meth:`insert`): the new roll, and the rolls just closed (oldest first, so
+        that their messages can be updated). On PostgreSQL one statement (a WITH of both:
+        one round trip for both answers; the UPDATE sees the snapshot before the INSERT,
+        so the new roll stays open), on SQLite the two."""
+        closing = (fields["guild_id"], fields["channel_id"], fields["roller_id"])
+        if isinstance(self._conn, sqlite3.Connection):
+            closed = self.close(*closing)
+            return self.insert(**fields), closed
+        rows = self._all(_CLOSE_AND_INSERT, (*closing, closing[2], *_insert_params(fields)))
+        first = rows[0]
+        record = self._inserted(
+            fields, first["added_id"], first["added_created_at"], first["added_updated_at"]
         )
-        # Built from what the caller gave, not parsed back from the JSON just written.
+        closed = [_roll(row) for row in rows if row["id"] is not None]
+        return record, sorted(closed, key=lambda roll: roll.id)
+
+    def _inserted(
+        self, fields: NewRoll, roll_id: int, created_at: str, updated_at: str
+    ) -> RollRecord:
+        """The roll just stored, built from what the caller gave (not parsed back from the
+        JSON just written) and its row's id and time stamps; counted in the statistics."""
+        result = fields["result"]
         record = RollRecord(
-            id=row["id"], guild_id=guild_id, channel_id=channel_id, roller_id=roller_id,
-            roller_name=roller_name, label=label, private=private, request=result.request,
-            result=result, will_state=will_state, beat=False, retried=False, closed=False,
-            void=False, voided_by=None, action_id=action_id, message_id=None,
-            copy_channel_id=None, copy_message_id=None,
-            created_at=row["created_at"], updated_at=row["updated_at"],
-            character_id=character_id, character_name=character_name, asked=asked,
+            id=roll_id, guild_id=fields["guild_id"], channel_id=fields["channel_id"],
+            roller_id=fields["roller_id"], roller_name=fields.get("roller_name", ""),
+            label=fields.get("label"), private=fields.get("private", False),
+            request=result.request, result=result, will_state=fields["will_state"],
+            beat=False, retried=False, closed=False, void=False, voided_by=None,
+            action_id=fields.get("action_id"), message_id=None, copy_channel_id=None,
+            copy_message_id=None, created_at=created_at, updated_at=updated_at,
+            character_id=fields.get("character_id"),
+            character_name=fields.get("character_name"), asked=fields.get("asked"),
         )
         self._stats.counted(record)
         return record
@@ -257,13 +307,7 @@ class RollRepository(Repository):
 
         Answers the rolls just closed, oldest first, so their messages can be updated.
         """
-        rows = self._all(
-            "UPDATE rolls SET closed = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE guild_id = ? AND channel_id = ? AND closed = 0"
-            " AND (? IS NULL OR roller_id = ?)"
-            " RETURNING *",
-            (guild_id, channel_id, roller_id, roller_id),
-        )
+        rows = self._all(_CLOSE_RETURNING, (guild_id, channel_id, roller_id, roller_id))
         return sorted((_roll(row) for row in rows), key=lambda roll: roll.id)
 
     def history(

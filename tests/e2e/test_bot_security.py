@@ -374,6 +374,9 @@ PASSED_THROUGH = {
     ("repository.py", "_do", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_changes_one", "sql"): "the helpers pass their caller's SQL on",
     ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
+    ("rolls.py", "insert", "_INSERT"): "literal text, shared with close_and_insert (rolls.py)",
+    ("rolls.py", "close", "_CLOSE_RETURNING"): "literal text, shared with close_and_insert",
+    ("rolls.py", "close_and_insert", "_CLOSE_AND_INSERT"): "literal text: _CLOSE and _INSERT",
     ("stats.py", "_tally", "TALLY"): "literal text, a VALUES row per level (stats.py)",
     ("stats.py", "_shape", "SHAPES"): "literal text, a VALUES row per level (stats.py)",
     ("postgres.py", "_holding", "prepare"): (

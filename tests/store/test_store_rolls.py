@@ -552,6 +552,34 @@ async def test_rolling_again_closes_only_that_rollers_open_rolls_in_that_channel
     assert not (await _get(store, elsewhere)).closed
 
 
+async def test_a_new_roll_closes_its_rollers_open_rolls_in_one_step_and_stays_open(
+    store: Store,
+) -> None:
+    mine = [await roll(store), await roll(store)]
+    theirs = await roll(store, roller_id=OTHER)
+    elsewhere = await roll(store, channel_id=OTHER_CHANNEL)
+
+    def roll_again(tx: Tx) -> tuple[RollRecord, list[RollRecord]]:
+        return tx.rolls.close_and_insert(
+            guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, roller_name="Roller",
+            result=failure(), will_state=WillState.OFFERED, label="force the door",
+        )
+
+    new, closed = await store.write(roll_again)
+    stored = await _get(store, new.id)
+    then, closed_then = await store.write(roll_again)
+
+    assert [record.id for record in closed] == mine
+    assert all(record.closed and record.message_id is None for record in closed)
+    assert [record.label for record in closed] == ["force the door"] * 2
+    assert new.id > theirs
+    assert stored == new, "what it answers is what it stored, open until the next roll"
+    assert [record.id for record in closed_then] == [new.id]
+    assert not (await _get(store, then.id)).closed
+    assert not (await _get(store, theirs)).closed
+    assert not (await _get(store, elsewhere)).closed
+
+
 async def test_closing_a_channel_closes_every_open_roll_there_once(store: Store) -> None:
     rolls = [await roll(store), await roll(store, roller_id=OTHER)]
 
