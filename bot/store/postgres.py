@@ -554,12 +554,14 @@ class _Worker:
         self._ending, self.primed = None, False
 
     def idle(self) -> None:
-        """Nobody is waiting: end the last transaction and begin the next now."""
+        """Nobody is waiting: end the last transaction and begin the next now. Only a head
+        start: whatever goes wrong, the session is dropped and the next job connects anew
+        (the worker's task must not end, or the jobs queued behind would wait forever)."""
         if self.primed or self._conn is None:
             return
         try:
             self._engine.idle_round_trips += self.open()
-        except (*UNAVAILABLE, asyncpg.PostgresError) as error:
+        except Exception as error:
             log.debug("%s: no transaction begun ahead: %s", self.name, error)
             self.drop()  # the next job connects anew
 

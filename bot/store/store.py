@@ -221,14 +221,15 @@ class Store:
 
 def carried(body: Callable[[Tx], T]) -> Callable[[Tx], T]:
     """The body run in the caller's context variables (the language a flow speaks in),
-    which a thread of the database does not otherwise see."""
+    which the database's thread (SQLite) or a worker's greenlet (PostgreSQL) does not
+    otherwise see."""
     context = contextvars.copy_context()
     return lambda tx: context.run(body, tx)
 
 
 class PostgresStore(Store):
-    """The same store on PostgreSQL: each body runs in a worker thread whose statements
-    go to the server through the event loop (bot/store/postgres.py)."""
+    """The same store on PostgreSQL: each body runs in a greenlet on the event loop, its
+    statements awaited there (bot/store/postgres.py, bot/store/greenlets.py)."""
 
     def __init__(self, engine: PgEngine) -> None:  # no SQLite connection: no super()
         self._engine = engine
