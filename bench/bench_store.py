@@ -46,6 +46,7 @@ import aiosqlite
 
 from bench.direct_sqlite import DirectConnection
 from bot.store import Conflict, Store, Tx
+from bot.store.attempts import Standing
 from engine.faces import seeded_faces
 from engine.models import RollRequest, Ruleset, Term
 from engine.offers import will_spend_refusal, will_state_for
@@ -126,23 +127,21 @@ async def op_roll(store: Store, worker: int, index: int) -> bool:
     channel = worker % CHANNELS
     label = f"sneak {index % 7}"
 
-    def gather(tx: Tx) -> tuple[ChannelConfig, int, int, WillPool | None]:
+    def gather(tx: Tx) -> tuple[ChannelConfig, Standing]:
         return (
             tx.settings.config(GUILD, channel),
-            tx.attempts.failures(GUILD, channel, user, label),
-            tx.attempts.turn_actions(GUILD, channel, user),
-            tx.will.get(GUILD, user),
+            tx.attempts.standing(GUILD, channel, user, label=label, turn=True, will=True),
         )
 
-    config, failures, _, _ = await store.read(gather)
-    result = roll(attempts.with_penalty(REQUEST, failures), FACES)
+    config, standing = await store.read(gather)
+    result = roll(attempts.with_penalty(REQUEST, standing.failures), FACES)
 
     def write(tx: Tx) -> RollRecord:
-        tx.rolls.close(GUILD, channel, user)
-        record = tx.rolls.insert(
+        record, _ = tx.rolls.close_and_insert(
             guild_id=GUILD, channel_id=channel, roller_id=user, roller_name="Bench",
             result=result, will_state=will_state_for(result, config), label=label,
         )
+        failures = standing.failures
         after = attempts.record(failures, result)
         if not tx.attempts.save_failures(GUILD, channel, user, label, old=failures, new=after):
             raise Conflict(None)

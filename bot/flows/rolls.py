@@ -107,15 +107,17 @@ def read_table(
     counted = bool(label) and config.pressure
     fistful = request is None or request.ruleset is Ruleset.FISTFUL
     will = request is None or request.will
+    own_pool = will and character_id is None
+    standing = tx.attempts.standing(
+        ctx.guild_id, ctx.channel_id, ctx.user_id,
+        label=(label or "") if counted else None, turn=fistful, will=own_pool,
+    )
     return Table(
         config=config,
-        failures=tx.attempts.failures(ctx.guild_id, ctx.channel_id, ctx.user_id, label or "")
-        if counted
-        else 0,
-        turn_actions=tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, ctx.user_id)
-        if fistful
-        else 0,
-        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will else None,
+        failures=standing.failures,
+        turn_actions=standing.turn_actions,
+        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will and not own_pool
+        else standing.pool,
     )
 
 

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from bot.store.repository import Repository
-from engine.records import label_key
+from engine.records import WillPool, label_key
+
+
+class Standing(NamedTuple):
+    """A member's counters and Will at the table (:meth:`AttemptRepository.standing`)."""
+
+    failures: int
+    turn_actions: int
+    pool: WillPool | None
 
 
 class AttemptRepository(Repository):
@@ -14,15 +24,6 @@ class AttemptRepository(Repository):
     turn counter counts a member's actions in the channel's current turn.
     """
 
-    def failures(self, guild_id: int, channel_id: int, user_id: int, label: str) -> int:
-        """Failed attempts in a row at this action (0 after a success or a reset)."""
-        row = self._one(
-            "SELECT failures FROM attempts"
-            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?",
-            (guild_id, channel_id, user_id, label_key(label)),
-        )
-        return 0 if row is None else int(row["failures"])
-
     def save_failures(
         self, guild_id: int, channel_id: int, user_id: int, label: str, *, old: int, new: int
     ) -> bool:
@@ -31,7 +32,8 @@ class AttemptRepository(Repository):
         statement (no row is 0 failures: a count back to 0 deletes its row)."""
         key = (guild_id, channel_id, user_id, label_key(label))
         if new == old:
-            return self.failures(guild_id, channel_id, user_id, label) == old
+            now = self.standing(guild_id, channel_id, user_id, label=label, turn=False, will=False)
+            return now.failures == old
         if old == 0:
             return self._changes_one(
                 "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
@@ -103,3 +105,42 @@ class AttemptRepository(Repository):
             "DELETE FROM turn_actions WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
+
+    def standing(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        *,
+        label: str | None,
+        turn: bool,
+        will: bool,
+    ) -> Standing:
+        """What a roll depends on, in one statement (one round trip on PostgreSQL, where
+        the three reads were three): the failures in a row at ``label`` (None: not
+        read, 0), the actions this turn when ``turn`` (:meth:`turn_actions`),
+        and the member's own Will pool when ``will`` (WillRepository.get without a
+        character). A part not asked for is looked up with a NULL key, which matches no
+        row; when none is, nothing is sent."""
+        if label is None and not turn and not will:
+            return Standing(failures=0, turn_actions=0, pool=None)
+        key = None if label is None else label_key(label)
+        mine, pool_of = (user_id if turn else None), (user_id if will else None)
+        row = self._one(
+            "SELECT (SELECT failures FROM attempts"
+            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?)"
+            " AS failures,"
+            " (SELECT actions FROM turn_actions"
+            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ?) AS actions,"
+            " will_pools.current, will_pools.maximum"
+            " FROM (SELECT 1 AS here) AS here LEFT JOIN will_pools"
+            " ON will_pools.guild_id = ? AND will_pools.user_id = ?",
+            (guild_id, channel_id, user_id, key, guild_id, channel_id, mine, guild_id, pool_of),
+        )
+        if row is None:  # one row always comes back (the LEFT JOIN keeps "here")
+            msg = "the standing query answered no row"
+            raise LookupError(msg)
+        pool = None if row["current"] is None else WillPool(
+            guild_id=guild_id, user_id=user_id, current=row["current"], maximum=row["maximum"]
+        )
+        return Standing(int(row["failures"] or 0), int(row["actions"] or 0), pool)

@@ -31,7 +31,9 @@ async def test_scene_end_resets_attempts_and_closes_open_rolls(table: Table) -> 
     assert [edit.target for edit in edits] == [901]
     assert edits[0].buttons == []
     failures = await table.store.read(
-        lambda tx: tx.attempts.failures(GUILD, CHANNEL, ALICE, "climb")
+        lambda tx: tx.attempts.standing(
+            GUILD, CHANNEL, ALICE, label="climb", turn=False, will=False
+        ).failures
     )
     assert failures == 0
 

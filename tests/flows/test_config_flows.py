@@ -87,7 +87,9 @@ async def test_no_pressure_forgets_the_channels_successive_attempts(table: Table
     await table.store.write(fail)
     await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
     failures = await table.store.read(
-        lambda tx: tx.attempts.failures(GUILD, CHANNEL, ALICE, "climb")
+        lambda tx: tx.attempts.standing(
+            GUILD, CHANNEL, ALICE, label="climb", turn=False, will=False
+        ).failures
     )
     assert failures == 0
 

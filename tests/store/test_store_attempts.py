@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.store import Conflict, Store, Tx
+from bot.store.attempts import Standing
 from engine.models import RollResult
+from engine.records import WillPool
 from engine.table import attempts
 from tests.store.conftest import (
     CHANNEL,
@@ -17,6 +19,7 @@ from tests.store.conftest import (
     failure,
     refused,
     success,
+    track_will,
 )
 
 DOOR = "force the door"
@@ -25,7 +28,7 @@ DOOR = "force the door"
 def _count(tx: Tx, result: RollResult, label: str = DOOR, user_id: int = ROLLER,
            channel_id: int = CHANNEL) -> int:
     """What a roll's write does: the engine counts, the store saves from the count it read."""
-    old = tx.attempts.failures(GUILD, channel_id, user_id, label)
+    old = _standing(tx, label, user_id, channel_id)
     new = attempts.record(old, result)
     if not tx.attempts.save_failures(GUILD, channel_id, user_id, label, old=old, new=new):
         raise Conflict(None)
@@ -34,7 +37,13 @@ def _count(tx: Tx, result: RollResult, label: str = DOOR, user_id: int = ROLLER,
 
 async def _failures(store: Store, label: str = DOOR, user_id: int = ROLLER,
                     channel_id: int = CHANNEL) -> int:
-    return await store.read(lambda tx: tx.attempts.failures(GUILD, channel_id, user_id, label))
+    return await store.read(lambda tx: _standing(tx, label, user_id, channel_id))
+
+
+def _standing(tx: Tx, label: str, user_id: int, channel_id: int) -> int:
+    """The failures in a row at ``label``, as a roll reads them."""
+    return tx.attempts.standing(GUILD, channel_id, user_id, label=label, turn=False,
+                                will=False).failures
 
 
 async def test_each_failure_of_an_action_adds_one(store: Store) -> None:
@@ -104,9 +113,9 @@ async def test_attempts_are_per_member_channel_and_action(store: Store) -> None:
 
     others = await store.read(
         lambda tx: (
-            tx.attempts.failures(GUILD, CHANNEL, OTHER, DOOR),
-            tx.attempts.failures(GUILD, OTHER_CHANNEL, ROLLER, DOOR),
-            tx.attempts.failures(GUILD, CHANNEL, ROLLER, "pick the lock"),
+            _standing(tx, DOOR, OTHER, CHANNEL),
+            _standing(tx, DOOR, ROLLER, OTHER_CHANNEL),
+            _standing(tx, "pick the lock", ROLLER, CHANNEL),
         )
     )
 
@@ -183,3 +192,42 @@ async def test_a_count_changed_since_it_was_read_is_not_overwritten(store: Store
     assert not await write(lambda tx: tx.attempts.save_turn_actions(
         GUILD, CHANNEL, ROLLER, old=0, new=1))
     assert await store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER)) == 1
+
+
+async def test_a_members_standing_is_read_whole_and_only_as_asked(store: Store) -> None:
+    """What a roll reads before its dice: the failures at the action, the actions this
+    turn and the member's Will, in one statement; a part not asked for reads as 0 or
+    None, whatever is stored."""
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(_act)
+    await store.write(lambda tx: track_will(tx, maximum=6, current=4))
+    await store.write(lambda tx: track_will(tx, maximum=2, user_id=OTHER))
+
+    def read(tx: Tx, user_id: int = ROLLER, **asked: bool) -> Standing:
+        label = DOOR if asked.pop("label", True) else None
+        return tx.attempts.standing(GUILD, CHANNEL, user_id, label=label,
+                                    turn=asked.get("turn", True), will=asked.get("will", True))
+
+    whole, none, other, elsewhere = await store.read(lambda tx: (
+        read(tx),
+        read(tx, label=False, turn=False, will=False),
+        read(tx, OTHER),
+        tx.attempts.standing(GUILD, OTHER_CHANNEL, ROLLER, label=DOOR, turn=True, will=False),
+    ))
+
+    assert whole == Standing(
+        failures=2, turn_actions=1,
+        pool=WillPool(guild_id=GUILD, user_id=ROLLER, current=4, maximum=6),
+    )
+    assert none == Standing(failures=0, turn_actions=0, pool=None)
+    assert other == Standing(
+        failures=0, turn_actions=0,
+        pool=WillPool(guild_id=GUILD, user_id=OTHER, current=2, maximum=2),
+    )
+    assert elsewhere == Standing(failures=0, turn_actions=0, pool=None)
+    for part in ("label", "turn", "will"):
+        alone = await store.read(lambda tx, part=part: read(tx, **{part: False}))
+        assert alone == whole._replace(**{
+            "label": {"failures": 0}, "turn": {"turn_actions": 0}, "will": {"pool": None},
+        }[part]), part

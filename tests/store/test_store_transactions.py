@@ -183,7 +183,8 @@ async def test_one_read_is_one_trip_however_many_statements_it_runs(store: Store
             tx.rolls.get(roll_id),
             tx.will.get(GUILD, ROLLER),
             tx.will.beats(GUILD, ROLLER),
-            tx.attempts.failures(GUILD, CHANNEL, ROLLER, "force the door"),
+            tx.attempts.standing(GUILD, CHANNEL, ROLLER, label="force the door", turn=True,
+                                 will=True),
             tx.actions.find_open(GUILD, CHANNEL),
         )
     )
