@@ -594,13 +594,12 @@ class ActionRoll:
 
 def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
     """Inside a read: a roll of an action with its action and the roller's Will pool."""
-    roll = tx.rolls.get(roll_id)
+    roll, pool = tx.rolls.get_with_pool(roll_id)
     return ActionRoll(
         config=ctx.config(tx),
         roll=roll,
         record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
-        pool=None if roll is None
-        else tx.will.get(roll.guild_id, roll.roller_id, roll.character_id),
+        pool=pool,
     )
 
 
@@ -640,9 +639,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """
 
     def spend(tx: Tx) -> tuple[ChannelConfig, RollRecord, WillPool | None]:
-        record = tx.rolls.get(roll_id)
-        pool = None if record is None else tx.will.get(record.guild_id, record.roller_id,
-                                                         record.character_id)
+        record, pool = tx.rolls.get_with_pool(roll_id)
         refused = will_spend_refusal(record, ctx.user_id, pool)
         if refused is not None or record is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)

@@ -15,7 +15,8 @@ import pytest
 from pydantic import BaseModel
 
 from bot.store import MAX_HISTORY, Conflict, Store, Tx
-from engine.models import RollResult, WillUse
+from engine.characters import new_sheet
+from engine.models import RollResult, Ruleset, WillUse
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal
 from engine.records import (
     ActionKind,
@@ -578,6 +579,43 @@ async def test_a_new_roll_closes_its_rollers_open_rolls_in_one_step_and_stays_op
     assert not (await _get(store, then.id)).closed
     assert not (await _get(store, theirs)).closed
     assert not (await _get(store, elsewhere)).closed
+
+
+async def test_a_roll_comes_with_its_rollers_pool_as_the_pool_is_read_alone(
+    store: Store,
+) -> None:
+    tracked = await roll(store)
+    untracked = await roll(store, roller_id=OTHER)
+    await store.write(lambda tx: track_will(tx, maximum=5, current=3))
+    sheet = await store.write(lambda tx: tx.characters.insert(
+        GUILD, OTHER, new_sheet("Alice", Ruleset.COFD)))
+    assert sheet is not None
+    as_character = await store.write(lambda tx: tx.rolls.insert(
+        guild_id=GUILD, channel_id=CHANNEL, roller_id=OTHER, result=failure(),
+        will_state=WillState.OFFERED, character_id=sheet.id, character_name="Alice",
+    ).id)
+
+    def both(tx: Tx, roll_id: int) -> tuple[object, object]:
+        together = tx.rolls.get_with_pool(roll_id)
+        alone = tx.rolls.get(roll_id)
+        pool = None if alone is None else tx.will.get(
+            alone.guild_id, alone.roller_id, alone.character_id)
+        return together, (alone, pool)
+
+    seen = {
+        roll_id: await store.read(lambda tx, roll_id=roll_id: both(tx, roll_id))
+        for roll_id in (tracked, untracked, as_character, 999_999)
+    }
+
+    for roll_id, (together, alone) in seen.items():
+        assert together == alone, roll_id
+    assert seen[tracked][0] == (
+        await get_roll(store, tracked),
+        WillPool(guild_id=GUILD, user_id=ROLLER, current=3, maximum=5),
+    )
+    assert seen[untracked][0][1] is None
+    assert seen[as_character][0][1] == sheet.will_pool()
+    assert seen[999_999][0] == (None, None)
 
 
 async def test_closing_a_channel_closes_every_open_roll_there_once(store: Store) -> None:
