@@ -98,10 +98,10 @@ class AttemptRepository(Repository):
             (new, guild_id, channel_id, user_id, old),
         )
 
-    def reset_turn(self, guild_id: int, channel_id: int) -> int:
-        """A new turn (or the end of the scene): nobody has acted yet. Answers how many
-        members' counters were reset."""
-        return self._run(
+    def reset_turn(self, guild_id: int, channel_id: int) -> None:
+        """A new turn (or the end of the scene): nobody has acted yet. Nothing is read
+        from it, so PostgreSQL sends it with the transaction's next answer or COMMIT."""
+        self._do(
             "DELETE FROM turn_actions WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
