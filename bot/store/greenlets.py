@@ -62,7 +62,3 @@ def wait(work: Awaitable[T]) -> T:
         raise RuntimeError(msg)
     return current.parent.switch(work)  # type: ignore[no-any-return]
 
-
-def spawned() -> bool:
-    """Whether the running code is a function run by :func:`spawn` (it may :func:`wait`)."""
-    return isinstance(greenlet.getcurrent(), _Spawned)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store, Tx
-from bot.store.greenlets import spawned, wait
+from bot.store.greenlets import wait
 from engine.models import (
     Breakdown,
     Die,
@@ -194,7 +194,9 @@ def hold_until(flag: threading.Event) -> bool:
     :data:`BLOCKED` seconds). On SQLite the body runs in the database's thread, which may
     block; on PostgreSQL it runs in a greenlet on the event loop (bot.store.greenlets),
     which must go on serving the test meanwhile."""
-    if not spawned():
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # the database's thread (SQLite): no loop runs there
         return flag.wait(BLOCKED)
     deadline = time.monotonic() + BLOCKED
     while not flag.is_set():

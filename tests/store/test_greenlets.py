@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.store.greenlets import spawn, spawned, wait
+from bot.store.greenlets import spawn, wait
 
 
 class RefusedError(Exception):
@@ -26,10 +26,9 @@ async def _refuse() -> int:
 
 async def test_a_function_gets_each_answer_in_turn_and_returns_its_result() -> None:
     def body(start: int) -> list[int]:
-        return [wait(_twice(start)), wait(_twice(start + 1)), spawned()]
+        return [wait(_twice(start)), wait(_twice(start + 1))]
 
-    assert await spawn(body, 5) == [10, 12, True]
-    assert not spawned()
+    assert await spawn(body, 5) == [10, 12]
 
 
 async def test_an_error_of_a_coroutine_is_raised_where_the_function_waits() -> None:
