@@ -110,11 +110,17 @@ class CatalogueVoice:
 
 
 def catalogue(language: Language) -> Catalog:
-    """A translated language's catalogue: every ``.po`` file of its folder, as one."""
+    """A translated language's catalogue: every ``.po`` file of its folder, as one.
+
+    Its plural rule is the one its files declare (their translations have as many forms
+    as that rule names), not Babel's for the locale: Babel 2.17 took CLDR's newer rules,
+    which give Portuguese and Spanish a third form (for millions), and with it every
+    plural past the first fell back to English."""
     whole = Catalog(locale=FOLDERS[language])
     for path in sorted((LOCALES / FOLDERS[language]).glob("*.po")):
         with path.open("rb") as file:
             part = read_po(file, locale=FOLDERS[language])
+        whole.mime_headers = [("Plural-Forms", part.plural_forms)]
         for message in part:
             if message.id and message.string:
                 whole[message.id] = message

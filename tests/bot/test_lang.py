@@ -111,3 +111,21 @@ def test_numbers_and_percentages_are_written_as_the_language_writes_them(
 def test_dates_are_written_as_the_language_writes_them(language: Language, written: str) -> None:
     with speaking(voice(language)):
         assert day(date(2026, 11, 1)) == written
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "many"),
+    [(Language.PT_BR, "Precisava de 1 sucesso: ok.", "Precisava de {n} sucessos: ok."),
+     (Language.ES_ES, "Hacía falta 1 éxito: ok.", "Hacían falta {n} éxitos: ok.")],
+)
+def test_every_count_past_one_takes_the_catalogue_s_plural_whatever_babel_s_rule(
+    language: Language, one: str, many: str
+) -> None:
+    """Babel 2.17 gives Portuguese and Spanish a third plural form (millions); the
+    catalogues have two, and the rule they declare is the one spoken."""
+    singular, plural = "Needed {n} success: {met}.", "Needed {n} successes: {met}."
+    with speaking(voice(language)):
+        assert n_(singular, plural, 1, met="ok") == one
+        for count in (2, 5, 1_000_000):
+            assert n_(singular, plural, count, met="ok") == many.format(n=count)
+    assert lang.catalogue(language).num_plurals == 2
