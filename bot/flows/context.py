@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from bot.render.lang import Voice, public_voice
 from bot.store import Store, Tx
+from bot.store.repository import Query
+from bot.store.settings import NOBODY, SettingsRepository
 from engine.faces import FaceSource
 from engine.records import ChannelConfig, CharacterRecord
 
@@ -51,6 +53,17 @@ class Ctx:
     def config(self, tx: Tx) -> ChannelConfig:
         """Inside a read: the settings in force here."""
         return tx.settings.config(self.guild_id, self.channel_id, self.parent_id)
+
+    def config_query(
+        self, *, character: bool = False
+    ) -> Query[tuple[ChannelConfig, CharacterRecord | None]]:
+        """The settings in force here (with the member's active character if
+        ``character``, else None) as a query, to read in one statement with another read
+        (``Queries.both``, ``RollRepository.beside_with_pool``)."""
+        return SettingsRepository.config_query(
+            self.guild_id, self.channel_id, self.parent_id,
+            self.user_id if character else NOBODY,
+        )
 
     def config_and_character(self, tx: Tx) -> tuple[ChannelConfig, CharacterRecord | None]:
         """Inside a read: the settings in force here and the member's active character

@@ -119,7 +119,9 @@ def initiative_of(
 async def start(deps: Deps, ctx: Ctx) -> Reply:
     """`/init start`: the Storyteller opens the channel's tracker and its card."""
     def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None]:
-        return ctx.config(tx), tx.initiative.open_in(ctx.guild_id, ctx.channel_id)
+        (config, _), found = tx.initiative.beside_open(
+            ctx.config_query(), ctx.guild_id, ctx.channel_id)
+        return config, found
 
     config, existing = await deps.store.read(read)
     if not ctx.storyteller(config):
@@ -188,12 +190,15 @@ async def _move(
 
     async def attempt() -> Reply:
         def read(tx: Tx) -> tuple[ChannelConfig, TrackerRecord | None, Decide]:
-            record = (tx.initiative.get(tracker_id) if tracker_id is not None
-                      else tx.initiative.open_in(ctx.guild_id, ctx.channel_id))
+            # the settings (and the member's character, when joining) and the tracker in
+            # one statement
+            settings = ctx.config_query(character=isinstance(decide, Joining))
+            (config, character), record = (
+                tx.initiative.beside(settings, tracker_id) if tracker_id is not None
+                else tx.initiative.beside_open(settings, ctx.guild_id, ctx.channel_id))
             if isinstance(decide, Joining):
-                config, character = ctx.config_and_character(tx)
                 return config, record, decide.of(config, character)
-            return ctx.config(tx), record, decide
+            return config, record, decide
 
         config, record, move = await deps.store.read(read)
         storyteller = ctx.storyteller(config)

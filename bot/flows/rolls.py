@@ -49,6 +49,8 @@ from bot.render.rolls import refusal_cause, roll_message, secret_notice
 from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
+from bot.store.attempts import AttemptRepository, Standing
+from bot.store.repository import Query
 from engine import characters, will
 from engine.constants import MAX_POOL
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource, WillUse
@@ -92,6 +94,26 @@ class Table:
     """The Will pool (None when untracked, or not read: a request declaring no Will)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A member's standing (:meth:`bot.store.attempts.AttemptRepository.standing`) read
+    ahead with the settings, in the same statement: the failures at ``label``, the
+    actions this turn and the member's own Will pool, whatever the roll turns out to
+    need. The roll's write has it checked rather than read again (no round trip on
+    PostgreSQL; the write runs again, reading it, if it moved meanwhile)."""
+
+    label: str | None
+    standing: Standing
+
+    @classmethod
+    def query(cls, ctx: Ctx, label: str | None) -> Query[Standing]:
+        """What :func:`gather` reads ahead of a roll labelled ``label``."""
+        return AttemptRepository.standing_query(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True,
+            will=True,
+        )
+
+
 def read_table(
     tx: Tx,
     ctx: Ctx,
@@ -100,24 +122,32 @@ def read_table(
     character_id: int | None = None,
     *,
     request: RollRequest | None = None,
+    ahead: Ahead | None = None,
 ) -> Table:
     """Inside a transaction: the member's counters and Will in this channel (the Will of
     ``character_id`` when the member rolls with a character). With ``request``, only what
-    it depends on: a `fistful` request's actions this turn, the Will it declares."""
+    it depends on: a `fistful` request's actions this turn, the Will it declares. With
+    ``ahead`` (read by the flow, for the same label), that is checked, not read again."""
     counted = bool(label) and config.pressure
     fistful = request is None or request.ruleset is Ruleset.FISTFUL
     will = request is None or request.will
     own_pool = will and character_id is None
-    standing = tx.attempts.standing(
-        ctx.guild_id, ctx.channel_id, ctx.user_id,
-        label=(label or "") if counted else None, turn=fistful, will=own_pool,
-    )
+    at = (label or "") if counted else None
+    if ahead is not None and at in {None, ahead.label}:
+        standing = tx.attempts.standing(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label=ahead.label, turn=True,
+            will=True, expected=ahead.standing,
+        )
+    else:
+        standing = tx.attempts.standing(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, label=at, turn=fistful, will=own_pool,
+        )
     return Table(
         config=config,
-        failures=standing.failures,
-        turn_actions=standing.turn_actions,
+        failures=standing.failures if counted else 0,
+        turn_actions=standing.turn_actions if fistful else 0,
         pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will and not own_pool
-        else standing.pool,
+        else standing.pool if own_pool else None,
     )
 
 
@@ -181,17 +211,32 @@ class Gathered:
     character: CharacterRecord | None
     targets: tuple[CharacterRecord, ...] = ()
     """The characters ``resist_target`` names (none, one, or several of one name)."""
+    ahead: Ahead | None = None
+    """The member's standing, when read ahead of a roll."""
 
 
-def gather(tx: Tx, ctx: Ctx, ask: Ask | ByName | None = None) -> Gathered:
+def gather(
+    tx: Tx, ctx: Ctx, ask: Ask | ByName | None = None, *, ahead: bool = False,
+    label: str | None = None,
+) -> Gathered:
     """Inside a read: the settings, the active character and the resistance's target
-    (more SELECTs in the same transaction, so a roll by trait name costs no extra trip)."""
+    (more SELECTs in the same transaction, so a roll by trait name costs no extra trip);
+    with ``ahead``, the member's standing for a roll labelled ``label`` (:class:`Ahead`),
+    in the settings' statement."""
     target = ask.target if isinstance(ask, ByName) else None
-    config, character = ctx.config_and_character(tx)
+    standing: Ahead | None = None
+    if ahead:
+        (config, character), read = tx.queries.both(
+            ctx.config_query(character=True), Ahead.query(ctx, label)
+        )
+        standing = Ahead(label or None, read)
+    else:
+        config, character = ctx.config_and_character(tx)
     return Gathered(
         config=config,
         character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
+        ahead=standing,
     )
 
 
@@ -399,7 +444,7 @@ async def roll(
     transaction holds the table, so a refused or failed write draws nothing, and two
     rolls of one member never count from the same state.
     """
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask))
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask, ahead=True, label=label))
     return await roll_gathered(deps, ctx, gathered, ask, label=label, private=private,
                                retry_of=retry_of, asked=asked)
 
@@ -428,7 +473,8 @@ async def roll_gathered(
     character_id = None if character is None else character.id
 
     def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
-        table = read_table(tx, ctx, config, label, character_id, request=wanted)
+        table = read_table(tx, ctx, config, label, character_id, request=wanted,
+                           ahead=gathered.ahead)
         request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
@@ -578,7 +624,8 @@ class Pressed:
 
 
 def _read_pressed(tx: Tx, ctx: Ctx, roll_id: int) -> Pressed:
-    return Pressed(config=ctx.config(tx), roll=tx.rolls.get(roll_id))
+    (config, _), roll = tx.rolls.beside(ctx.config_query(), roll_id)
+    return Pressed(config=config, roll=roll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,9 +641,9 @@ class ActionRoll:
 
 def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
     """Inside a read: a roll of an action with its action and the roller's Will pool."""
-    roll, pool = tx.rolls.get_with_pool(roll_id)
+    (config, _), roll, pool = tx.rolls.beside_with_pool(ctx.config_query(), roll_id)
     return ActionRoll(
-        config=ctx.config(tx),
+        config=config,
         roll=roll,
         record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
         pool=pool,
@@ -639,13 +686,13 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """
 
     def spend(tx: Tx) -> tuple[ChannelConfig, RollRecord, WillPool | None]:
-        record, pool = tx.rolls.get_with_pool(roll_id)
+        # Every read before the first write, in one statement (PostgreSQL holds the
+        # writes back and sends them with COMMIT).
+        (config, _), record, pool = tx.rolls.beside_with_pool(ctx.config_query(), roll_id)
         refused = will_spend_refusal(record, ctx.user_id, pool)
         if refused is not None or record is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = spend_will(record.result, deps.faces)  # RuleError: nothing written
-        config = ctx.config(tx)  # every read before the first write (PostgreSQL holds
-        # the writes back and sends them with COMMIT)
         changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=record)
         if changed is None:  # the rule above said it would act: a bug if not
             msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refused it"

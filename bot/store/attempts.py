@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.records import WillPool, label_key
 
 
@@ -115,32 +115,64 @@ class AttemptRepository(Repository):
         label: str | None,
         turn: bool,
         will: bool,
+        expected: Standing | None = None,
     ) -> Standing:
         """What a roll depends on, in one statement (one round trip on PostgreSQL, where
         the three reads were three): the failures in a row at ``label`` (None: not
         read, 0), the actions this turn when ``turn`` (:meth:`turn_actions`),
         and the member's own Will pool when ``will`` (WillRepository.get without a
         character). A part not asked for is looked up with a NULL key, which matches no
-        row; when none is, nothing is sent."""
+        row; when none is, nothing is sent. ``expected``: the same standing as the flow
+        read it before this transaction (:meth:`standing_query`), which PostgreSQL
+        checks with the writes rather than reading it again (Repository._expected)."""
         if label is None and not turn and not will:
             return Standing(failures=0, turn_actions=0, pool=None)
+        query = AttemptRepository.standing_query(guild_id, channel_id, user_id,
+                                    label=label, turn=turn, will=will)
+        row = self._expected(query.sql, query.params,
+                             None if expected is None else _standing_row(expected))
+        return query.parse(row)
+
+    @staticmethod
+    def standing_query(
+        guild_id: int, channel_id: int, user_id: int, *, label: str | None,
+        turn: bool, will: bool,
+    ) -> Query[Standing]:
+        """:meth:`standing` as a query, to read with others (Queries.both). Its columns:
+        ``failures``, ``actions``, ``current`` and ``maximum``."""
         key = None if label is None else label_key(label)
         mine, pool_of = (user_id if turn else None), (user_id if will else None)
-        row = self._one(
-            "SELECT (SELECT failures FROM attempts"
-            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?)"
+
+        def parse(row: Any) -> Standing:
+            if row is None:  # one row always comes back (the LEFT JOIN keeps "here")
+                msg = "the standing query answered no row"
+                raise LookupError(msg)
+            pool = None if row["current"] is None else WillPool(
+                guild_id=guild_id, user_id=user_id, current=row["current"],
+                maximum=row["maximum"],
+            )
+            return Standing(int(row["failures"]), int(row["actions"]), pool)
+
+        return Query(
+            "SELECT COALESCE((SELECT failures FROM attempts"
+            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?), 0)"
             " AS failures,"
-            " (SELECT actions FROM turn_actions"
-            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ?) AS actions,"
+            " COALESCE((SELECT actions FROM turn_actions"
+            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ?), 0) AS actions,"
             " will_pools.current, will_pools.maximum"
             " FROM (SELECT 1 AS here) AS here LEFT JOIN will_pools"
             " ON will_pools.guild_id = ? AND will_pools.user_id = ?",
             (guild_id, channel_id, user_id, key, guild_id, channel_id, mine, guild_id, pool_of),
+            parse,
         )
-        if row is None:  # one row always comes back (the LEFT JOIN keeps "here")
-            msg = "the standing query answered no row"
-            raise LookupError(msg)
-        pool = None if row["current"] is None else WillPool(
-            guild_id=guild_id, user_id=user_id, current=row["current"], maximum=row["maximum"]
-        )
-        return Standing(int(row["failures"] or 0), int(row["actions"] or 0), pool)
+
+
+def _standing_row(standing: Standing) -> dict[str, int | None]:
+    """The row :meth:`AttemptRepository.standing_query` answers for ``standing``."""
+    pool = standing.pool
+    return {
+        "failures": standing.failures,
+        "actions": standing.turn_actions,
+        "current": None if pool is None else pool.current,
+        "maximum": None if pool is None else pool.maximum,
+    }

@@ -4,11 +4,19 @@ by the version read (two presses of Next at once cannot both advance the turn)."
 from __future__ import annotations
 
 import sqlite3
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.records import ActionStatus, TrackerRecord
+
+T = TypeVar("T")
+
+
+def _found(row: Any) -> TrackerRecord | None:
+    """A tracker from a row read beside another (Repository._both), None when it had none."""
+    return None if row is None or row["id"] is None else _tracker(row)
 
 
 def _tracker(row: sqlite3.Row) -> TrackerRecord:
@@ -42,6 +50,20 @@ class InitiativeRepository(Repository):
         """A tracker by id, open or closed."""
         row = self._one("SELECT * FROM initiative WHERE id = ?", (tracker_id,))
         return None if row is None else _tracker(row)
+
+    def beside(self, first: Query[T], tracker_id: int) -> tuple[T, TrackerRecord | None]:
+        """``first`` (a one-row read such as the settings) and :meth:`get`, in one
+        statement."""
+        return self._both(first, Query(
+            "SELECT * FROM initiative WHERE id = ?", (tracker_id,), _found))
+
+    def beside_open(
+        self, first: Query[T], guild_id: int, channel_id: int
+    ) -> tuple[T, TrackerRecord | None]:
+        """``first`` and :meth:`open_in`, in one statement."""
+        return self._both(first, Query(
+            "SELECT * FROM initiative WHERE guild_id = ? AND channel_id = ? AND status = 'open'",
+            (guild_id, channel_id), _found))
 
     def open_in(self, guild_id: int, channel_id: int) -> TrackerRecord | None:
         """The channel's open tracker, if any."""

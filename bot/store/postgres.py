@@ -46,7 +46,7 @@ import math
 import random
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
@@ -178,6 +178,8 @@ def _changed(status: str) -> int:
 MISSED: Final = "SB001"
 #: The dollar quote around a held-back conditional write (refused inside its text).
 _TAG: Final = "$storybot$"
+#: A column name of an expected row (:meth:`PgConnection.expects`), written in unquoted.
+_COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
 #: A ``$n`` parameter of translated text, or quoted text (left alone).
 _SLOT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\$(\d+)")
 
@@ -286,6 +288,8 @@ class PgConnection:
 
     conn: asyncpg.Connection
     care: _Care = _Care.TRUSTING
+    #: A write's transaction (a read's sends nothing with its COMMIT: it checks nothing).
+    writes: bool = True
     round_trips: int = 0
     #: Statements the server has run so far in this transaction.
     statements: int = 0
@@ -368,6 +372,35 @@ class PgConnection:
             translated,
         )
         return True
+
+    def expects(
+        self, sql: str, parameters: Params, expected: Mapping[str, Any]
+    ) -> Mapping[str, Any] | None:
+        """A one-row read answered with ``expected`` (its row as read in an earlier
+        transaction, by column name) when trusting: held back as a check the server makes
+        with the rest (it raises :data:`MISSED` unless the read now answers a row equal to
+        it, column by column, NULL equal to NULL). None when it must be read now (not
+        trusting, in a read, or a value without a safe literal)."""
+        if self.care is not _Care.TRUSTING or self.failure is not None or not self.writes:
+            return None
+        translated = translate(sql)
+        text = inline(translated, arguments(translated, parameters))
+        values = literals(list(expected.values()))
+        if (text is None or values is None or _TAG in text or any(_TAG in v for v in values)
+                or not all(_COLUMN.fullmatch(name) for name in expected)):
+            return None
+        same = " AND ".join(
+            f"storybot_q.{name} IS NOT DISTINCT FROM {value}"
+            for name, value in zip(expected, values, strict=True)
+        )
+        self._hold(
+            # the store's own text, its values as literals (literal())
+            f"DO {_TAG} BEGIN IF NOT EXISTS (SELECT 1 FROM ({text}) AS storybot_q"  # noqa: S608
+            f" WHERE {same}) THEN RAISE EXCEPTION 'a row read before has changed'"
+            f" USING ERRCODE = '{MISSED}'; END IF; END {_TAG}",
+            translated,
+        )
+        return expected
 
     def trusting(self) -> bool:
         """Whether answers were given on trust: checked writes are held back, unsent."""
@@ -672,7 +705,7 @@ class PgEngine:
         except UNAVAILABLE as error:  # the server closed it while it was idle
             raise _Reconnect from error
         tx = PgConnection(conn, care=care, round_trips=opened,
-                          prepared=worker.prepared)
+                          prepared=worker.prepared, writes=worker.begin == WRITE)
         try:
             try:
                 answer = body(tx)

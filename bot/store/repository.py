@@ -9,11 +9,27 @@ in the database's own thread, so it costs one trip from the event loop
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 Params = Sequence[Any] | Mapping[str, Any]
 """Positional (``?``) or named (``:name``) parameters."""
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+@dataclass(frozen=True, slots=True)
+class Query(Generic[T]):
+    """A one-row read as data: its text (positional ``?`` parameters), its parameters,
+    and how its row (None when there is none) becomes an answer. A repository method that
+    runs a read alone builds one too, so :meth:`Queries.both` can send two as one statement
+    (one round trip on PostgreSQL) and each is still parsed by its own repository."""
+
+    sql: str
+    params: tuple[Any, ...]
+    parse: Callable[[Any], T]
 
 
 class Cursor(Protocol):
@@ -79,6 +95,41 @@ class Repository:
             return bool(held(sql, params))
         return self._conn.execute(sql, params).rowcount == 1
 
+    def _both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
+        """Two one-row reads in one statement (one round trip on PostgreSQL): ``first``
+        must always answer one row (a read from a key row, as the settings are);
+        ``second`` is joined to it, so when it has no row its columns come back NULL (its
+        parser tells that from its key column). Their columns must be named apart: a name
+        in both would hide one of them, so it is refused."""
+        sql = (
+            f"SELECT * FROM ({first.sql}) AS storybot_a"  # noqa: S608 - the store's own text
+            f" LEFT JOIN ({second.sql}) AS storybot_b ON 1 = 1"
+        )
+        row = self._one(sql, (*first.params, *second.params))
+        if row is None:
+            msg = "the first of two combined reads answered no row"
+            raise LookupError(msg)
+        names = list(row.keys())
+        if len(set(names)) != len(names):
+            msg = f"two combined reads name the same columns: {sorted(names)}"
+            raise ValueError(msg)
+        return first.parse(row), second.parse(row)
+
+    def _expected(
+        self, sql: str, params: Params, expected: Mapping[str, Any] | None
+    ) -> Any:
+        """A one-row read whose row the flow already read in an earlier transaction
+        (``expected``, or None). On PostgreSQL it is answered with that row on trust, and
+        the server checks it with the writes held back until COMMIT (a miss runs the
+        transaction again, where it is read: bot.store.postgres.PgConnection.expects), so
+        it costs no round trip; SQLite reads it, in the trip it is in anyway."""
+        held = getattr(self._conn, "expects", None)  # not sqlite3.Connection's
+        if expected is not None and held is not None:
+            answered = held(sql, params, expected)
+            if answered is not None:
+                return answered
+        return self._one(sql, params)
+
     def _returning(self, sql: str, params: Params = ()) -> sqlite3.Row:
         """The row of an INSERT ... RETURNING (or of an update known to match)."""
         row = self._one(sql, params)
@@ -86,3 +137,11 @@ class Repository:
             msg = f"expected a row from: {sql}"
             raise LookupError(msg)
         return row
+
+
+class Queries(Repository):
+    """Reads of several repositories in one statement."""
+
+    def both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
+        """Two one-row reads in one statement (Repository._both)."""
+        return self._both(first, second)

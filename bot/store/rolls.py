@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
-from typing import NotRequired, TypedDict, Unpack
+from typing import Any, NotRequired, TypedDict, TypeVar, Unpack
 
-from bot.store.repository import Connection, Repository
+from bot.store.repository import Connection, Query, Repository
 from bot.store.stats import StatsRepository
 from bot.store.will import WillRepository
 from engine.models import RollRequest, RollResult, WillUse
@@ -23,6 +23,8 @@ from engine.records import (
     WillState,
 )
 from engine.saved import Asked
+
+T = TypeVar("T")
 
 #: The most rolls one history page may ask for.
 MAX_HISTORY = 100
@@ -200,27 +202,61 @@ class RollRepository(Repository):
         row = self._one("SELECT * FROM rolls WHERE id = ?", (roll_id,))
         return None if row is None else _roll(row)
 
+    def beside(self, first: Query[T], roll_id: int) -> tuple[T, RollRecord | None]:
+        """``first`` (a one-row read such as the settings) and :meth:`get`, in one
+        statement."""
+
+        def parse(row: Any) -> RollRecord | None:
+            return None if row is None or row["id"] is None else _roll(row)
+
+        return self._both(first, Query("SELECT * FROM rolls WHERE id = ?", (roll_id,), parse))
+
     def get_with_pool(self, roll_id: int) -> tuple[RollRecord | None, WillPool | None]:
         """A roll (:meth:`get`) and its roller's Will pool as WillRepository.get reads it
         (the character's, when the roll was a character's): a member's pool comes in the
         same statement (one round trip on PostgreSQL, where the two reads were two)."""
-        row = self._one(
+        query = self._with_pool_query(roll_id)
+        return self._character_pool(query.parse(self._one(query.sql, query.params)))
+
+    def beside_with_pool(
+        self, first: Query[T], roll_id: int
+    ) -> tuple[T, RollRecord | None, WillPool | None]:
+        """``first`` (a one-row read such as the settings) and :meth:`get_with_pool`, in
+        one statement."""
+        found, pressed = self._both(first, self._with_pool_query(roll_id))
+        return (found, *self._character_pool(pressed))
+
+    @staticmethod
+    def _with_pool_query(roll_id: int) -> Query[tuple[RollRecord | None, WillPool | None]]:
+        """The roll and its roller's own pool (None for a character's roll: read from the
+        sheet by :meth:`_character_pool`)."""
+
+        def parse(row: Any) -> tuple[RollRecord | None, WillPool | None]:
+            if row is None or row["id"] is None:
+                return None, None
+            roll = _roll(row)
+            pool = None if row["pool_current"] is None else WillPool(
+                guild_id=roll.guild_id, user_id=roll.roller_id,
+                current=row["pool_current"], maximum=row["pool_maximum"],
+            )
+            return roll, pool
+
+        return Query(
             "SELECT rolls.*, will_pools.current AS pool_current,"
             " will_pools.maximum AS pool_maximum"
             " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
             " AND will_pools.user_id = rolls.roller_id AND rolls.character_id IS NULL"
             " WHERE rolls.id = ?",
             (roll_id,),
+            parse,
         )
-        if row is None:
-            return None, None
-        roll = _roll(row)
-        if roll.character_id is not None:
+
+    def _character_pool(
+        self, pressed: tuple[RollRecord | None, WillPool | None]
+    ) -> tuple[RollRecord | None, WillPool | None]:
+        roll, pool = pressed
+        if roll is not None and roll.character_id is not None:
             return roll, self._will.get(roll.guild_id, roll.roller_id, roll.character_id)
-        pool = None if row["pool_current"] is None else WillPool(
-            guild_id=roll.guild_id, user_id=roll.roller_id,
-            current=row["pool_current"], maximum=row["pool_maximum"],
-        )
         return roll, pool
 
     def spend_will(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from bot.store.characters import record_of
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.models import Ruleset
 from engine.records import (
     Change,
@@ -96,10 +96,24 @@ class SettingsRepository(Repository):
     ) -> tuple[ChannelConfig, CharacterRecord | None]:
         """The settings in force (:meth:`config`) and the member's active character here
         (:meth:`bot.store.characters.CharacterRepository.active`; None for
-        :data:`NOBODY`) in one statement: what nearly every command reads first. Each
-        level's columns are named by level, ``g_`` the server, ``c_`` the channel, ``p_``
-        its parent, ``ch_`` the character."""
-        row = self._one(
+        :data:`NOBODY`) in one statement: what nearly every command reads first."""
+        query = self.config_query(guild_id, channel_id, parent_id, user_id)
+        return query.parse(self._one(query.sql, query.params))
+
+    @staticmethod
+    def config_query(
+        guild_id: int, channel_id: int, parent_id: int | None, user_id: int = NOBODY
+    ) -> Query[tuple[ChannelConfig, CharacterRecord | None]]:
+        """:meth:`config_and_character` as a query, to read with others (Queries.both;
+        it always answers one row). Each level's columns are named by level, ``g_`` the
+        server, ``c_`` the channel, ``p_`` its parent, ``ch_`` the character."""
+
+        def parse(row: Any) -> tuple[ChannelConfig, CharacterRecord | None]:
+            if row is None:  # the key row always joins: never, but typed
+                return _config({}, guild_id, channel_id, parent_id), None
+            return _config(dict(row), guild_id, channel_id, parent_id), record_of(row, "ch_")
+
+        return Query(
             "SELECT g.ruleset AS g_ruleset, g.storyteller_role_id AS g_storyteller_role_id,"
             " g.storyteller_channel_id AS g_storyteller_channel_id, g.language AS g_language,"
             " c.ruleset AS c_ruleset, c.will_timing AS c_will_timing,"
@@ -127,10 +141,8 @@ class SettingsRepository(Repository):
             " ORDER BY a.channel_id = ? DESC, a.channel_id = 0 LIMIT 1) AS ch ON 1 = 1",
             (guild_id, channel_id, parent_id,
              guild_id, user_id, channel_id, parent_id or channel_id, channel_id),
+            parse,
         )
-        if row is None:  # the key row always joins: never, but typed
-            return _config({}, guild_id, channel_id, parent_id), None
-        return _config(dict(row), guild_id, channel_id, parent_id), record_of(row, "ch_")
 
     def channels_with_own_ruleset(self, guild_id: int) -> list[int]:
         """The channels (and threads) of a server that keep a ruleset of their own."""

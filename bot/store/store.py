@@ -37,7 +37,7 @@ from bot.store.errors import StoreError
 from bot.store.initiative import InitiativeRepository
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.postgres import PgEngine, is_postgres_url
-from bot.store.repository import Connection
+from bot.store.repository import Connection, Queries
 from bot.store.rolls import RollRepository
 from bot.store.saved import SavedRollRepository
 from bot.store.settings import SettingsRepository
@@ -68,6 +68,7 @@ class Tx:
     characters: CharacterRepository
     stats: StatsRepository
     saved: SavedRollRepository
+    queries: Queries
 
 
 class Conflict(Exception):  # noqa: N818 - a write's answer, not a failure of the code
@@ -95,6 +96,7 @@ def build_tx(raw: Connection) -> Tx:
         characters=characters,
         stats=stats,
         saved=SavedRollRepository(raw),
+        queries=Queries(raw),
     )
 
 

@@ -363,7 +363,7 @@ STORE = REPO / "bot" / "store"
 #: Calls whose first argument is SQL text.
 SQL_CALLS = frozenset(
     {"execute", "execute_fetchall", "executemany", "executescript", "execute_insert",
-     "_run", "_one", "_all", "_returning"}
+     "_run", "_one", "_all", "_returning", "_expected"}
 )
 #: Where SQL text legitimately arrives in a variable: (file, function, variable) and why.
 PASSED_THROUGH = {
@@ -373,6 +373,13 @@ PASSED_THROUGH = {
     ("repository.py", "_returning", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_do", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_changes_one", "sql"): "the helpers pass their caller's SQL on",
+    ("repository.py", "_expected", "sql"): "the helpers pass their caller's SQL on",
+    ("repository.py", "_both", "sql"): "two Queries' SQL, each literal where it is built",
+    ("attempts.py", "standing", "query.sql"): "a Query's SQL, literal where it is built",
+    ("rolls.py", "get_with_pool", "query.sql"): "a Query's SQL, literal where it is built",
+    ("settings.py", "config_and_character", "query.sql"): (
+        "a Query's SQL, literal where it is built"
+    ),
     ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
     ("rolls.py", "insert", "_INSERT"): "literal text, shared with close_and_insert (rolls.py)",
     ("rolls.py", "close", "_CLOSE_RETURNING"): "literal text, shared with close_and_insert",
@@ -422,13 +429,20 @@ def sql_problems(source: str, filename: str) -> list[str]:
             )
             if (
                 isinstance(child, ast.Call)
+                and isinstance(child.func, ast.Name)
+                and child.func.id == "Query"
+                and not (child.args and _is_literal(child.args[0]))
+            ):
+                problems.append(f"{filename}:{child.lineno} Query(...) of text not literal")
+            if (
+                isinstance(child, ast.Call)
                 and isinstance(child.func, ast.Attribute)
                 and child.func.attr in SQL_CALLS
             ):
                 sql = _sql_argument(child)
                 passed = (
-                    isinstance(sql, ast.Name)
-                    and (filename, function, sql.id) in PASSED_THROUGH
+                    isinstance(sql, ast.Name | ast.Attribute)
+                    and (filename, function, ast.unparse(sql)) in PASSED_THROUGH
                 )
                 if sql is None or not (_is_literal(sql) or passed):
                     text = ast.unparse(sql) if sql is not None else "(no SQL)"
@@ -477,7 +491,10 @@ def test_every_pass_through_is_still_in_the_code() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function
         ]
         assert functions, (filename, function)
-        names = {node.id for node in ast.walk(functions[0]) if isinstance(node, ast.Name)}
+        names = {
+            ast.unparse(node) for node in ast.walk(functions[0])
+            if isinstance(node, ast.Name | ast.Attribute)
+        }
         assert variable in names, (filename, function, variable)
 
 
@@ -490,6 +507,8 @@ def test_every_pass_through_is_still_in_the_code() -> None:
         'self._run("DELETE FROM rolls WHERE id = " + str(roll_id))',
         'self._returning(sql, (roll_id,))',
         "conn.executescript(script)",
+        'Query(f"SELECT * FROM rolls WHERE id = {roll_id}", (), parse)',
+        'self._one(other.sql, ())',
     ],
 )
 def test_the_sql_check_catches_text_built_from_values(statement: str) -> None:

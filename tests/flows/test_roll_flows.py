@@ -12,7 +12,8 @@ from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
 from engine.records import ChannelOption, PressRefusal, WillPool
-from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Recorder, Table
+from tests.store.conftest import warm
 
 
 def ask(value: int, **options: Any) -> rolls.Ask:
@@ -45,6 +46,60 @@ async def test_a_roll_costs_three_trips_and_a_spend_one(table: Table) -> None:
     before = table.store.trips
     await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), roll_id))
     assert table.store.trips - before == 1
+
+
+async def test_a_roll_reads_its_standing_with_its_settings_and_on_postgres_is_not_read_twice(
+    table: Table,
+) -> None:
+    """A labelled roll reads the member's standing ahead, with the settings (one
+    statement), and its write has it checked instead of reading it again: on PostgreSQL
+    the settings 1 round trip, the write 2 (its new roll's row, then the rest with
+    COMMIT), the message id 1; Spend Will 2 (the roll, its pool and the settings, then the
+    rest with COMMIT). SQLite makes one trip a transaction."""
+    postgres = not table.pseudo
+    table.faces.add(3, 4, 2)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door", private=False))
+    # Bob's roll and spend first: PostgreSQL prepares each statement once per session
+    table.faces.add(3, 4, 2, 9, 9, 1)
+    bob = await table.run(rolls.roll(table.deps, table.ctx(BOB), ask(3), label="door",
+                                     private=False))
+    await table.run(rolls.spend_will_pressed(table.deps, table.ctx(BOB), _roll_id(bob)))
+    if postgres:
+        await warm(table.store)
+    table.faces.add(3, 4, 2)
+    before = table.store.round_trips
+    again = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door",
+                                       private=False))
+    assert table.store.round_trips - before == (4 if postgres else 3)
+    assert "-1 die: trying again after a failure" in again.answer.text
+    if postgres:
+        await warm(table.store)
+    table.faces.add(9, 9, 1)
+    before = table.store.round_trips
+    spent = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), _roll_id(again)))
+    assert table.store.round_trips - before == (2 if postgres else 1)
+    assert "Success" in spent.answer.text
+
+
+def _roll_id(said: Recorder) -> int:
+    return int(said.answer.custom_ids[0].rsplit(":", 1)[1])
+
+
+async def test_two_failures_at_one_action_at_once_count_from_each_other(table: Table) -> None:
+    """Both rolls read the member's standing ahead at once; the one written second finds
+    it moved (PostgreSQL's check misses and its write runs again, reading it) and rolls
+    with the penalty of the first."""
+    table.faces.add(*([2] * 20))
+    said = await asyncio.gather(*(
+        table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door", private=False))
+        for _ in range(2)
+    ))
+
+    penalised = ["-1 die: trying again after a failure" in each.answer.text for each in said]
+    assert sorted(penalised) == [False, True]
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, ALICE, label="door", turn=False, will=False))
+    assert standing.failures == 2
 
 
 async def test_spend_will_after_failure_adds_three_dice_and_updates_in_place(

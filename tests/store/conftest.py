@@ -12,6 +12,7 @@ import pytest
 
 from bot.store import Store, Tx
 from bot.store.greenlets import wait
+from bot.store.postgres import READERS
 from engine.models import (
     Breakdown,
     Die,
@@ -187,6 +188,20 @@ async def idle_workers(store: Store) -> None:
 
 #: Seconds a body held open waits before giving up (a failing test).
 BLOCKED = 5.0
+
+
+async def warm(store: Store) -> None:
+    """On PostgreSQL, a read on every reader (each waits for the others, so no reader
+    takes two), then until every worker has begun its next transaction: the round trips
+    counted next are those of a bot that has served for a while."""
+    together = asyncio.Barrier(READERS)
+
+    def read(tx: Tx) -> object:
+        wait(asyncio.wait_for(together.wait(), BLOCKED))
+        return tx.will.get(GUILD, ROLLER)
+
+    await asyncio.gather(*(store.read(read) for _ in range(READERS)))
+    await idle_workers(store)
 
 
 def hold_until(flag: threading.Event) -> bool:

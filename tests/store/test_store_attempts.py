@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.store import Conflict, Store, Tx
-from bot.store.attempts import Standing
-from engine.models import RollResult
+from bot.store.attempts import AttemptRepository, Standing
+from bot.store.repository import Query
+from bot.store.settings import SettingsRepository
+from engine.models import RollResult, Ruleset
 from engine.records import WillPool
 from engine.table import attempts
 from tests.store.conftest import (
@@ -231,3 +235,56 @@ async def test_a_members_standing_is_read_whole_and_only_as_asked(store: Store) 
         assert alone == whole._replace(**{
             "label": {"failures": 0}, "turn": {"turn_actions": 0}, "will": {"pool": None},
         }[part]), part
+
+
+async def test_a_standing_read_with_the_settings_answers_as_both_read_alone(
+    store: Store,
+) -> None:
+    """A roll reads its settings and its standing in one statement (Queries.both)."""
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(lambda tx: track_will(tx, maximum=6, current=4))
+    await store.write(lambda tx: tx.settings.set_guild_ruleset(GUILD, Ruleset.V20))
+    settings = SettingsRepository.config_query(GUILD, CHANNEL, None, ROLLER)
+
+    def read(tx: Tx, label: str | None) -> tuple[object, object]:
+        together = tx.queries.both(settings, AttemptRepository.standing_query(
+            GUILD, CHANNEL, ROLLER, label=label, turn=True, will=True))
+        alone = (
+            tx.settings.config_and_character(GUILD, CHANNEL, None, ROLLER),
+            tx.attempts.standing(GUILD, CHANNEL, ROLLER, label=label, turn=True, will=True),
+        )
+        return together, alone
+
+    for label in (DOOR, None):
+        together, alone = await store.read(lambda tx, label=label: read(tx, label))
+        assert together == alone, label
+    assert together[0][0].ruleset is Ruleset.V20  # type: ignore[index]
+
+
+async def test_two_reads_that_name_a_column_alike_are_refused_together(store: Store) -> None:
+    """Queries.both joins two reads' columns in one row: a name in both would hide one."""
+    settings = SettingsRepository.config_query(GUILD, CHANNEL, None, ROLLER)
+    clash = Query("SELECT 1 AS g_ruleset", (), lambda row: row)
+
+    with pytest.raises(ValueError, match="name the same columns"):
+        await store.read(lambda tx: tx.queries.both(settings, clash))
+
+
+async def test_a_standing_expected_as_it_was_read_before_answers_as_it_is_now(
+    store: Store,
+) -> None:
+    """A roll's write is given the standing its flow read ahead: answered as stored,
+    whether or not it has moved since (PostgreSQL checks it, SQLite reads it)."""
+    await store.write(lambda tx: _count(tx, failure()))
+    await store.write(lambda tx: track_will(tx, maximum=6, current=4))
+
+    def standing(tx: Tx, expected: Standing) -> Standing:
+        return tx.attempts.standing(GUILD, CHANNEL, ROLLER, label=DOOR, turn=True, will=True,
+                                    expected=expected)
+
+    now = Standing(failures=1, turn_actions=0,
+                   pool=WillPool(guild_id=GUILD, user_id=ROLLER, current=4, maximum=6))
+    moved = [now._replace(failures=0), now._replace(pool=None), now._replace(turn_actions=3),
+             now._replace(pool=WillPool(guild_id=GUILD, user_id=ROLLER, current=5, maximum=6))]
+    for expected in (now, *moved):
+        assert await store.write(lambda tx, expected=expected: standing(tx, expected)) == now

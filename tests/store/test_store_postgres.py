@@ -12,7 +12,6 @@ import asyncpg
 import pytest
 
 from bot.store import Store, StoreError, StoreUnavailable, Tx
-from bot.store.greenlets import wait
 from bot.store.migrations import MIGRATIONS_DIR, discover
 from bot.store.postgres import READERS
 from engine.models import WillUse
@@ -27,6 +26,7 @@ from tests.store.conftest import (
     idle_workers,
     roll,
     track_will,
+    warm,
     with_will,
 )
 
@@ -219,26 +219,13 @@ async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
 # --- BEGIN and a read's COMMIT between transactions -----------------------------------------
 
 
-async def _warm(store: Store) -> None:
-    """A read on every reader (each waits for the others, so no reader takes two), then
-    until every worker has begun its next transaction."""
-    together = asyncio.Barrier(READERS)
-
-    def read(tx: Tx) -> object:
-        wait(asyncio.wait_for(together.wait(), BLOCKED))
-        return tx.will.get(GUILD, ROLLER)
-
-    await asyncio.gather(*(store.read(read) for _ in range(READERS)))
-    await idle_workers(store)
-
-
 async def test_a_transaction_begun_while_idle_costs_its_statements_and_a_write_s_commit(
     postgres: PostgresServer,
 ) -> None:
     store = await Store.open(await postgres.fresh_database())
     try:
         await store.write(lambda tx: track_will(tx, maximum=5))
-        await _warm(store)
+        await warm(store)
 
         before = store.round_trips
         pool = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
@@ -267,7 +254,7 @@ async def test_a_transaction_begun_while_idle_sees_what_was_committed_after_its_
     store = await Store.open(await postgres.fresh_database())
     try:
         await store.write(lambda tx: track_will(tx, maximum=5))
-        await _warm(store)  # the readers' next transactions are open from here
+        await warm(store)  # the readers' next transactions are open from here
 
         await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))
         pools = await asyncio.gather(
@@ -286,7 +273,7 @@ async def test_sessions_closed_by_the_server_while_idle_are_replaced_without_a_w
     store = await Store.open(url)
     try:
         await store.write(lambda tx: track_will(tx, maximum=5))
-        await _warm(store)
+        await warm(store)
         admin = await asyncpg.connect(postgres.url())
         try:  # as idle_in_transaction_session_timeout would
             ended = await admin.fetchval(

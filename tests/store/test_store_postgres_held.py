@@ -286,3 +286,67 @@ async def test_statements_prepared_in_a_session_serve_after_a_rollback_and_a_new
     await _write(store, lambda tx: tx.execute(insert, (3, "three")))
 
     assert await _rows(store) == [(2, "two", None), (3, "three", None)]
+
+
+# --- rows expected as the flow read them before (PgConnection.expects) -------------------
+
+
+async def test_a_row_expected_as_read_before_costs_no_round_trip_and_is_checked_with_commit(
+    store: Store,
+) -> None:
+    for n, text in enumerate(AWKWARD):
+        await _write(store, lambda tx, n=n, text=text: tx.execute(
+            "INSERT INTO probe (n, t) VALUES (?, ?)", (n, text)))
+    await idle_workers(store)
+    runs: list[str] = []
+
+    def body(tx: PgConnection) -> list[Any]:
+        runs.append(tx.care.name)
+        seen = [tx.expects("SELECT t, n AS m FROM probe WHERE n = ?", (n,), {"t": text, "m": n})
+                for n, text in enumerate(AWKWARD)]
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (99, "written"))
+        return seen
+
+    before = store.round_trips
+    seen = await _write(store, body)
+
+    tagged = [n for n, text in enumerate(AWKWARD) if "$storybot$" in text]
+    assert store.round_trips - before == 1  # the checks and the write, with COMMIT
+    assert runs == ["TRUSTING"]  # every check held: no text was read as SQL on the way
+    assert seen == [None if n in tagged else {"t": text, "m": n}
+                    for n, text in enumerate(AWKWARD)]
+    assert tagged  # text holding the block's own quote is not trusted: the body reads it
+    assert (99, "written", None) in await _rows(store)
+
+
+async def test_a_row_that_moved_since_it_was_read_runs_the_body_again_reading_it(
+    store: Store,
+) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'now')"))
+    runs: list[str] = []
+
+    def body(tx: PgConnection) -> object:
+        runs.append(tx.care.name)
+        sql, params = "SELECT t FROM probe WHERE n = ?", (1,)
+        row = tx.expects(sql, params, {"t": "as read before"})
+        if row is None:  # not trusted: read now (Repository._expected)
+            row = tx.execute(sql, params).fetchall()[0]
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (2, row["t"] + " again"))
+        return row["t"]
+
+    answer = await _write(store, body)
+
+    assert answer == "now"
+    assert runs == ["TRUSTING", "EXACT"]
+    assert await _rows(store) == [(1, "now", None), (2, "now again", None)]  # once
+
+
+async def test_a_row_expected_in_a_read_is_read(store: Store) -> None:
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'now')"))
+
+    answer = await _engine(store).run(
+        lambda tx: tx.expects("SELECT t FROM probe WHERE n = ?", (1,), {"t": "before"}),
+        write=False,
+    )
+
+    assert answer is None  # a read's COMMIT checks nothing: the body reads it itself

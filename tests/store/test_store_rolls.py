@@ -15,6 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from bot.store import MAX_HISTORY, Conflict, Store, Tx
+from bot.store.settings import SettingsRepository
 from engine.characters import new_sheet
 from engine.models import RollResult, Ruleset, WillUse
 from engine.offers import beat_refusal, retry_refusal, will_spend_refusal
@@ -595,11 +596,19 @@ async def test_a_roll_comes_with_its_rollers_pool_as_the_pool_is_read_alone(
         will_state=WillState.OFFERED, character_id=sheet.id, character_name="Alice",
     ).id)
 
+    await store.write(lambda tx: tx.settings.set_guild_ruleset(GUILD, Ruleset.V20))
+    settings = SettingsRepository.config_query(GUILD, CHANNEL, None)
+
     def both(tx: Tx, roll_id: int) -> tuple[object, object]:
         together = tx.rolls.get_with_pool(roll_id)
         alone = tx.rolls.get(roll_id)
         pool = None if alone is None else tx.will.get(
             alone.guild_id, alone.roller_id, alone.character_id)
+        # beside the settings, in one statement: the same answers
+        config = tx.settings.config(GUILD, CHANNEL)
+        assert config.ruleset is Ruleset.V20
+        assert tx.rolls.beside_with_pool(settings, roll_id) == ((config, None), alone, pool)
+        assert tx.rolls.beside(settings, roll_id) == ((config, None), alone)
         return together, (alone, pool)
 
     seen = {
