@@ -10,6 +10,12 @@ answered is never lost, and a refused roll changes nothing. Trips to the
 database: a roll 3 (its settings, its write, its message id), Spend Will 1,
 Take a Beat and Try again 2 (plus the retry's roll), Roll again 3 (the roll and the
 settings read together), Save this roll 1 (its form's submission 1).
+
+On PostgreSQL a trip is one round trip to the server for a roll: what its write
+depends on is read ahead with its settings (:class:`Ahead`) and checked by the
+server with the write's COMMIT. When another write moved it meanwhile, the write
+runs again and reads it: its dice are drawn again, and the first draw, never shown
+nor stored, is dropped (whether a write runs again does not depend on its dice).
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
 from bot.store.attempts import AttemptRepository, Standing
-from bot.store.repository import Query
+from bot.store.rolls import OpenRoll, RollRepository
 from engine import characters, will
 from engine.constants import MAX_POOL
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource, WillUse
@@ -96,22 +102,16 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Ahead:
-    """A member's standing (:meth:`bot.store.attempts.AttemptRepository.standing`) read
-    ahead with the settings, in the same statement: the failures at ``label``, the
-    actions this turn and the member's own Will pool, whatever the roll turns out to
-    need. The roll's write has it checked rather than read again (no round trip on
-    PostgreSQL; the write runs again, reading it, if it moved meanwhile)."""
+    """What a roll reads ahead, with its settings and in their statement (:func:`gather`):
+    the member's standing (:meth:`bot.store.attempts.AttemptRepository.standing`: the
+    failures at ``label``, the actions this turn and their own Will pool, whatever the
+    roll turns out to need) and their open rolls here, which the roll closes. The roll's
+    write has them checked rather than read again: on PostgreSQL the server checks them
+    with the COMMIT, and the write runs again, reading them, if they moved meanwhile."""
 
     label: str | None
     standing: Standing
-
-    @classmethod
-    def query(cls, ctx: Ctx, label: str | None) -> Query[Standing]:
-        """What :func:`gather` reads ahead of a roll labelled ``label``."""
-        return AttemptRepository.standing_query(
-            ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True,
-            will=True,
-        )
+    open: tuple[OpenRoll, ...]
 
 
 def read_table(
@@ -221,22 +221,27 @@ def gather(
 ) -> Gathered:
     """Inside a read: the settings, the active character and the resistance's target
     (more SELECTs in the same transaction, so a roll by trait name costs no extra trip);
-    with ``ahead``, the member's standing for a roll labelled ``label`` (:class:`Ahead`),
-    in the settings' statement."""
+    with ``ahead``, what a roll labelled ``label`` reads ahead (:class:`Ahead`), in the
+    settings' statement."""
     target = ask.target if isinstance(ask, ByName) else None
-    standing: Ahead | None = None
+    read_ahead: Ahead | None = None
     if ahead:
-        (config, character), read = tx.queries.both(
-            ctx.config_query(character=True), Ahead.query(ctx, label)
+        (config, character), standing, rolls = tx.queries.with_rows(
+            ctx.config_query(character=True),
+            AttemptRepository.standing_query(
+                ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True,
+                will=True,
+            ),
+            RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
         )
-        standing = Ahead(label or None, read)
+        read_ahead = Ahead(label or None, standing, tuple(rolls))
     else:
         config, character = ctx.config_and_character(tx)
     return Gathered(
         config=config,
         character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
-        ahead=standing,
+        ahead=read_ahead,
     )
 
 
@@ -438,11 +443,12 @@ async def roll(
 ) -> Reply:
     """Roll what the member asks for, store it and answer with its message.
 
-    The channel's settings are read first (a request the ruleset refuses takes no
-    lock); then one write transaction reads the member's counters and Will, rolls,
-    and stores the roll and the new counters: the dice are drawn only once the
-    transaction holds the table, so a refused or failed write draws nothing, and two
-    rolls of one member never count from the same state.
+    The channel's settings are read first, with what the roll reads ahead (a request
+    the ruleset refuses takes no lock); then one write transaction has the member's
+    counters, Will and open rolls checked (SQLite reads them again), rolls, and stores
+    the roll and the new counters: the dice are drawn only once the transaction holds
+    the table, so a refused write draws nothing, and two rolls of one member never
+    count from the same state.
     """
     gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask, ahead=True, label=label))
     return await roll_gathered(deps, ctx, gathered, ask, label=label, private=private,
@@ -488,9 +494,12 @@ async def roll_gathered(
         if result.refused:
             why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
             raise UserError(why)
-        # The statements that answer first: PostgreSQL holds the others back and sends
-        # them with COMMIT.
+        # Its open rolls as read ahead: on PostgreSQL nothing of this write is then read
+        # back, and all of it goes with COMMIT.
         record, closed = tx.rolls.close_and_insert(
+            # (a retry's claim has just changed the roll it retries, one of them)
+            open_as_read=None if gathered.ahead is None or retry_of is not None
+            else gathered.ahead.open,
             guild_id=ctx.guild_id,
             channel_id=ctx.channel_id,
             roller_id=ctx.user_id,

@@ -46,7 +46,7 @@ import math
 import random
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
@@ -307,6 +307,8 @@ class PgConnection:
     #: The statements prepared on this connection (``PREPARE``) and their names: the
     #: worker's, kept as long as its session (a prepared statement outlives a rollback).
     prepared: dict[str, str] = field(default_factory=dict)
+    #: A roll id the writer reserved in an idle moment (the worker's: :meth:`reserved_id`).
+    ids: list[int] = field(default_factory=list)
 
     def execute(self, sql: str, parameters: Params = (), /) -> _Cursor | _Held:
         translated = translate(sql)
@@ -401,6 +403,47 @@ class PgConnection:
             translated,
         )
         return expected
+
+    def expects_rows(
+        self, sql: str, parameters: Params, expected: Sequence[Mapping[str, Any]]
+    ) -> bool:
+        """Whether a read's rows are taken as ``expected`` (as read in an earlier
+        transaction, each by the same columns): when trusting, a check held back with the
+        rest, which raises :data:`MISSED` unless the read now answers exactly those rows
+        (as :meth:`expects` does for one row). False when it must be read now."""
+        if self.care is not _Care.TRUSTING or self.failure is not None or not self.writes:
+            return False
+        translated = translate(sql)
+        text = inline(translated, arguments(translated, parameters))
+        names = list(expected[0]) if expected else []
+        rows = [literals([row[name] for name in names]) for row in expected]
+        if (text is None or _TAG in text or any(row is None for row in rows)
+                or any(_TAG in value for row in rows for value in row or ())
+                or not all(_COLUMN.fullmatch(name) for name in names)):
+            return False
+        counted = f"(SELECT count(*) FROM ({text}) AS storybot_q)"  # noqa: S608 - literals
+        missed = f"{counted} <> {len(rows)}"
+        if rows:  # each row found among those expected (NULL equal to NULL)
+            found = " OR ".join(
+                "(" + " AND ".join(f"storybot_q.{name} IS NOT DISTINCT FROM {value}"
+                                   for name, value in zip(names, row or (), strict=True)) + ")"
+                for row in rows
+            )
+            missed += (f" OR (SELECT count(*) FROM ({text}) AS storybot_q"  # noqa: S608
+                       f" WHERE {found}) <> {len(rows)}")
+        self._hold(
+            f"DO {_TAG} BEGIN IF {missed} THEN RAISE EXCEPTION 'rows read before have"
+            f" changed' USING ERRCODE = '{MISSED}'; END IF; END {_TAG}",
+            translated,
+        )
+        return True
+
+    def reserved_id(self) -> int | None:
+        """The roll id the writer reserved while idle, if any, for the next roll stored
+        (taken: used by it, or dropped), so that storing it reads nothing back
+        (RollRepository.close_and_insert). Ids are taken from the sequence in the order
+        rolls are stored in this process; a dropped one leaves a gap."""
+        return self.ids.pop() if self.ids and self.care is _Care.TRUSTING else None
 
     def trusting(self) -> bool:
         """Whether answers were given on trust: checked writes are held back, unsent."""
@@ -540,6 +583,8 @@ class _Worker:
         self._ending: Literal["COMMIT", "ROLLBACK"] | None = None
         #: The statements prepared in this connection's session (PgConnection.prepared).
         self.prepared: dict[str, str] = {}
+        #: A roll id reserved for the writer's next roll (PgConnection.reserved_id).
+        self.ids: list[int] = []
         self.task = asyncio.get_running_loop().create_task(self._serve(), name=name)
 
     async def _serve(self) -> None:
@@ -593,10 +638,20 @@ class _Worker:
         if self.primed or self._conn is None:
             return
         try:
+            if self.begin == WRITE and not self.ids and self._ending is None:
+                self._reserve()
             self._engine.idle_round_trips += self.open()
         except Exception as error:
             log.debug("%s: no transaction begun ahead: %s", self.name, error)
             self.drop()  # the next job connects anew
+
+    def _reserve(self) -> None:
+        """Take the next roll id from the sequence, outside any transaction (a statement
+        in the next one would take its snapshot now, while idle): the writer's next roll
+        is then stored without reading its id back."""
+        conn = self.connection()
+        self.ids.append(int(wait(conn.fetchval(RESERVE))))
+        self._engine.idle_round_trips += 1
 
     def drop(self) -> None:
         """Forget the connection (lost, or the store closes)."""
@@ -606,6 +661,8 @@ class _Worker:
         self.primed, self._ending = False, None
 
 
+#: A roll id taken ahead (:meth:`_Worker._reserve`).
+RESERVE: Final = "SELECT nextval(pg_get_serial_sequence('rolls', 'id'))"
 #: How each kind of transaction begins.
 READ: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 WRITE: Final = "BEGIN ISOLATION LEVEL SERIALIZABLE"
@@ -705,7 +762,8 @@ class PgEngine:
         except UNAVAILABLE as error:  # the server closed it while it was idle
             raise _Reconnect from error
         tx = PgConnection(conn, care=care, round_trips=opened,
-                          prepared=worker.prepared, writes=worker.begin == WRITE)
+                          prepared=worker.prepared, writes=worker.begin == WRITE,
+                          ids=worker.ids)
         try:
             try:
                 answer = body(tx)

@@ -18,6 +18,7 @@ Params = Sequence[Any] | Mapping[str, Any]
 
 T = TypeVar("T")
 U = TypeVar("U")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,21 +100,29 @@ class Repository:
         """Two one-row reads in one statement (one round trip on PostgreSQL): ``first``
         must always answer one row (a read from a key row, as the settings are);
         ``second`` is joined to it, so when it has no row its columns come back NULL (its
-        parser tells that from its key column). Their columns must be named apart: a name
-        in both would hide one of them, so it is refused."""
-        sql = (
-            f"SELECT * FROM ({first.sql}) AS storybot_a"  # noqa: S608 - the store's own text
-            f" LEFT JOIN ({second.sql}) AS storybot_b ON 1 = 1"
-        )
-        row = self._one(sql, (*first.params, *second.params))
-        if row is None:
-            msg = "the first of two combined reads answered no row"
-            raise LookupError(msg)
-        names = list(row.keys())
-        if len(set(names)) != len(names):
-            msg = f"two combined reads name the same columns: {sorted(names)}"
-            raise ValueError(msg)
+        parser tells that from its key column)."""
+        row = self._joined(first, second)[0]
         return first.parse(row), second.parse(row)
+
+    def _joined(self, *queries: Query[Any]) -> list[Any]:
+        """The rows of reads joined side by side in one statement: the first answers one
+        row, the others are joined to it (NULL columns when one has no row; a row each
+        when the last has several). Their columns must be named apart: a name in two
+        would hide one of them, so it is refused."""
+        joined = " LEFT JOIN ".join(
+            f"({query.sql}) AS storybot_{n}" + (" ON 1 = 1" if n else "")
+            for n, query in enumerate(queries)
+        )
+        sql = f"SELECT * FROM {joined}"  # noqa: S608 - the store's own text
+        rows = self._all(sql, tuple(value for query in queries for value in query.params))
+        if not rows:
+            msg = "the first of combined reads answered no row"
+            raise LookupError(msg)
+        names = list(rows[0].keys())
+        if len(set(names)) != len(names):
+            msg = f"combined reads name the same columns: {sorted(names)}"
+            raise ValueError(msg)
+        return rows
 
     def _expected(
         self, sql: str, params: Params, expected: Mapping[str, Any] | None
@@ -145,3 +154,13 @@ class Queries(Repository):
     def both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
         """Two one-row reads in one statement (Repository._both)."""
         return self._both(first, second)
+
+    def with_rows(
+        self, first: Query[T], second: Query[U], rows: Query[V | None]
+    ) -> tuple[T, U, list[V]]:
+        """:meth:`both`, and the rows of a third read (none, one or several), in one
+        statement; ``rows`` parses a row with its columns NULL (it had none) as None."""
+        joined = self._joined(first, second, rows)
+        found = [rows.parse(row) for row in joined]
+        return (first.parse(joined[0]), second.parse(joined[0]),
+                [each for each in found if each is not None])

@@ -9,8 +9,10 @@ concurrent press of the same button changes nothing, whatever the timing.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NotRequired, TypedDict, TypeVar, Unpack
+from typing import Any, Final, NotRequired, TypedDict, TypeVar, Unpack
 
 from bot.store.repository import Connection, Query, Repository
 from bot.store.stats import StatsRepository
@@ -50,6 +52,43 @@ _CLOSE_AND_INSERT = (
     " added.updated_at AS added_updated_at, closed.*"
     " FROM added LEFT JOIN closed ON TRUE"
 )
+
+
+#: A new roll with its id and time stamps given (a roll stored without a round trip of its
+#: own: :meth:`RollRepository.close_and_insert`); its parameters: the id,
+#: :func:`_insert_params`, then the time stamp twice.
+_INSERT_AS = (
+    "INSERT INTO rolls (id, guild_id, channel_id, roller_id, roller_name, label, private,"
+    " request_json, result_json, will_state, action_id, character_id, character_name,"
+    " asked_json, created_at, updated_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+#: A roller's open rolls closed at a given time stamp (the rolls as read before).
+_CLOSE_AS = (
+    "UPDATE rolls SET closed = 1, updated_at = ?"
+    " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?"
+)
+#: What tells one state of an open roll from another: any write to a roll changes one of
+#: them (its time stamp alone is to the millisecond).
+_VERSION: Final = ("id", "updated_at", "result_json", "will_state", "beat", "retried", "void",
+                   "message_id", "copy_message_id")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRoll:
+    """A roller's open roll as read ahead of their next roll (:meth:`RollRepository.
+    open_query`): the record, and the columns that tell its state (checked when the next
+    roll closes it)."""
+
+    record: RollRecord
+    version: dict[str, Any]
+
+
+def _stamp() -> tuple[str, datetime]:
+    """Now, as the stores write time stamps (UTC, milliseconds) and as a record holds it."""
+    now = datetime.now(UTC)
+    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z", now
 
 
 class NewRoll(TypedDict):
@@ -140,16 +179,41 @@ class RollRepository(Repository):
         The request stored is ``result.request``, kept as first rolled. This does not
         close the roller's earlier rolls: :meth:`close_and_insert` does both.
         """
+        roll_id = self._reserved_id()
+        if roll_id is not None:  # nothing to read back: sent with the transaction's COMMIT
+            text, _ = _stamp()
+            self._do(_INSERT_AS, (roll_id, *_insert_params(fields), text, text))
+            return self._inserted(fields, roll_id, text, text)
         row = self._returning(_INSERT, _insert_params(fields))
         return self._inserted(fields, row["id"], row["created_at"], row["updated_at"])
 
-    def close_and_insert(self, **fields: Unpack[NewRoll]) -> tuple[RollRecord, list[RollRecord]]:
+    def close_and_insert(
+        self, *, open_as_read: Sequence[OpenRoll] | None = None, **fields: Unpack[NewRoll]
+    ) -> tuple[RollRecord, list[RollRecord]]:
         """Close the roller's open rolls in the channel (:meth:`close`) and store the new
         one (:meth:`insert`): the new roll, and the rolls just closed (oldest first, so
-        that their messages can be updated). On PostgreSQL one statement (a WITH of both:
-        one round trip for both answers; the UPDATE sees the snapshot before the INSERT,
-        so the new roll stays open), on SQLite the two."""
+        that their messages can be updated).
+
+        ``open_as_read``: the roller's open rolls as the flow read them ahead
+        (:meth:`open_query`). On PostgreSQL, with an id reserved for the next roll
+        (PgConnection.reserved_id), nothing is then read back: the server checks that the
+        open rolls are still as read, and closes them and stores the new roll with the
+        rest of the transaction, at its COMMIT. Otherwise one statement (a WITH of both:
+        the UPDATE sees the snapshot before the INSERT, so the new roll stays open); on
+        SQLite the two."""
         closing = (fields["guild_id"], fields["channel_id"], fields["roller_id"])
+        roll_id = self._reserved_id()
+        if roll_id is not None:
+            text, now = _stamp()
+            if open_as_read is not None and self._still_open(closing, open_as_read):
+                self._do(_CLOSE_AS, (text, *closing))
+                closed = [roll.record.model_copy(update={"closed": True, "updated_at": now})
+                          for roll in open_as_read]
+            else:  # they are read as they close: the round trip of this write
+                closed = self.close(*closing)
+            self._do(_INSERT_AS, (roll_id, *_insert_params(fields), text, text))
+            return (self._inserted(fields, roll_id, text, text),
+                    sorted(closed, key=lambda roll: roll.id))
         if isinstance(self._conn, sqlite3.Connection):
             closed = self.close(*closing)
             return self.insert(**fields), closed
@@ -160,6 +224,40 @@ class RollRepository(Repository):
         )
         closed = [_roll(row) for row in rows if row["id"] is not None]
         return record, sorted(closed, key=lambda roll: roll.id)
+
+    def _reserved_id(self) -> int | None:
+        """The id PostgreSQL reserved for the next roll stored (PgConnection.reserved_id):
+        a roll stored with it and its time stamps needs nothing read back."""
+        reserved = getattr(self._conn, "reserved_id", None)  # not sqlite3.Connection's
+        return None if reserved is None else reserved()
+
+    def _still_open(
+        self, closing: tuple[int, int, int], open_as_read: Sequence[OpenRoll]
+    ) -> bool:
+        """Whether the server will check, with the transaction's COMMIT, that the
+        roller's open rolls are still those read (PgConnection.expects_rows)."""
+        expects = getattr(self._conn, "expects_rows", None)
+        query = self.open_query(*closing)
+        return expects is not None and bool(
+            expects(query.sql, query.params, [roll.version for roll in open_as_read])
+        )
+
+    @staticmethod
+    def open_query(guild_id: int, channel_id: int, roller_id: int) -> Query[OpenRoll | None]:
+        """A roller's open rolls in a channel (what their next roll closes), to read
+        ahead with others (Queries.with_rows); None for a row of NULLs (there is none)."""
+
+        def parse(row: Any) -> OpenRoll | None:
+            if row is None or row["id"] is None:
+                return None
+            return OpenRoll(_roll(row), {name: row[name] for name in _VERSION})
+
+        return Query(
+            "SELECT * FROM rolls"
+            " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?",
+            (guild_id, channel_id, roller_id),
+            parse,
+        )
 
     def _inserted(
         self, fields: NewRoll, roll_id: int, created_at: str, updated_at: str

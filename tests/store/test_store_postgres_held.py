@@ -350,3 +350,71 @@ async def test_a_row_expected_in_a_read_is_read(store: Store) -> None:
     )
 
     assert answer is None  # a read's COMMIT checks nothing: the body reads it itself
+
+
+@pytest.mark.parametrize(
+    ("change", "missed"),
+    [(None, False),
+     ("UPDATE probe SET x = 1 WHERE n = 2", True),  # a NULL became a value
+     ("INSERT INTO probe (n, t) VALUES (4, 'c')", True),  # one row more
+     ("DELETE FROM probe WHERE n = 3", True)],  # one row fewer
+)
+async def test_rows_expected_as_read_before_are_checked_whole_with_commit(
+    store: Store, change: str | None, missed: bool
+) -> None:
+    for n, text in ((2, None), (3, "it's")):
+        await _write(store, lambda tx, n=n, text=text: tx.execute(
+            "INSERT INTO probe (n, t) VALUES (?, ?)", (n, text)))
+    query = "SELECT n, t, x FROM probe WHERE n > ? ORDER BY n"
+    expected = [{"n": 2, "t": None, "x": None}, {"n": 3, "t": "it's", "x": None}]
+    if change is not None:
+        await _write(store, lambda tx: tx.execute(change))
+    runs: list[tuple[str, bool]] = []
+
+    def body(tx: PgConnection) -> None:
+        trusted = tx.expects_rows(query, (1,), expected)
+        runs.append((tx.care.name, trusted))
+        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (9, "after"))
+
+    await _write(store, body)
+
+    assert runs == ([("TRUSTING", True), ("EXACT", False)] if missed
+                    else [("TRUSTING", True)])
+    assert sum(row[:2] == (9, "after") for row in await _rows(store)) == 1
+
+
+async def test_no_rows_expected_is_checked_too(store: Store) -> None:
+    runs: list[str] = []
+
+    def body(tx: PgConnection) -> bool:
+        runs.append(tx.care.name)
+        return tx.expects_rows("SELECT n FROM probe WHERE n = ?", (1,), [])
+
+    assert await _write(store, body) is True
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n) VALUES (1)"))
+    assert await _write(store, body) is False
+    assert runs == ["TRUSTING", "TRUSTING", "EXACT"]
+
+
+async def test_a_roll_id_reserved_while_idle_is_taken_once_and_the_next_comes_after_it(
+    store: Store,
+) -> None:
+    """The writer takes the next roll id from the sequence in an idle moment; the next roll
+    stored takes it, and any stored after it a greater one."""
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n) VALUES (1)"))
+    await idle_workers(store)
+    engine = _engine(store)
+    writer = next(worker for worker in engine._workers if worker.name == "pg-write")
+    reserved = list(writer.ids)
+
+    def body(tx: PgConnection) -> list[int | None]:
+        taken = [tx.reserved_id(), tx.reserved_id()]
+        tx.execute("INSERT INTO probe (n) VALUES (?)", (taken[0],))
+        return taken
+
+    ids = await _write(store, body)
+
+    assert len(reserved) == 1
+    assert ids == [reserved[0], None]  # taken once
+    await idle_workers(store)
+    assert writer.ids[0] > reserved[0]  # the next one, from the sequence

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from bot.store import MAX_HISTORY, Conflict, Store, Tx
+from bot.store import MAX_HISTORY, Conflict, PostgresStore, Store, Tx
+from bot.store.attempts import AttemptRepository
+from bot.store.rolls import OpenRoll, RollRepository
 from bot.store.settings import SettingsRepository
 from engine.characters import new_sheet
 from engine.models import RollResult, Ruleset, WillUse
@@ -36,6 +38,7 @@ from tests.store.conftest import (
     STORYTELLER,
     failure,
     get_roll,
+    idle_workers,
     roll,
     success,
     track_will,
@@ -580,6 +583,53 @@ async def test_a_new_roll_closes_its_rollers_open_rolls_in_one_step_and_stays_op
     assert not (await _get(store, then.id)).closed
     assert not (await _get(store, theirs)).closed
     assert not (await _get(store, elsewhere)).closed
+
+
+@pytest.mark.parametrize("moved", [False, True])
+async def test_a_new_roll_given_its_open_rolls_as_read_ahead_closes_them_as_they_are(
+    store: Store, moved: bool
+) -> None:
+    """/roll reads the roller's open rolls ahead (RollRepository.open_query), and its
+    write closes them without reading them back: what it answers is what it stored, the
+    closed rolls included, even when one moved since it was read (a Will spent on it)."""
+    mine = [await roll(store), await roll(store, label=None)]
+    await roll(store, roller_id=OTHER)
+    settings = SettingsRepository.config_query(GUILD, CHANNEL, None)
+    ahead = (await store.read(lambda tx: tx.queries.with_rows(
+        settings, AttemptRepository.standing_query(GUILD, CHANNEL, ROLLER, label=None,
+                                                   turn=True, will=True),
+        RollRepository.open_query(GUILD, CHANNEL, ROLLER),
+    )))[2]
+    if moved:
+        await store.write(lambda tx: tx.rolls.spend_will(mine[0], ROLLER, with_will(failure())))
+    postgres = isinstance(store, PostgresStore)
+
+    def roll_again(tx: Tx, roller_id: int = ROLLER, channel_id: int = CHANNEL,
+                   open_as_read: list[OpenRoll] = ahead) -> tuple[RollRecord, list[RollRecord]]:
+        return tx.rolls.close_and_insert(
+            open_as_read=open_as_read, guild_id=GUILD, channel_id=channel_id,
+            roller_id=roller_id, roller_name="Roller", result=failure(),
+            will_state=WillState.OFFERED, label="again",
+        )
+
+    if postgres:  # its statements prepared in the session once (elsewhere), then idle
+        await idle_workers(store)
+        await store.write(lambda tx: roll_again(tx, OTHER, OTHER_CHANNEL, []))
+        await idle_workers(store)  # the writer reserves the next roll's id
+    before = store.round_trips
+
+    new, closed = await store.write(roll_again)
+
+    if postgres and not moved:
+        assert store.round_trips - before == 1, "checked, closed and stored with COMMIT"
+
+    assert [each.record.id for each in ahead] == mine
+    assert [record.id for record in closed] == mine
+    assert closed == [await _get(store, roll_id) for roll_id in mine]
+    assert all(record.closed for record in closed)
+    assert (closed[0].will_state is WillState.SPENT) is moved
+    assert await _get(store, new.id) == new
+    assert new.id > max(mine)
 
 
 async def test_a_roll_comes_with_its_rollers_pool_as_the_pool_is_read_alone(
