@@ -13,8 +13,8 @@ bot's own work: store trips, engine, render. Printed per workload: the trips
 to the database thread one interaction takes (``Store.trips``, counted, not
 timed), the round trips to the database server it takes on PostgreSQL
 (``Store.round_trips``: statements, BEGIN and COMMIT; SQLite has none beyond its
-trips), both counted on a second interaction after an idle moment (the first
-connects and, on PostgreSQL, prepares its statements), operations/s and p50/p99
+trips), both counted on a third interaction after an idle moment (the first two
+connect and, on PostgreSQL, prepare their statements), operations/s and p50/p99
 latency. With ``--database-url`` the flows run on that PostgreSQL database
 instead, which is EMPTIED before each workload: give it a database of its own.
 Each task acts as its own member in its own channel (no conflicts). Figures go
@@ -38,7 +38,9 @@ from bot.flows import initiative, rolls
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, run
 from bot.render.message import Message
-from bot.store import Store
+from bot.store import Store, Tx
+from bot.store.greenlets import wait
+from bot.store.postgres import READERS
 from engine.faces import seeded_faces
 from engine.models import Term
 from engine.parser import NamedPart
@@ -155,6 +157,19 @@ async def _counted(deps: Deps, workload: Workload, member: int) -> tuple[int, in
     return deps.store.trips - trips, deps.store.round_trips - round_trips
 
 
+async def _every_reader(store: Store) -> None:
+    """On PostgreSQL, a read on every reader at once (each waits for the others): all of
+    them connected and, once idle, in a transaction begun ahead, as in a bot that has
+    served for a while."""
+    together = asyncio.Barrier(READERS)
+
+    def read(tx: Tx) -> None:
+        wait(asyncio.wait_for(together.wait(), 5.0))
+
+    if store.round_trips != store.trips:  # PostgreSQL (SQLite has no round trips of its own)
+        await asyncio.gather(*(store.read(read) for _ in range(READERS)))
+
+
 async def _emptied(url: str) -> str:
     """The bench's PostgreSQL database with every table emptied (the schema kept)."""
     conn = await asyncpg.connect(url)
@@ -180,7 +195,11 @@ async def measure(
         store = await Store.open(target)
         deps = Deps(store=store, faces=seeded_faces(7))
         try:
-            await _counted(deps, workload, 999_998)  # connects, prepares its statements
+            # The first connects; on PostgreSQL the second is the first with a roll id
+            # reserved while idle, so it prepares the statements of that path.
+            await _counted(deps, workload, 999_997)
+            await _counted(deps, workload, 999_998)
+            await _every_reader(store)
             trips, round_trips = await _counted(deps, workload, 999_999)
             latencies: list[float] = []
             stop = time.perf_counter() + seconds
