@@ -47,7 +47,7 @@ import random
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import lru_cache
 from pathlib import Path
@@ -174,16 +174,12 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-#: The SQLSTATE a held-back conditional write raises when it did not change one row.
+#: The SQLSTATE a held-back check raises when it misses (migrations/postgres/0009_checks.sql).
 MISSED: Final = "SB001"
-#: The dollar quote around a held-back conditional write (refused inside its text).
-_TAG: Final = "$storybot$"
+#: The name of a prepared check (:meth:`PgConnection._check`), before its number.
+_CHECK: Final = "storybot_check_"
 #: A column name of an expected row (:meth:`PgConnection.expects`), written in unquoted.
 _COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
-#: A ``$n`` parameter of translated text, or quoted text (left alone).
-_SLOT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\$(\d+)")
-
-
 def literal(value: object) -> str | None:
     """``value`` as PostgreSQL literal text, or None when it has no safe one (it is then
     sent as a parameter). Text is an escape string (``E'...'``: its meaning does not
@@ -219,20 +215,6 @@ def literals(args: list[Any]) -> list[str] | None:
             return None
         texts.append(text)
     return texts
-
-
-def inline(translated: Translated, args: list[Any]) -> str | None:
-    """A translated statement with its parameters written in as literals (None when one
-    has no safe literal)."""
-    texts = literals(args)
-    if texts is None:
-        return None
-
-    def slot(match: re.Match[str]) -> str:
-        number = match.group(1)
-        return match.group(0) if number is None else texts[int(number) - 1]
-
-    return _SLOT.sub(slot, translated.sql)
 
 
 class _Care(IntEnum):
@@ -339,11 +321,13 @@ class PgConnection:
             self._call(self._many(translated, batch))
         return _Cursor([], len(batch))
 
-    def _holding(self, translated: Translated, args: list[Any]) -> str | None:
+    def _holding(
+        self, translated: Translated, args: list[Any], *, check: bool = False
+    ) -> str | None:
         """The statement to hold back: ``EXECUTE`` of the statement prepared on this
         connection (prepared on its first use: the server parses and plans it once),
         with its parameters as literals; None when it must be sent now (not trusting, or a
-        value without a safe literal)."""
+        value without a safe literal). A ``check`` (:meth:`_check`) is named apart."""
         if self.care is not _Care.TRUSTING or self.failure is not None:
             return None
         texts = literals(args)
@@ -351,28 +335,39 @@ class PgConnection:
             return None
         name = self.prepared.get(translated.sql)
         if name is None:
-            name = f"storybot_{len(self.prepared) + 1}"
+            name = f"{_CHECK if check else 'storybot_'}{len(self.prepared) + 1}"
             prepare = f"PREPARE {name} AS {translated.sql}"
             self._call(self.conn.execute(prepare), statement=False)
             self.prepared[translated.sql] = name
         return f"EXECUTE {name}({', '.join(texts)})" if texts else f"EXECUTE {name}"
 
+    def _check(self, condition: str, translated: Translated, args: list[Any]) -> bool:
+        """Hold back ``condition`` (SQL over ``translated``'s parameters and ``args``
+        after them) as a check: ``storybot_check`` (migrations/postgres/0009_checks.sql)
+        raises :data:`MISSED` when it is not true, and the transaction runs again
+        exactly. False when it cannot be held (it must be sent now)."""
+        if not self.writes:  # a read's COMMIT checks nothing
+            return False
+        check = replace(translated, sql=f"SELECT storybot_check({condition})")
+        text = self._holding(check, args, check=True)
+        if text is None:
+            return False
+        self._hold(text, translated)
+        return True
+
     def changes_one(self, sql: str, parameters: Params = (), /) -> bool:
         """A conditional write that should change exactly one row: whether it did. Held
         back and answered True when trusting; the server checks it when it is sent."""
         translated = translate(sql)
-        text = (None if self.care is not _Care.TRUSTING or self.failure is not None
-                else inline(translated, arguments(translated, parameters)))
-        if text is None or _TAG in text:
+        args = arguments(translated, parameters)
+        written = replace(translated, sql=(
+            f"WITH storybot_w AS ({translated.sql} RETURNING 1)"  # noqa: S608 - its own text
+            " SELECT storybot_check(count(*) = 1) FROM storybot_w"
+        ))
+        text = self._holding(written, args, check=True)
+        if text is None:
             return self.execute(sql, parameters).rowcount == 1
-        self._hold(
-            # (the variable's name is one no column has: PL/pgSQL would read it there)
-            f"DO {_TAG} DECLARE storybot_rows bigint; BEGIN {text}; GET DIAGNOSTICS"
-            f" storybot_rows = ROW_COUNT; IF storybot_rows <> 1 THEN RAISE EXCEPTION"
-            f" 'changed % rows, not 1', storybot_rows USING ERRCODE = '{MISSED}'; END IF;"
-            f" END {_TAG}",
-            translated,
-        )
+        self._hold(text, translated)
         return True
 
     def expects(
@@ -380,63 +375,45 @@ class PgConnection:
     ) -> Mapping[str, Any] | None:
         """A one-row read answered with ``expected`` (its row as read in an earlier
         transaction, by column name) when trusting: held back as a check the server makes
-        with the rest (it raises :data:`MISSED` unless the read now answers a row equal to
-        it, column by column, NULL equal to NULL). None when it must be read now (not
-        trusting, in a read, or a value without a safe literal)."""
-        if self.care is not _Care.TRUSTING or self.failure is not None or not self.writes:
+        with the rest (:meth:`_check`: the read now answers a row equal to it, column by
+        column, NULL equal to NULL). None when it must be read now (not trusting, in a
+        read, or a value without a safe literal)."""
+        if not self.expects_rows(sql, parameters, [expected], exists=True):
             return None
-        translated = translate(sql)
-        text = inline(translated, arguments(translated, parameters))
-        values = literals(list(expected.values()))
-        if (text is None or values is None or _TAG in text or any(_TAG in v for v in values)
-                or not all(_COLUMN.fullmatch(name) for name in expected)):
-            return None
-        same = " AND ".join(
-            f"storybot_q.{name} IS NOT DISTINCT FROM {value}"
-            for name, value in zip(expected, values, strict=True)
-        )
-        self._hold(
-            # the store's own text, its values as literals (literal())
-            f"DO {_TAG} BEGIN IF NOT EXISTS (SELECT 1 FROM ({text}) AS storybot_q"  # noqa: S608
-            f" WHERE {same}) THEN RAISE EXCEPTION 'a row read before has changed'"
-            f" USING ERRCODE = '{MISSED}'; END IF; END {_TAG}",
-            translated,
-        )
         return expected
 
     def expects_rows(
-        self, sql: str, parameters: Params, expected: Sequence[Mapping[str, Any]]
+        self, sql: str, parameters: Params, expected: Sequence[Mapping[str, Any]], *,
+        exists: bool = False,
     ) -> bool:
         """Whether a read's rows are taken as ``expected`` (as read in an earlier
         transaction, each by the same columns): when trusting, a check held back with the
-        rest, which raises :data:`MISSED` unless the read now answers exactly those rows
-        (as :meth:`expects` does for one row). False when it must be read now."""
-        if self.care is not _Care.TRUSTING or self.failure is not None or not self.writes:
+        rest (:meth:`_check`) that the read now answers exactly those rows (with
+        ``exists``: at least one row equal to the one expected). False when it must be
+        read now."""
+        names = list(expected[0]) if expected else []
+        if not all(_COLUMN.fullmatch(name) for name in names):
             return False
         translated = translate(sql)
-        text = inline(translated, arguments(translated, parameters))
-        names = list(expected[0]) if expected else []
-        rows = [literals([row[name] for name in names]) for row in expected]
-        if (text is None or _TAG in text or any(row is None for row in rows)
-                or any(_TAG in value for row in rows for value in row or ())
-                or not all(_COLUMN.fullmatch(name) for name in names)):
-            return False
-        counted = f"(SELECT count(*) FROM ({text}) AS storybot_q)"  # noqa: S608 - literals
-        missed = f"{counted} <> {len(rows)}"
-        if rows:  # each row found among those expected (NULL equal to NULL)
-            found = " OR ".join(
-                "(" + " AND ".join(f"storybot_q.{name} IS NOT DISTINCT FROM {value}"
-                                   for name, value in zip(names, row or (), strict=True)) + ")"
-                for row in rows
+        args = arguments(translated, parameters)
+        first = len(args) + 1  # the expected values' parameters follow the read's
+
+        def equal(row: int) -> str:
+            return " AND ".join(
+                f"storybot_q.{name} IS NOT DISTINCT FROM ${first + row * len(names) + n}"
+                for n, name in enumerate(names)
             )
-            missed += (f" OR (SELECT count(*) FROM ({text}) AS storybot_q"  # noqa: S608
-                       f" WHERE {found}) <> {len(rows)}")
-        self._hold(
-            f"DO {_TAG} BEGIN IF {missed} THEN RAISE EXCEPTION 'rows read before have"
-            f" changed' USING ERRCODE = '{MISSED}'; END IF; END {_TAG}",
-            translated,
-        )
-        return True
+
+        rows = f"FROM ({translated.sql}) AS storybot_q"
+        if exists:
+            condition = f"EXISTS (SELECT 1 {rows} WHERE {equal(0)})"
+        else:
+            condition = f"(SELECT count(*) {rows}) = {len(expected)}"
+            if expected:
+                found = " OR ".join(f"({equal(row)})" for row in range(len(expected)))
+                condition += f" AND (SELECT count(*) {rows} WHERE {found}) = {len(expected)}"
+        values = [row[name] for row in expected for name in names]
+        return self._check(condition, translated, [*args, *values])
 
     def reserved_id(self) -> int | None:
         """The roll id the writer reserved while idle, if any, for the next roll stored
@@ -447,7 +424,7 @@ class PgConnection:
 
     def trusting(self) -> bool:
         """Whether answers were given on trust: checked writes are held back, unsent."""
-        return any(text.startswith("DO ") for text in self.held)
+        return any(text.startswith(f"EXECUTE {_CHECK}") for text in self.held)
 
     def _hold(self, text: str, translated: Translated) -> None:
         self.held.append(text)

@@ -33,6 +33,7 @@ AWKWARD = [
     "\\'; DROP TABLE probe; --",
     "'); DELETE FROM probe; --",
     "$storybot$ END $storybot$; DROP TABLE probe; --",
+    "$1 $2 storybot_check(true)",
     "$$",
     "E'x'",
     "line one\nline two\r\n\ttab",
@@ -225,16 +226,18 @@ async def test_a_body_that_raises_on_a_trusted_answer_is_run_again_exactly(
 
 async def test_a_checked_write_that_hits_answers_true_in_one_round_trip(store: Store) -> None:
     await _write(store, lambda tx: tx.execute("INSERT INTO probe (n, t) VALUES (1, 'v1')"))
+
+    def body(tx: PgConnection) -> bool:
+        return tx.changes_one("UPDATE probe SET n = n + 1 WHERE t = ?", ("v1",))
+
+    await _write(store, body)  # its check prepared, once in the session
     await idle_workers(store)
     before = store.round_trips
-
-    changed = await _write(store, lambda tx: tx.changes_one(
-        "UPDATE probe SET n = n + 1 WHERE t = ? AND n = ?", ("v1", 1)
-    ))
+    changed = await _write(store, body)
 
     assert changed is True
     assert store.round_trips - before == 1
-    assert await _rows(store) == [(2, "v1", None)]
+    assert await _rows(store) == [(3, "v1", None)]
 
 
 async def test_a_held_write_refused_by_a_constraint_is_caught_where_the_body_catches_it(
@@ -304,19 +307,19 @@ async def test_a_row_expected_as_read_before_costs_no_round_trip_and_is_checked_
         runs.append(tx.care.name)
         seen = [tx.expects("SELECT t, n AS m FROM probe WHERE n = ?", (n,), {"t": text, "m": n})
                 for n, text in enumerate(AWKWARD)]
-        tx.execute("INSERT INTO probe (n, t) VALUES (?, ?)", (99, "written"))
+        tx.execute("INSERT INTO probe (n) VALUES (?)", (99,))
         return seen
 
+    await _write(store, body)  # the check and the write prepared, once in the session
+    await idle_workers(store)
     before = store.round_trips
     seen = await _write(store, body)
 
-    tagged = [n for n, text in enumerate(AWKWARD) if "$storybot$" in text]
     assert store.round_trips - before == 1  # the checks and the write, with COMMIT
-    assert runs == ["TRUSTING"]  # every check held: no text was read as SQL on the way
-    assert seen == [None if n in tagged else {"t": text, "m": n}
-                    for n, text in enumerate(AWKWARD)]
-    assert tagged  # text holding the block's own quote is not trusted: the body reads it
-    assert (99, "written", None) in await _rows(store)
+    assert runs == ["TRUSTING", "TRUSTING"]  # every check held, and none missed: no text
+    # was read as SQL on the way
+    assert seen == [{"t": text, "m": n} for n, text in enumerate(AWKWARD)]
+    assert sum(row[0] == 99 for row in await _rows(store)) == 2
 
 
 async def test_a_row_that_moved_since_it_was_read_runs_the_body_again_reading_it(

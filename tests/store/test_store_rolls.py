@@ -613,8 +613,15 @@ async def test_a_new_roll_given_its_open_rolls_as_read_ahead_closes_them_as_they
         )
 
     if postgres:  # its statements prepared in the session once (elsewhere), then idle
+        for _ in mine:
+            await roll(store, roller_id=OTHER, channel_id=OTHER_CHANNEL)
+        theirs = (await store.read(lambda tx: tx.queries.with_rows(
+            settings, AttemptRepository.standing_query(GUILD, OTHER_CHANNEL, OTHER,
+                                                       label=None, turn=True, will=True),
+            RollRepository.open_query(GUILD, OTHER_CHANNEL, OTHER),
+        )))[2]
         await idle_workers(store)
-        await store.write(lambda tx: roll_again(tx, OTHER, OTHER_CHANNEL, []))
+        await store.write(lambda tx: roll_again(tx, OTHER, OTHER_CHANNEL, theirs))
         await idle_workers(store)  # the writer reserves the next roll's id
     before = store.round_trips
 

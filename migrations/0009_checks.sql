@@ -1,0 +1,2 @@
+-- Nothing for SQLite: PostgreSQL's mirror (migrations/postgres/0009_checks.sql) adds the
+-- function its store checks held-back writes with; SQLite's store runs them one by one.
