@@ -59,6 +59,7 @@ from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause
 from bot.render.text import message_link
 from bot.store import Conflict, Tx
+from bot.store.actions import ActionRepository
 from engine import will
 from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -171,13 +172,14 @@ def _read_target(
     """Inside a read: the settings, the action checked for this member, and what a roll
     (``rolling``: the owner's Will pool too when it declares ``will``) or a decision
     needs besides."""
-    config, character = ctx.config_and_character(tx) if rolling else (ctx.config(tx), None)
-    storyteller = ctx.storyteller(config)
-    found = (
-        tx.actions.get(action_id)
-        if action_id is not None
-        else _named(tx, ctx, storyteller, label)
-    )
+    if action_id is not None:  # a button's: the settings and the action in one statement
+        (config, character), found = tx.queries.both(
+            ctx.config_query(character=rolling), ActionRepository.get_query(action_id))
+        storyteller = ctx.storyteller(config)
+    else:
+        config, character = ctx.config_and_character(tx) if rolling else (ctx.config(tx), None)
+        storyteller = ctx.storyteller(config)
+        found = _named(tx, ctx, storyteller, label)
     record, action = _checked(found, ctx, storyteller, version, stale)
     if rolling:
         owner = record.owner_id

@@ -56,6 +56,7 @@ from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
 from bot.store.attempts import AttemptRepository, Standing
+from bot.store.repository import Query
 from bot.store.rolls import OpenRoll, RollRepository
 from engine import characters, will
 from engine.constants import MAX_POOL
@@ -123,17 +124,22 @@ def read_table(
     *,
     request: RollRequest | None = None,
     ahead: Ahead | None = None,
+    read: Standing | None = None,
 ) -> Table:
     """Inside a transaction: the member's counters and Will in this channel (the Will of
     ``character_id`` when the member rolls with a character). With ``request``, only what
     it depends on: a `fistful` request's actions this turn, the Will it declares. With
-    ``ahead`` (read by the flow, for the same label), that is checked, not read again."""
+    ``ahead`` (read by the flow, for the same label), that is checked, not read again.
+    ``read``: the standing this transaction read already, beside its settings (every
+    part but the failures at a label, :func:`standing_beside`)."""
     counted = bool(label) and config.pressure
     fistful = request is None or request.ruleset is Ruleset.FISTFUL
     will = request is None or request.will
     own_pool = will and character_id is None
     at = (label or "") if counted else None
-    if ahead is not None and at in {None, ahead.label}:
+    if read is not None and at is None:
+        standing = read
+    elif ahead is not None and at in {None, ahead.label}:
         standing = tx.attempts.standing(
             ctx.guild_id, ctx.channel_id, ctx.user_id, label=ahead.label, turn=True,
             will=True, expected=ahead.standing,
@@ -148,6 +154,15 @@ def read_table(
         turn_actions=standing.turn_actions if fistful else 0,
         pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will and not own_pool
         else standing.pool if own_pool else None,
+    )
+
+
+def standing_beside(ctx: Ctx) -> Query[Standing]:
+    """The member's standing without the failures at a label (the actions this turn, their
+    own Will pool), to read beside the settings: what :func:`read_table` takes as
+    ``read``."""
+    return AttemptRepository.standing_query(
+        ctx.guild_id, ctx.channel_id, ctx.user_id, label=None, turn=True, will=True
     )
 
 

@@ -35,6 +35,7 @@ from bot.flows.rolls import (
     read_action_roll,
     read_table,
     sheet_words,
+    standing_beside,
     with_table_state,
 )
 from bot.flows.scene import close_open
@@ -67,6 +68,7 @@ from bot.render.teamwork import (
     several_open,
 )
 from bot.store import Conflict, Tx
+from bot.store.actions import ActionRepository
 from engine import will
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -167,10 +169,15 @@ def _id(character: CharacterRecord | None) -> int | None:
 
 async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
     def read(tx: Tx) -> _Gathered:
+        if isinstance(which, int):  # a button's: the settings, standing and action at once
+            (config, character), standing, found = tx.queries.with_rows(
+                ctx.config_query(character=True), standing_beside(ctx),
+                ActionRepository.get_query(which),
+            )
+            table = read_table(tx, ctx, config, None, _id(character), read=standing)
+            return _Gathered(table, found[0] if found else None, [], character)
         config, character = ctx.config_and_character(tx)
         table = read_table(tx, ctx, config, None, _id(character))
-        if isinstance(which, int):
-            return _Gathered(table, tx.actions.get(which), [], character)
         return _Gathered(table, None, which(tx), character)
 
     return await deps.store.read(read)

@@ -8,10 +8,11 @@ version 3 cannot both write version 4.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from pydantic import BaseModel
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.records import ActionKind, ActionRecord, ActionStatus, label_key
 
 
@@ -69,6 +70,16 @@ class ActionRepository(Repository):
         """An action by id, open or closed."""
         row = self._one("SELECT * FROM actions WHERE id = ?", (action_id,))
         return None if row is None else _action(row)
+
+    @staticmethod
+    def get_query(action_id: int) -> Query[ActionRecord | None]:
+        """:meth:`get` as a query, to read beside others (bot.store.repository.Queries);
+        None for a row of NULLs (there is none)."""
+
+        def parse(row: Any) -> ActionRecord | None:
+            return None if row is None or row["id"] is None else _action(row)
+
+        return Query("SELECT * FROM actions WHERE id = ?", (action_id,), parse)
 
     def find_open(
         self,

@@ -8,6 +8,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bot.store import Store, Tx
+from bot.store.actions import ActionRepository
+from bot.store.attempts import AttemptRepository
+from bot.store.settings import SettingsRepository
+from engine.models import Ruleset
 from engine.records import ActionKind, ActionRecord, ActionStatus
 from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER
 
@@ -194,3 +198,32 @@ async def test_the_last_closed_attempt_at_a_task_is_found_by_label(store: Store)
     assert last.id == second.id
     assert last.state(Progress).successes == 2
     assert teamwork is None
+
+
+async def test_an_action_read_beside_the_settings_and_a_standing_answers_as_read_alone(
+    store: Store,
+) -> None:
+    """A button of an extended or teamwork card reads its action with the settings (and
+    the member's standing) in one statement."""
+    record = await _start(store)
+    await store.write(lambda tx: tx.settings.set_guild_ruleset(GUILD, Ruleset.V20))
+    settings = SettingsRepository.config_query(GUILD, CHANNEL, None, ROLLER)
+    standing = AttemptRepository.standing_query(GUILD, CHANNEL, ROLLER, label=None,
+                                                turn=True, will=True)
+
+    def read(tx: Tx, action_id: int) -> tuple[object, object, object]:
+        alone = (tx.settings.config_and_character(GUILD, CHANNEL, None, ROLLER),
+                 tx.actions.get(action_id))
+        both = tx.queries.both(settings, ActionRepository.get_query(action_id))
+        (config, _), _, found = tx.queries.with_rows(
+            settings, standing, ActionRepository.get_query(action_id))
+        return alone, both, (config.ruleset, found)
+
+    here, gone = await store.read(lambda tx: (read(tx, record.id), read(tx, 999_999)))
+
+    assert here[0] == here[1]
+    assert here[0][1] == record
+    assert here[2] == (Ruleset.V20, [record])
+    assert gone[0] == gone[1]
+    assert gone[1][1] is None
+    assert gone[2] == (Ruleset.V20, [])
