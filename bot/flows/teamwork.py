@@ -169,16 +169,17 @@ def _id(character: CharacterRecord | None) -> int | None:
 
 async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
     def read(tx: Tx) -> _Gathered:
-        if isinstance(which, int):  # a button's: the settings, standing and action at once
+        # the settings and the member's standing in one statement; a button's action too
+        settings = ctx.config_query(character=True)
+        if isinstance(which, int):
             (config, character), standing, found = tx.queries.with_rows(
-                ctx.config_query(character=True), standing_beside(ctx),
-                ActionRepository.get_query(which),
-            )
-            table = read_table(tx, ctx, config, None, _id(character), read=standing)
-            return _Gathered(table, found[0] if found else None, [], character)
-        config, character = ctx.config_and_character(tx)
-        table = read_table(tx, ctx, config, None, _id(character))
-        return _Gathered(table, None, which(tx), character)
+                settings, standing_beside(ctx), ActionRepository.get_query(which))
+            record, candidates = (found[0] if found else None), []
+        else:
+            (config, character), standing = tx.queries.both(settings, standing_beside(ctx))
+            record, candidates = None, which(tx)
+        table = read_table(tx, ctx, config, None, _id(character), read=standing)
+        return _Gathered(table, record, candidates, character)
 
     return await deps.store.read(read)
 
