@@ -27,7 +27,10 @@ Guarantees, as on SQLite:
 
 Costs: one round trip per statement whose answer the body needs (rows, or a row
 count it reads); the writes it reads nothing from are held back and go with the next
-such statement or with ``COMMIT``, in one message (:class:`PgConnection`). Round trips
+such statement or with ``COMMIT``, in one message (:class:`PgConnection`), and so do
+the checks that stand in for answers: a conditional write's "one row changed", and a
+read the flow made in an earlier transaction (:meth:`PgConnection.expects`), so a
+write that needs no fresh answer is one round trip with its COMMIT. Round trips
 are counted in :attr:`PgEngine.round_trips` (SQLite's transaction is one trip to its
 thread). A worker ends the last transaction and begins the next while nobody waits
 (a read's COMMIT is not waited for: it makes nothing durable), so ``BEGIN`` costs a
@@ -180,6 +183,8 @@ MISSED: Final = "SB001"
 _CHECK: Final = "storybot_check_"
 #: A column name of an expected row (:meth:`PgConnection.expects`), written in unquoted.
 _COLUMN = re.compile(r"[a-z_][a-z0-9_]*")
+
+
 def literal(value: object) -> str | None:
     """``value`` as PostgreSQL literal text, or None when it has no safe one (it is then
     sent as a parameter). Text is an escape string (``E'...'``: its meaning does not
@@ -258,13 +263,14 @@ class PgConnection:
     ``EXECUTE`` of the statement prepared once in the session, its parameters written
     in as literals, and sent with the next statement whose answer is needed, or with
     ``COMMIT``: one simple-protocol message, one round trip for all of them. A
-    conditional write expected to change one row
-    (:meth:`changes_one`) is held back too, answered True, and checked by the server
-    (it raises :data:`MISSED` otherwise); a body that raises while such answers are
-    unsent has them sent first (PgEngine._verify), so that no error of a body stands on
-    a wrong guess. A held-back statement that fails, or a check that misses, re-runs the
-    transaction again statement by statement, each answered when it runs
-    (:attr:`_Care.EXACT`); an error the body catches, with a savepoint around each
+    conditional write expected to change one row (:meth:`changes_one`), and a read
+    expected to answer as it did in an earlier transaction (:meth:`expects`,
+    :meth:`expects_rows`), are held back too, answered on trust, and checked by the
+    server (a prepared check raises :data:`MISSED` otherwise); a body that raises while
+    such answers are unsent has them sent first (PgEngine._verify), so that no error of
+    a body stands on a wrong guess. A held-back statement that fails, or a check that
+    misses, re-runs the transaction again statement by statement, each answered when it
+    runs (:attr:`_Care.EXACT`); an error the body catches, with a savepoint around each
     statement (:attr:`_Care.CAREFUL`): exactly as on SQLite.
     """
 
