@@ -227,7 +227,7 @@ class Gathered:
     targets: tuple[CharacterRecord, ...] = ()
     """The characters ``resist_target`` names (none, one, or several of one name)."""
     ahead: Ahead | None = None
-    """The member's standing, when read ahead of a roll."""
+    """What a roll read ahead (its standing and open rolls), when it did."""
 
 
 def gather(
