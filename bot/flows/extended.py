@@ -403,7 +403,8 @@ async def _roll_interval(
         raise UserError(no_will(read.pool))  # before the dice: an empty pool rolls nothing
 
     def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, list[RollRecord]]:
-        now = tx.actions.get(record.id)
+        # as read (PostgreSQL has the server check it with COMMIT), else as it is now
+        now = record if tx.actions.still(record) else tx.actions.get(record.id)
         if action_id is None:
             # A command rolls the action as it stands now: members rolling it at once
             # each roll the next interval, none is told a card moved on.

@@ -336,8 +336,7 @@ async def _help(
 
 def _still(tx: Tx, record: ActionRecord) -> None:
     """Inside a write, before any dice: the action is still at the version read."""
-    now = tx.actions.get(record.id)
-    if now is None or now.version != record.version or now.status is not ActionStatus.OPEN:
+    if record.status is not ActionStatus.OPEN or not tx.actions.still(record):
         raise Conflict(None)
 
 

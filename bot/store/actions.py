@@ -71,6 +71,18 @@ class ActionRepository(Repository):
         row = self._one("SELECT * FROM actions WHERE id = ?", (action_id,))
         return None if row is None else _action(row)
 
+    def still(self, record: ActionRecord) -> bool:
+        """Inside a write: whether the action is still as the flow read it (its version,
+        status and card), so the flow may act on what it read. On PostgreSQL the server
+        checks it with the write's COMMIT (Repository._expected: no round trip)."""
+        expected = {"id": record.id, "version": record.version, "status": record.status.value,
+                    "message_id": record.message_id}
+        row = self._expected(
+            "SELECT id, version, status, message_id FROM actions WHERE id = ?",
+            (record.id,), expected,
+        )
+        return row is not None and {name: row[name] for name in expected} == expected
+
     @staticmethod
     def get_query(action_id: int) -> Query[ActionRecord | None]:
         """:meth:`get` as a query, to read beside others (bot.store.repository.Queries);

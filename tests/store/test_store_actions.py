@@ -227,3 +227,29 @@ async def test_an_action_read_beside_the_settings_and_a_standing_answers_as_read
     assert gone[0] == gone[1]
     assert gone[1][1] is None
     assert gone[2] == (Ruleset.V20, [])
+
+
+async def test_an_action_is_still_as_read_until_a_write_moves_it_or_its_card(
+    store: Store,
+) -> None:
+    """What a card's write asks before its dice (ActionRepository.still): answered from
+    the server's check on PostgreSQL, from a read on SQLite, the same either way."""
+    record = await _start(store)
+    other = await _start(store, "Another")
+
+    async def still(as_read: ActionRecord) -> bool:
+        return await store.write(lambda tx: tx.actions.still(as_read))
+
+    assert await still(record)
+    await store.write(lambda tx: tx.actions.attach_message(record.id, 901))
+    assert not await still(record)  # its card is known now: the record read is not
+    carded = await _get(store, record.id)
+    assert carded is not None
+    assert await still(carded)
+    await store.write(lambda tx: tx.actions.update(
+        carded.id, carded.version, Progress(successes=3), ActionStatus.OPEN))
+    assert not await still(carded)
+    await store.write(lambda tx: tx.actions.update(
+        other.id, other.version, Progress(), ActionStatus.CLOSED))
+    assert not await still(other)
+    assert not await still(other.model_copy(update={"id": 999_999}))
