@@ -157,12 +157,12 @@ def read_table(
     )
 
 
-def standing_beside(ctx: Ctx) -> Query[Standing]:
-    """The member's standing without the failures at a label (the actions this turn, their
-    own Will pool), to read beside the settings: what :func:`read_table` takes as
-    ``read``."""
+def standing_beside(ctx: Ctx, label: str | None = None) -> Query[Standing]:
+    """The member's standing (the failures at ``label`` if given, the actions this turn,
+    their own Will pool), to read beside the settings: what :func:`read_table` takes as
+    ``read`` (without a label) and :class:`Ahead` holds."""
     return AttemptRepository.standing_query(
-        ctx.guild_id, ctx.channel_id, ctx.user_id, label=None, turn=True, will=True
+        ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True, will=True
     )
 
 
@@ -242,11 +242,7 @@ def gather(
     read_ahead: Ahead | None = None
     if ahead:
         (config, character), standing, rolls = tx.queries.with_rows(
-            ctx.config_query(character=True),
-            AttemptRepository.standing_query(
-                ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True,
-                will=True,
-            ),
+            ctx.config_query(character=True), standing_beside(ctx, label),
             RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
         )
         read_ahead = Ahead(label or None, standing, tuple(rolls))
