@@ -25,6 +25,7 @@ from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
 from bot.flows.rolls import (
     ActionRoll,
+    Ahead,
     Ask,
     ByName,
     Table,
@@ -69,6 +70,7 @@ from bot.render.teamwork import (
 )
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
+from bot.store.rolls import RollRepository
 from engine import will
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -157,6 +159,8 @@ class _Gathered:
     """For a command: the channel's open teamwork actions it may mean."""
     character: CharacterRecord | None
     """The member's active character: a helper's trait names, the primary's Will."""
+    ahead: Ahead
+    """The member's standing and open rolls, which their roll's write has checked."""
 
 
 Which = Callable[[Tx], list[ActionRecord]] | int
@@ -169,17 +173,21 @@ def _id(character: CharacterRecord | None) -> int | None:
 
 async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
     def read(tx: Tx) -> _Gathered:
-        # the settings and the member's standing in one statement; a button's action too
-        settings = ctx.config_query(character=True)
+        # the settings, the member's standing and open rolls in one statement; a button's
+        # action too
+        settings, standing = ctx.config_query(character=True), standing_beside(ctx)
+        rolls = RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id)
         if isinstance(which, int):
-            (config, character), standing, found = tx.queries.with_rows(
-                settings, standing_beside(ctx), ActionRepository.get_query(which))
-            record, candidates = (found[0] if found else None), []
+            (config, character), read, record, open_rolls = tx.queries.three_with_rows(
+                settings, standing, ActionRepository.get_query(which), rolls)
+            candidates: list[ActionRecord] = []
         else:
-            (config, character), standing = tx.queries.both(settings, standing_beside(ctx))
+            (config, character), read, open_rolls = tx.queries.with_rows(
+                settings, standing, rolls)
             record, candidates = None, which(tx)
-        table = read_table(tx, ctx, config, None, _id(character), read=standing)
-        return _Gathered(table, record, candidates, character)
+        table = read_table(tx, ctx, config, None, _id(character), read=read)
+        return _Gathered(table, record, candidates, character,
+                         Ahead(None, read, tuple(open_rolls)))
 
     return await deps.store.read(read)
 
@@ -294,15 +302,16 @@ async def _help(
         def write(
             tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
             table: Table = table, asked: RollRequest = asked, *,
-            character: CharacterRecord | None = character,
+            character: CharacterRecord | None = character, ahead: Ahead = gathered.ahead,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
             try:
                 request = teamwork.helper_request(action.teamwork, ctx.user_id, asked)
             except RuleError as error:
                 raise UserError(cannot_help(refusal_text(error.refusal))) from error
-            # the counters as they stand
-            table = read_table(tx, ctx, table.config, None, _id(character), request=request)
+            # the counters as they stand (as read, checked)
+            table = read_table(tx, ctx, table.config, None, _id(character), request=request,
+                               ahead=ahead)
             result = roll_dice(with_table_state(request, table), deps.faces)
             if result.refused:
                 raise UserError(cannot_help(refusal_text(result.refusal)))
@@ -312,6 +321,7 @@ async def _help(
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
             rolled, closed = tx.rolls.close_and_insert(
+                open_as_read=ahead.open,
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result,
                 will_state=will_state_for(result, table.config),
@@ -385,12 +395,14 @@ async def _roll(
 
         def write(
             tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
-            table: Table = table, character: CharacterRecord | None = character,
+            table: Table = table, *, character: CharacterRecord | None = character,
+            ahead: Ahead = gathered.ahead,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
             primary = teamwork.primary_request(action.teamwork)
-            # the counters as they stand
-            table = read_table(tx, ctx, table.config, None, _id(character), request=primary)
+            # the counters as they stand (as read, checked)
+            table = read_table(tx, ctx, table.config, None, _id(character), request=primary,
+                               ahead=ahead)
             request = with_table_state(primary, table)
             result = roll_dice(request, deps.faces)
             if result.refused:
@@ -408,6 +420,7 @@ async def _roll(
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, result)
             rolled, closed = tx.rolls.close_and_insert(
+                open_as_read=ahead.open,
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result,
                 will_state=WillState.DECLARED if request.will else WillState.NONE,

@@ -8,7 +8,7 @@ version 3 cannot both write version 4.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel
 
@@ -16,7 +16,7 @@ from bot.store.repository import Query, Repository
 from engine.records import ActionKind, ActionRecord, ActionStatus, label_key
 
 
-def _action(row: sqlite3.Row) -> ActionRecord:
+def _action(row: sqlite3.Row | dict[str, Any]) -> ActionRecord:
     return ActionRecord(
         id=row["id"],
         kind=row["kind"],
@@ -31,6 +31,12 @@ def _action(row: sqlite3.Row) -> ActionRecord:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
+
+
+#: The columns an action is built from (:func:`_action`), named ``act_…`` when read beside
+#: a roll's, which has most of the same names (ActionRepository.get_query).
+_COLUMNS: Final = ("id", "kind", "guild_id", "channel_id", "owner_id", "label", "status",
+                   "state_json", "version", "message_id", "created_at", "updated_at")
 
 
 class ActionRepository(Repository):
@@ -85,13 +91,23 @@ class ActionRepository(Repository):
 
     @staticmethod
     def get_query(action_id: int) -> Query[ActionRecord | None]:
-        """:meth:`get` as a query, to read beside others (bot.store.repository.Queries);
-        None for a row of NULLs (there is none)."""
+        """:meth:`get` as a query, to read beside others (bot.store.repository.Queries),
+        its columns named ``act_…``; None for a row of NULLs (there is none)."""
 
         def parse(row: Any) -> ActionRecord | None:
-            return None if row is None or row["id"] is None else _action(row)
+            if row is None or row["act_id"] is None:
+                return None
+            return _action({name: row[f"act_{name}"] for name in _COLUMNS})
 
-        return Query("SELECT * FROM actions WHERE id = ?", (action_id,), parse)
+        return Query(
+            "SELECT id AS act_id, kind AS act_kind, guild_id AS act_guild_id,"
+            " channel_id AS act_channel_id, owner_id AS act_owner_id, label AS act_label,"
+            " status AS act_status, state_json AS act_state_json, version AS act_version,"
+            " message_id AS act_message_id, created_at AS act_created_at,"
+            " updated_at AS act_updated_at FROM actions WHERE id = ?",
+            (action_id,),
+            parse,
+        )
 
     def find_open(
         self,

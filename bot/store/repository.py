@@ -19,6 +19,7 @@ Params = Sequence[Any] | Mapping[str, Any]
 T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
+W = TypeVar("W")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,18 @@ class Queries(Repository):
         """:meth:`both`, and the rows of a third read (none, one or several), in one
         statement; ``rows`` parses a row with its columns NULL (it had none) as None."""
         joined = self._joined(first, second, rows)
-        found = [rows.parse(row) for row in joined]
-        return (first.parse(joined[0]), second.parse(joined[0]),
-                [each for each in found if each is not None])
+        return first.parse(joined[0]), second.parse(joined[0]), _rows(joined, rows)
+
+    def three_with_rows(
+        self, first: Query[T], second: Query[U], third: Query[W], rows: Query[V | None]
+    ) -> tuple[T, U, W, list[V]]:
+        """:meth:`with_rows` with a third one-row read beside the first two."""
+        joined = self._joined(first, second, third, rows)
+        return (first.parse(joined[0]), second.parse(joined[0]), third.parse(joined[0]),
+                _rows(joined, rows))
+
+
+def _rows(joined: list[Any], rows: Query[V | None]) -> list[V]:
+    """The rows of the last of joined reads, those of NULL columns (none) left out."""
+    found = [rows.parse(row) for row in joined]
+    return [each for each in found if each is not None]

@@ -10,10 +10,11 @@ from pydantic import BaseModel, ConfigDict
 from bot.store import Store, Tx
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
+from bot.store.rolls import RollRepository
 from bot.store.settings import SettingsRepository
 from engine.models import Ruleset
 from engine.records import ActionKind, ActionRecord, ActionStatus
-from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER
+from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, roll
 
 
 class Progress(BaseModel):
@@ -220,7 +221,14 @@ async def test_an_action_read_beside_the_settings_and_a_standing_answers_as_read
         return alone, both, (config.ruleset, found)
 
     here, gone = await store.read(lambda tx: (read(tx, record.id), read(tx, 999_999)))
+    open_roll = await roll(store)
+    (_, standing_now, found, rolls) = await store.read(lambda tx: tx.queries.three_with_rows(
+        settings, standing, ActionRepository.get_query(record.id),
+        RollRepository.open_query(GUILD, CHANNEL, ROLLER)))
 
+    assert found == record  # beside a roll's columns, most of them named alike
+    assert [each.record.id for each in rolls] == [open_roll]
+    assert standing_now.pool is None
     assert here[0] == here[1]
     assert here[0][1] == record
     assert here[2] == (Ruleset.V20, [record])
