@@ -60,6 +60,7 @@ from bot.render.rolls import refusal_cause
 from bot.render.text import message_link
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
+from bot.store.rolls import OpenRoll, RollRepository
 from engine import will
 from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -156,6 +157,9 @@ class Target:
     last_roll: RollRecord | None = None
     character: CharacterRecord | None = None
     """The acting member's active character (trait names in a roll's modifier)."""
+    open_rolls: tuple[OpenRoll, ...] | None = None
+    """The owner's open rolls here, read with a press's action for its roll to close
+    (checked by the roll's write: RollRepository.close_and_insert)."""
 
 
 def _read_target(
@@ -172,9 +176,16 @@ def _read_target(
     """Inside a read: the settings, the action checked for this member, and what a roll
     (``rolling``: the owner's Will pool too when it declares ``will``) or a decision
     needs besides."""
-    if action_id is not None:  # a button's: the settings and the action in one statement
+    open_rolls: tuple[OpenRoll, ...] | None = None
+    if action_id is not None and rolling:  # a roll's press: with its owner's open rolls
+        (config, character), found, rolls = tx.queries.with_rows(
+            ctx.config_query(character=True), ActionRepository.get_query(action_id),
+            RollRepository.open_of_owner_query(ctx.guild_id, ctx.channel_id, action_id))
+        open_rolls = tuple(rolls)
+        storyteller = ctx.storyteller(config)
+    elif action_id is not None:  # a button's: the settings and the action in one statement
         (config, character), found = tx.queries.both(
-            ctx.config_query(character=rolling), ActionRepository.get_query(action_id))
+            ctx.config_query(), ActionRepository.get_query(action_id))
         storyteller = ctx.storyteller(config)
     else:
         config, character = ctx.config_and_character(tx) if rolling else (ctx.config(tx), None)
@@ -189,6 +200,7 @@ def _read_target(
             action=action,
             pool=tx.will.get(ctx.guild_id, owner, action.character_id) if will else None,
             character=character,
+            open_rolls=open_rolls,
         )
     last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
     return Target(config=config, record=record, action=action, last_roll=last_roll)
@@ -433,6 +445,7 @@ async def _roll_interval(
         against = None if resisting is None else _rolled(roll_dice(resisting, deps.faces))
         step = extended.apply_roll(state, result, against)
         roll, closed = tx.rolls.close_and_insert(
+            open_as_read=read.open_rolls,
             guild_id=ctx.guild_id,
             channel_id=ctx.channel_id,
             roller_id=owner,

@@ -157,6 +157,13 @@ def _roll(row: sqlite3.Row) -> RollRecord:
     )
 
 
+def _open_roll(row: Any) -> OpenRoll | None:
+    """An open roll read ahead (RollRepository.open_query), None for a row of NULLs."""
+    if row is None or row["id"] is None:
+        return None
+    return OpenRoll(_roll(row), {name: row[name] for name in _VERSION})
+
+
 def _asked(row: sqlite3.Row) -> Asked | None:
     """The roll as asked, when the row has it (queries that name their columns may not)."""
     text = row["asked_json"] if "asked_json" in row.keys() else None  # noqa: SIM118
@@ -243,20 +250,28 @@ class RollRepository(Repository):
         )
 
     @staticmethod
+    def open_of_owner_query(
+        guild_id: int, channel_id: int, action_id: int
+    ) -> Query[OpenRoll | None]:
+        """:meth:`open_query` for the owner of an action (an extended action's rolls are
+        its owner's), to read with the action itself."""
+        return Query(
+            "SELECT rolls.* FROM rolls JOIN actions ON actions.id = ?"
+            " AND rolls.roller_id = actions.owner_id"
+            " WHERE rolls.guild_id = ? AND rolls.channel_id = ? AND rolls.closed = 0",
+            (action_id, guild_id, channel_id),
+            _open_roll,
+        )
+
+    @staticmethod
     def open_query(guild_id: int, channel_id: int, roller_id: int) -> Query[OpenRoll | None]:
         """A roller's open rolls in a channel (what their next roll closes), to read
         ahead with others (Queries.with_rows); None for a row of NULLs (there is none)."""
-
-        def parse(row: Any) -> OpenRoll | None:
-            if row is None or row["id"] is None:
-                return None
-            return OpenRoll(_roll(row), {name: row[name] for name in _VERSION})
-
         return Query(
             "SELECT * FROM rolls"
             " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?",
             (guild_id, channel_id, roller_id),
-            parse,
+            _open_roll,
         )
 
     def _inserted(

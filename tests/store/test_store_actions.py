@@ -226,8 +226,14 @@ async def test_an_action_read_beside_the_settings_and_a_standing_answers_as_read
         settings, standing, ActionRepository.get_query(record.id),
         RollRepository.open_query(GUILD, CHANNEL, ROLLER)))
 
+    owners = await store.read(lambda tx: [tx.queries.with_rows(
+        settings, ActionRepository.get_query(action_id),
+        RollRepository.open_of_owner_query(GUILD, CHANNEL, action_id))[2]
+        for action_id in (record.id, 999_999)])
+
     assert found == record  # beside a roll's columns, most of them named alike
     assert [each.record.id for each in rolls] == [open_roll]
+    assert [[each.record.id for each in found] for found in owners] == [[open_roll], []]
     assert standing_now.pool is None
     assert here[0] == here[1]
     assert here[0][1] == record
