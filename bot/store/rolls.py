@@ -324,18 +324,13 @@ class RollRepository(Repository):
 
         return self._both(first, Query("SELECT * FROM rolls WHERE id = ?", (roll_id,), parse))
 
-    def get_with_pool(self, roll_id: int) -> tuple[RollRecord | None, WillPool | None]:
-        """A roll (:meth:`get`) and its roller's Will pool as WillRepository.get reads it
-        (the character's, when the roll was a character's): a member's pool comes in the
-        same statement (one round trip on PostgreSQL, where the two reads were two)."""
-        query = self._with_pool_query(roll_id)
-        return self._character_pool(query.parse(self._one(query.sql, query.params)))
-
     def beside_with_pool(
         self, first: Query[T], roll_id: int
     ) -> tuple[T, RollRecord | None, WillPool | None]:
-        """``first`` (a one-row read such as the settings) and :meth:`get_with_pool`, in
-        one statement."""
+        """``first`` (a one-row read such as the settings), a roll (:meth:`get`) and its
+        roller's Will pool as WillRepository.get reads it (the character's, when the roll
+        was a character's), in one statement (a character's pool is read from its sheet
+        after it)."""
         found, pressed = self._both(first, self._with_pool_query(roll_id))
         return (found, *self._character_pool(pressed))
 

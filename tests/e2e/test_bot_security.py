@@ -376,7 +376,6 @@ PASSED_THROUGH = {
     ("repository.py", "_expected", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_joined", "sql"): "Queries' SQL, each literal where it is built",
     ("attempts.py", "standing", "query.sql"): "a Query's SQL, literal where it is built",
-    ("rolls.py", "get_with_pool", "query.sql"): "a Query's SQL, literal where it is built",
     ("settings.py", "config_and_character", "query.sql"): (
         "a Query's SQL, literal where it is built"
     ),

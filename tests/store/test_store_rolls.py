@@ -657,16 +657,15 @@ async def test_a_roll_comes_with_its_rollers_pool_as_the_pool_is_read_alone(
     settings = SettingsRepository.config_query(GUILD, CHANNEL, None)
 
     def both(tx: Tx, roll_id: int) -> tuple[object, object]:
-        together = tx.rolls.get_with_pool(roll_id)
+        (config, _), *together = tx.rolls.beside_with_pool(settings, roll_id)
         alone = tx.rolls.get(roll_id)
         pool = None if alone is None else tx.will.get(
             alone.guild_id, alone.roller_id, alone.character_id)
         # beside the settings, in one statement: the same answers
-        config = tx.settings.config(GUILD, CHANNEL)
+        assert config == tx.settings.config(GUILD, CHANNEL)
         assert config.ruleset is Ruleset.V20
-        assert tx.rolls.beside_with_pool(settings, roll_id) == ((config, None), alone, pool)
         assert tx.rolls.beside(settings, roll_id) == ((config, None), alone)
-        return together, (alone, pool)
+        return tuple(together), (alone, pool)
 
     seen = {
         roll_id: await store.read(lambda tx, roll_id=roll_id: both(tx, roll_id))
