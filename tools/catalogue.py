@@ -173,6 +173,9 @@ def update() -> None:
         known = catalogue(language)
         for name in sorted({_part(message) for message in whole if message.id}):
             kept = _catalog(FOLDERS[language])
+            # the rule the translations were written for, not Babel's for the locale (its
+            # CLDR rules change between releases: lang.catalogue)
+            kept.mime_headers = [("Plural-Forms", known.plural_forms)]
             for message in whole:
                 if not message.id or _part(message) != name:
                     continue

@@ -168,10 +168,12 @@ def _summary(report: Report) -> str:
         f"{_(OUTCOME_WORDS[outcome])}: {number(tally.outcomes.get(outcome, 0))}"
         for outcome in report.outcomes
     )
-    rolls = n_("{count} rolls", "{count} rolls", tally.rolls, count=number(tally.rolls))
-    dice = n_("{count} dice", "{count} dice", tally.dice, count=number(tally.dice))
-    will = n_("Will spent {count} times", "Will spent {count} times", tally.will_spent,
-              count=number(tally.will_spent))
+    rolls = n_("{count} roll", "{count} rolls", tally.rolls, count=number(tally.rolls))
+    dice = n_("{count} die", "{count} dice", tally.dice, count=number(tally.dice))
+    # zero has words of its own: a plural rule may count it singular ("0 vez" in pt-BR)
+    will = _("Will never spent") if tally.will_spent == 0 else n_(
+        "Will spent {count} time", "Will spent {count} times", tally.will_spent,
+        count=number(tally.will_spent))
     return f"{rolls}, {dice} · {will}\n{counts}"
 
 

@@ -94,7 +94,7 @@ async def test_others_secret_rolls_count_only_for_the_storyteller_and_their_roll
     storyteller = (await table.run(stats(table.deps, table.ctx(STORYTELLER)))).answer.text
     alice_on_bob = (await table.run(stats(
         table.deps, table.ctx(ALICE), member=Member(BOB, "Bob")))).answer
-    assert "1 rolls, 3 dice" in alice
+    assert "1 roll, 3 dice" in alice
     assert "2 rolls, 5 dice" in bob
     assert "2 rolls, 5 dice" in storyteller
     assert alice_on_bob.message.content == "No rolls to count for Bob's rolls in this channel yet."
@@ -105,7 +105,7 @@ async def test_a_voided_roll_no_longer_counts(table: Table) -> None:
     await _roll(table, [8, 8])
     await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=2))
     said = await table.run(stats(table.deps, table.ctx()))
-    assert "1 rolls, 3 dice" in said.answer.text
+    assert "1 roll, 3 dice · Will never spent" in said.answer.text
 
 
 async def test_will_spent_is_counted_and_outcomes_are_compared_as_first_rolled(
@@ -115,7 +115,7 @@ async def test_will_spent_is_counted_and_outcomes_are_compared_as_first_rolled(
     table.faces.add(8, 4, 5)
     await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), 1))
     text = (await table.run(stats(table.deps, table.ctx()))).answer.text
-    assert "1 rolls, 5 dice · Will spent 1 times" in text
+    assert "1 roll, 5 dice · Will spent 1 time" in text
     assert "Success: 1" in text  # as it reads now
     assert "Failure: 100.0% rolled" in text  # as first rolled
 
@@ -148,7 +148,7 @@ async def test_since_is_checked_and_applied(table: Table) -> None:
     assert future.answer.message.content == "No rolls to count for everyone's rolls in this " \
         "channel yet."
     week = await table.run(stats(table.deps, table.ctx(), since="7d"))
-    assert "1 rolls, 3 dice" in week.answer.text
+    assert "1 roll, 3 dice" in week.answer.text
 
 
 async def test_forged_choices_are_refused(table: Table) -> None:
