@@ -13,7 +13,7 @@ from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
 from engine.records import ChannelOption, PressRefusal, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Recorder, Table
-from tests.store.conftest import warm
+from tests.store.conftest import idle_workers, warm
 
 
 def ask(value: int, **options: Any) -> rolls.Ask:
@@ -103,6 +103,49 @@ async def test_two_failures_at_one_action_at_once_count_from_each_other(table: T
     standing = await table.store.read(lambda tx: tx.attempts.standing(
         GUILD, CHANNEL, ALICE, label="door", turn=False, will=False))
     assert standing.failures == 2
+
+
+async def test_a_press_between_a_roll_s_read_and_its_write_shows_in_the_card_it_closes(
+    table: Table,
+) -> None:
+    """The next roll read the member's open roll ahead; Spend Will lands on that roll
+    before the next roll writes (PostgreSQL's check misses and the write runs again,
+    reading it): the closed card it edits shows the Will spent, not the roll as read.
+    (Will untracked: the press changes the roll alone, not the member's standing.)"""
+    table.faces.add(3, 4)
+    first = await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="door",
+                                       private=False))
+    card = await table.store.read(lambda tx: tx.rolls.get(_roll_id(first)))
+    assert card is not None and card.message_id is not None
+    store, write = table.store, table.store.write
+    pressed: list[Recorder] = []
+
+    async def press_first(body: Any) -> Any:  # once, before the next roll's write
+        if store.write is press_first:
+            store.write = write  # type: ignore[method-assign]
+            pressed.append(await table.run(
+                rolls.spend_will_pressed(table.deps, table.ctx(), _roll_id(first))))
+            if not table.pseudo:  # PostgreSQL: the writer reserves the next roll's id
+                await idle_workers(store)
+        return await write(body)
+
+    # the Will dice of the press (a failure still), then the next roll's dice (drawn
+    # again when its write runs again)
+    table.faces.add(2, 5, 6, *[2] * 12)
+    store.write = press_first  # type: ignore[method-assign]
+    try:
+        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
+                                          private=False))
+    finally:
+        store.write = write  # type: ignore[method-assign]
+
+    assert "Will: 2 5 6" in pressed[0].answer.text
+    edits = said.of("edit")
+    assert [edit.target for edit in edits] == [card.message_id]  # its Try again goes
+    assert "Will: 2 5 6" in edits[0].text, "the closed card shows the Will spent"
+    assert edits[0].buttons == []
+    stored = await table.store.read(lambda tx: tx.rolls.get(_roll_id(first)))
+    assert stored is not None and stored.closed and stored.result.will is WillUse.AFTER
 
 
 async def test_spend_will_after_failure_adds_three_dice_and_updates_in_place(
