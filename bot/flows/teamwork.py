@@ -178,16 +178,16 @@ async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
         settings, standing = ctx.config_query(character=True), standing_beside(ctx)
         rolls = RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id)
         if isinstance(which, int):
-            (config, character), read, record, open_rolls = tx.queries.three_with_rows(
+            (config, character), now, record, open_rolls = tx.queries.three_with_rows(
                 settings, standing, ActionRepository.get_query(which), rolls)
             candidates: list[ActionRecord] = []
         else:
-            (config, character), read, open_rolls = tx.queries.with_rows(
+            (config, character), now, open_rolls = tx.queries.with_rows(
                 settings, standing, rolls)
             record, candidates = None, which(tx)
-        table = read_table(tx, ctx, config, None, _id(character), read=read)
+        table = read_table(tx, ctx, config, None, _id(character), read=now)
         return _Gathered(table, record, candidates, character,
-                         Ahead(None, read, tuple(open_rolls)))
+                         Ahead(None, now, tuple(open_rolls)))
 
     return await deps.store.read(read)
 

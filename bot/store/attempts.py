@@ -127,7 +127,7 @@ class AttemptRepository(Repository):
         checks with the writes rather than reading it again (Repository._expected)."""
         if label is None and not turn and not will:
             return Standing(failures=0, turn_actions=0, pool=None)
-        query = AttemptRepository.standing_query(guild_id, channel_id, user_id,
+        query = self.standing_query(guild_id, channel_id, user_id,
                                     label=label, turn=turn, will=will)
         row = self._expected(query.sql, query.params,
                              None if expected is None else _standing_row(expected))
