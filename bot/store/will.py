@@ -91,13 +91,17 @@ class WillRepository(Repository):
 
         Called inside the write transaction that spends the Will (after a roll, or
         declared with it), so the pool read here is the one saved; ``read``: the pool as
-        this transaction read it (it is not read again).
+        this transaction read it (it is not read again; on PostgreSQL, as the server checks
+        it with the COMMIT). A pool that moved inside the transaction is a bug, raised:
+        the whole write is rolled back rather than a Will spent on a pool not stored.
         """
         pool = read if read is not None else self.get(guild_id, user_id, character_id)
         if pool is None or not will.can_spend(pool):
             return None
         after = will.spent(pool)
-        self.save(pool, after)
+        if not self.save(pool, after):
+            msg = f"the Will pool of {user_id} moved inside the transaction spending it"
+            raise RuntimeError(msg)
         return after
 
     def beats(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store import Store
 from engine import will
 from engine.records import WillPool
@@ -68,6 +70,21 @@ async def test_debit_takes_one_from_a_pool_that_has_some_only(store: Store) -> N
 
     assert first == _pool(0, 5)
     assert second is None
+
+
+async def test_a_debit_of_a_pool_that_moved_since_it_was_read_rolls_the_write_back(
+    store: Store,
+) -> None:
+    await store.write(lambda tx: tx.will.save(None, _pool(3, 5)))
+    stale = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
+    await store.write(lambda tx: tx.will.save(stale, _pool(1, 5)))  # /will set meanwhile
+
+    with pytest.raises(RuntimeError, match="moved inside the transaction"):
+        await store.write(lambda tx: (tx.will.add_beat(GUILD, ROLLER),
+                                      tx.will.debit(GUILD, ROLLER, read=stale)))
+
+    assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == _pool(1, 5)
+    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0, "all rolled back"
 
 
 async def test_beats_start_at_zero_and_count_up(store: Store) -> None:
