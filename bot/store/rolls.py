@@ -77,11 +77,17 @@ _VERSION: Final = ("id", "updated_at", "result_json", "will_state", "beat", "ret
 @dataclass(frozen=True, slots=True)
 class OpenRoll:
     """A roller's open roll as read ahead of their next roll (:meth:`RollRepository.
-    open_query`): the record, and the columns that tell its state (checked when the next
+    open_query`): its row, and the columns that tell its state (checked when the next
     roll closes it)."""
 
-    record: RollRecord
+    row: Any
     version: dict[str, Any]
+
+    @property
+    def record(self) -> RollRecord:
+        """The roll, parsed when asked: only PostgreSQL's write that trusts the read asks
+        (SQLite's reads the rolls again as it closes them)."""
+        return _roll(self.row)
 
 
 def _stamp() -> tuple[str, datetime]:
@@ -161,7 +167,7 @@ def _open_roll(row: Any) -> OpenRoll | None:
     """An open roll read ahead (RollRepository.open_query), None for a row of NULLs."""
     if row is None or row["id"] is None:
         return None
-    return OpenRoll(_roll(row), {name: row[name] for name in _VERSION})
+    return OpenRoll(row, {name: row[name] for name in _VERSION})
 
 
 def _asked(row: sqlite3.Row) -> Asked | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.store.characters import record_of
@@ -22,40 +23,38 @@ from engine.records import (
 NOBODY: Final = 0
 
 
+#: Each option's columns in :meth:`SettingsRepository.config_query`'s row, the nearest
+#: level first: the channel's, its parent's, then the server's (only the ruleset and the
+#: language have a server-wide value).
+_LEVELS: Final = {
+    option: (f"c_{option.value}", f"p_{option.value}",
+             *((f"g_{option.value}",) if option in {ChannelOption.RULESET,
+                                                      ChannelOption.LANGUAGE} else ()))
+    for option in ChannelOption
+}
+
+
 def _config(
-    found: dict[str, Any], guild_id: int, channel_id: int, parent_id: int | None
+    found: Mapping[str, Any], guild_id: int, channel_id: int, parent_id: int | None
 ) -> ChannelConfig:
-    """The settings in force from a row of
-    :meth:`SettingsRepository.config_and_character` (``g_`` the server, ``c_`` the channel,
-    ``p_`` its parent; the character's ``ch_`` columns are ignored here)."""
-
-    def level(prefix: str) -> dict[str, Any]:
-        return {
-            name.removeprefix(prefix): value for name, value in found.items()
-            if name.startswith(prefix) and value is not None
-        }
-
-    guild = GuildSettings.model_validate({"guild_id": guild_id, **level("g_")})
-    levels = [ChannelSettings.model_validate(
-        {"guild_id": guild_id, "channel_id": channel_id, **level("c_")})]
-    if parent_id is not None:
-        levels.append(ChannelSettings.model_validate(
-            {"guild_id": guild_id, "channel_id": parent_id, **level("p_")}))
+    """The settings in force from a row of :meth:`SettingsRepository.config_query`
+    (``g_`` the server, ``c_`` the channel, ``p_`` its parent, NULL where a level has no
+    row; the character's ``ch_`` columns are ignored here): each option's nearest value
+    that is set, validated once, in the settings in force."""
     values: dict[str, Any] = {
         "guild_id": guild_id,
         "channel_id": channel_id,
-        "storyteller_role_id": guild.storyteller_role_id,
-        "storyteller_channel_id": guild.storyteller_channel_id,
+        "storyteller_role_id": found.get("g_storyteller_role_id"),
+        "storyteller_channel_id": found.get("g_storyteller_channel_id"),
     }
-    for option in ChannelOption:
-        chosen = [getattr(each, option.value) for each in levels]
-        if option is ChannelOption.RULESET:
-            chosen.append(guild.ruleset)
-        elif option is ChannelOption.LANGUAGE:
-            chosen.append(guild.language)
-        value = next((value for value in chosen if value is not None), None)
-        if value is not None:
-            values[option.value] = value
+    for option, columns in _LEVELS.items():
+        for column in columns:
+            if column[0] == "p" and parent_id is None:
+                continue
+            value = found.get(column)
+            if value is not None:
+                values[option.value] = value
+                break
     return ChannelConfig.model_validate(values)
 
 
