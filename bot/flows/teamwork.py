@@ -319,16 +319,9 @@ async def _help(
             version = tx.actions.update(record.id, record.version, after)
             if version is None:
                 raise Conflict(None)
-            count_roll(tx, ctx, table, None, result)
-            rolled, closed = tx.rolls.close_and_insert(
-                open_as_read=ahead.open,
-                guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
-                roller_name=ctx.user_name, result=result,
-                will_state=will_state_for(result, table.config),
-                label=record.label, action_id=record.id,
-                character_id=_id(character),
-                character_name=None if character is None else character.name,
-            )
+            rolled, closed = _stored(tx, ctx, record, result, character=character, table=table,
+                                     ahead=ahead,
+                                     will_state=will_state_for(result, table.config))
             return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
         # The teamwork moved since it was read (Conflict(None)): until_written reads again.
@@ -348,6 +341,23 @@ def _still(tx: Tx, record: ActionRecord) -> None:
     """Inside a write, before any dice: the action is still at the version read."""
     if record.status is not ActionStatus.OPEN or not tx.actions.still(record):
         raise Conflict(None)
+
+
+def _stored(
+    tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult, *,
+    character: CharacterRecord | None, table: Table, ahead: Ahead, will_state: WillState,
+) -> tuple[RollRecord, list[RollRecord]]:
+    """Inside a helper's or the primary's write: the member's counters after the roll,
+    their open rolls here closed (as read ahead) and the roll stored under the teamwork's
+    label; the roll and the rolls closed."""
+    count_roll(tx, ctx, table, None, result)
+    return tx.rolls.close_and_insert(
+        open_as_read=ahead.open,
+        guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
+        roller_name=ctx.user_name, result=result, will_state=will_state,
+        label=record.label, action_id=record.id, character_id=_id(character),
+        character_name=None if character is None else character.name,
+    )
 
 
 def _remember_roll(deps: Deps, roll_id: int) -> Callable[[Sent], Awaitable[None]]:
@@ -418,15 +428,9 @@ async def _roll(
             )
             if new_version is None:
                 raise Conflict(None)
-            count_roll(tx, ctx, table, None, result)
-            rolled, closed = tx.rolls.close_and_insert(
-                open_as_read=ahead.open,
-                guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
-                roller_name=ctx.user_name, result=result,
+            rolled, closed = _stored(
+                tx, ctx, record, result, character=character, table=table, ahead=ahead,
                 will_state=WillState.DECLARED if request.will else WillState.NONE,
-                label=record.label, action_id=record.id,
-                character_id=_id(character),
-                character_name=None if character is None else character.name,
             )
             saved = record.saved(after, new_version, ActionStatus.CLOSED)
             return saved, after, rolled, closed
