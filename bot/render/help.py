@@ -325,7 +325,9 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
                 "rolled / sorted · `compact`: short roll cards · `plain`: plain messages "
                 "without embeds, for members whose Discord hides embeds · `initiative_pool`: "
                 "trait names a fistful sheet rolls for initiative (default Dexterity + "
-                "Composure). `value` suggests what each option takes."
+                "Composure) · `language`: en / pt-BR / es-ES, the language of the table's "
+                "messages (with `scope:server`, the whole server's). `value` suggests what "
+                "each option takes."
             ),
         ),
         (

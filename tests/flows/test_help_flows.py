@@ -52,6 +52,17 @@ async def test_text_only_help_has_no_arrows_or_dots(table: Table, topic: str | N
         assert "`5 rerolled to 10`" in text
 
 
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+async def test_help_on_settings_names_every_channel_option(table: Table, locale: str) -> None:
+    table.speak(locale, locale)
+
+    text = (await table.run(show_help(table.deps, table.ctx(), "config"))).answer.text
+
+    missing = [option.value for option in ChannelOption
+               if option is not ChannelOption.RULESET and f"`{option.value}`" not in text]
+    assert missing == []
+
 # --- in Portuguese and Spanish ---------------------------------------------------------------
 
 LANGUAGES = {"pt-BR": Language.PT_BR, "es-ES": Language.ES_ES}
