@@ -149,6 +149,8 @@ class RunResult:
     generator_cpu_ms_per_1000: float
     #: The PostgreSQL server's processes (None on SQLite).
     database_cpu_ms_per_1000: float | None
+    #: REST requests the fake answered per interaction, by method and route.
+    rest_per_interaction: dict[str, float]
     load_before: str
     load_after: str
     profile_top: list[str] = field(default_factory=list)
@@ -353,6 +355,7 @@ async def _measure(
     if config.warmup > 0:
         await _phase(driver, tables, config, config.warmup, mix)
     failures_before, late_before = len(fake.failures), len(fake.late)
+    requests_before = fake.requests.copy()
     load_before = procstat.load_average()
     bot_cpu = sum(procstat.cpu_seconds(pid) for pid in alive)
     threads = [procstat.thread_cpu(pid) for pid in alive]
@@ -370,6 +373,7 @@ async def _measure(
     database_cpu = (None if postmaster is None
                     else _database_cpu(database, procstat.family_cpu(postmaster)))
     own_cpu = time.process_time() - own_cpu
+    requests = fake.requests - requests_before
     peak = max(max(procstat.memory(pid).hwm_mib, peaks[pid][0]) for pid in alive)
     load_after = procstat.load_average()
     await asyncio.sleep(1.0)
@@ -432,6 +436,7 @@ async def _measure(
         generator_cpu_ms_per_1000=own_cpu * 1000 / thousand,
         database_cpu_ms_per_1000=(None if database_cpu is None
                                   else database_cpu * 1000 / thousand),
+        rest_per_interaction={route: n / max(count, 1) for route, n in requests.most_common()},
         load_before=load_before,
         load_after=load_after,
         profile_top=_profile_top(config.profile) if config.profile else [],
@@ -462,6 +467,9 @@ def print_run(result: RunResult) -> None:
               else f", PostgreSQL server {result.database_cpu_ms_per_1000:.0f}"))
     split = ", ".join(f"{k} {v:.0f}" for k, v in result.bot_cpu_split_ms_per_1000.items())
     print(f"bot CPU by thread, ms per 1,000 interactions: {split}")
+    routes = ", ".join(f"{route} {n:.2f}" for route, n in result.rest_per_interaction.items())
+    print(f"REST calls per interaction: {sum(result.rest_per_interaction.values()):.2f}"
+          f" ({routes})")
     print(f"errors: {result.error_count}")
     for category, number in sorted(result.errors.items()):
         print(f"  {number:6d}  {category}: {result.error_samples.get(category, '')[:200]}")

@@ -17,6 +17,7 @@ import asyncio
 import json
 import mimetypes
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -193,6 +194,9 @@ class FakeDiscord:
         self.changes.add_context(self._failure_summary)
         self.failures: list[Failure] = []
         self.late: list[LateAck] = []
+        #: REST requests answered so far, by method and route (``POST /interactions/…``):
+        #: what the load benchmark reports per interaction.
+        self.requests: Counter[str] = Counter()
         self.snowflakes = Snowflakes()
         self.application_id = self.snowflakes.next()
         self.bot_user_id = self.application_id
@@ -767,6 +771,10 @@ class FakeDiscord:
         needs_auth = path.startswith(API) and not path.startswith(
             (f"{API}/interactions/", f"{API}/webhooks/")
         )
+        if path.startswith(API):
+            route = request.match_info.route.resource
+            template = route.canonical if route is not None else path
+            self.requests[f"{request.method} {template.removeprefix(API)}"] += 1
         try:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized", kind="auth")
