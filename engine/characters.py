@@ -690,17 +690,21 @@ def resolve(
         if isinstance(specialty, Refusal):
             return specialty
     untrained = [(t, shown) for t, shown in skills if t.value == 0]
-    category = None
+    category = untrained_skill = None
     if untrained:
+        # Two 0-dot Skills: the larger penalty, once (RULES.md §6), and the breakdown names
+        # the Skill it comes from.
         category = min((t.category for t, _ in untrained if t.category is not None),
                        key=lambda c: c is not SkillCategory.MENTAL, default=SkillCategory.PHYSICAL)
+        untrained_skill = next((shown for t, shown in untrained if t.category is category),
+                               untrained[0][1])
     return Resolved.trusted(
         terms=tuple(terms),
         skills=tuple(shown for _, shown in skills),
         attribute_and_skill=named + (1 if specialty else 0),
         skill_dots=skills[0][0].value if skills else None,
         untrained=category,
-        untrained_skill=untrained[0][1] if untrained else None,
+        untrained_skill=untrained_skill,
         specialty=specialty,
     )
 

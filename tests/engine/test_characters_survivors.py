@@ -28,7 +28,7 @@ from engine.characters import (
     set_traits,
     suggestions,
 )
-from engine.models import Ruleset
+from engine.models import Ruleset, SkillCategory
 from engine.parser import parse_pool_names
 from engine.refusals import Refusal, RefusalCode
 
@@ -211,6 +211,19 @@ def test_a_specialty_adds_one_to_the_roll_limit() -> None:
 def test_the_named_skills_are_listed_as_the_pool_spells_them() -> None:
     sheet = _sheet(("Brawl", 2))
     assert _resolved("Wits + brawl + Athl", sheet).skills == ("Brawl", "Athletics")
+
+
+@pytest.mark.parametrize("pool", ["Wits + Athletics + Academics", "Wits + Academics + Athletics"])
+def test_two_untrained_skills_take_the_mental_penalty_once_and_name_its_skill(pool: str) -> None:
+    """RULES.md §6: with two 0-dot Skills, the larger penalty, once; the breakdown names
+    the Skill the penalty comes from (Academics, Mental: -3), not the other."""
+    found = _resolved(pool, _sheet())
+    assert (found.untrained, found.untrained_skill) == (SkillCategory.MENTAL, "Academics")
+
+
+def test_one_untrained_skill_is_named_with_its_own_category() -> None:
+    found = _resolved("Dexterity + Athletics", _sheet())
+    assert (found.untrained, found.untrained_skill) == (SkillCategory.PHYSICAL, "Athletics")
 
 
 def test_a_name_without_a_character_is_refused_naming_it() -> None:
