@@ -1,5 +1,6 @@
 """Character rules a mutation run found unpinned (TESTING.md): template defaults, value
-limits, and what an import refuses, named with the values its message shows."""
+limits, what an import refuses (named with the values its message shows), pools by
+name and autocomplete."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from engine.characters import (
     MAX_TRAIT_NAME,
     MAX_VALUE,
     Character,
-    Resolved,
     TraitGroup,
     add_condition,
     add_specialty,
@@ -31,6 +31,7 @@ from engine.characters import (
 from engine.models import Ruleset, SkillCategory
 from engine.parser import parse_pool_names
 from engine.refusals import Refusal, RefusalCode
+from tests.engine.test_characters import resolved, sheet_with
 
 
 def _cofd_file() -> dict[str, Any]:
@@ -174,55 +175,43 @@ def test_a_condition_empty_too_long_or_with_control_characters_is_refused(text: 
 # --- pools by name -----------------------------------------------------------------------
 
 
-def _sheet(*values: tuple[str, int]) -> Character:
-    answer = set_traits(new_sheet("A", Ruleset.COFD), values)
-    assert not isinstance(answer, Refusal), answer
-    return answer[0]
-
-
-def _resolved(text: str, sheet: Character | None, spec: str | None = None) -> Resolved:
-    answer = resolve(parse_pool_names(text), sheet, spec=spec)
-    assert isinstance(answer, Resolved), answer
-    return answer
-
-
 def test_typed_numbers_keep_their_sign() -> None:
-    terms = _resolved("Wits - 2 + Brawl - Penalty 1", _sheet(("Wits", 3), ("Brawl", 2))).terms
+    terms = resolved("Wits - 2 + Brawl - Penalty 1", sheet_with(("Wits", 3), ("Brawl", 2))).terms
     assert [term.value for term in terms] == [3, -2, 2, -1]
 
 
 def test_the_roll_limit_counts_named_traits_typed_or_not_and_never_bare_numbers() -> None:
     """RULES.md §1 (extended actions): Attribute + Skill + Specialty from the pool's named
     traits; a bare bonus or a penalty is not one of them."""
-    sheet = _sheet(("Intelligence", 3), ("Academics", 2))
-    assert _resolved("Intelligence + Academics", sheet).attribute_and_skill == 5
-    assert _resolved("Intelligence 4 + Academics 2 + 1 - 2", sheet).attribute_and_skill == 6
-    assert _resolved("Intelligence + Academics - Wound 1", sheet).attribute_and_skill == 5
+    sheet = sheet_with(("Intelligence", 3), ("Academics", 2))
+    assert resolved("Intelligence + Academics", sheet).attribute_and_skill == 5
+    assert resolved("Intelligence 4 + Academics 2 + 1 - 2", sheet).attribute_and_skill == 6
+    assert resolved("Intelligence + Academics - Wound 1", sheet).attribute_and_skill == 5
 
 
 def test_a_specialty_adds_one_to_the_roll_limit() -> None:
-    sheet = add_specialty(_sheet(("Wits", 3), ("Brawl", 2)), "Brawl", "Boxing")
+    sheet = add_specialty(sheet_with(("Wits", 3), ("Brawl", 2)), "Brawl", "Boxing")
     assert isinstance(sheet, Character)
-    with_spec = _resolved("Wits + Brawl", sheet, spec="Box")
+    with_spec = resolved("Wits + Brawl", sheet, spec="Box")
     assert (with_spec.attribute_and_skill, with_spec.specialty) == (6, "Brawl: Boxing")
-    assert _resolved("Wits + Brawl", sheet).attribute_and_skill == 5
+    assert resolved("Wits + Brawl", sheet).attribute_and_skill == 5
 
 
 def test_the_named_skills_are_listed_as_the_pool_spells_them() -> None:
-    sheet = _sheet(("Brawl", 2))
-    assert _resolved("Wits + brawl + Athl", sheet).skills == ("Brawl", "Athletics")
+    sheet = sheet_with(("Brawl", 2))
+    assert resolved("Wits + brawl + Athl", sheet).skills == ("Brawl", "Athletics")
 
 
 @pytest.mark.parametrize("pool", ["Wits + Athletics + Academics", "Wits + Academics + Athletics"])
 def test_two_untrained_skills_take_the_mental_penalty_once_and_name_its_skill(pool: str) -> None:
     """RULES.md §6: with two 0-dot Skills, the larger penalty, once; the breakdown names
     the Skill the penalty comes from (Academics, Mental: -3), not the other."""
-    found = _resolved(pool, _sheet())
+    found = resolved(pool, sheet_with())
     assert (found.untrained, found.untrained_skill) == (SkillCategory.MENTAL, "Academics")
 
 
 def test_one_untrained_skill_is_named_with_its_own_category() -> None:
-    found = _resolved("Dexterity + Athletics", _sheet())
+    found = resolved("Dexterity + Athletics", sheet_with())
     assert (found.untrained, found.untrained_skill) == (SkillCategory.PHYSICAL, "Athletics")
 
 
@@ -245,11 +234,11 @@ def test_a_name_without_a_character_is_refused_naming_it() -> None:
 def test_autocomplete_completes_the_word_after_the_last_sign_or_bracket(
     typed: str, head: str
 ) -> None:
-    assert suggestions(_sheet(("Brawl", 2)), typed) == ((f"{head}Brawl 2", f"{head}Brawl"),)
+    assert suggestions(sheet_with(("Brawl", 2)), typed) == ((f"{head}Brawl 2", f"{head}Brawl"),)
 
 
 def test_autocomplete_stays_within_discords_100_characters() -> None:
     typed = "Wits + " * 14 + "Br"  # 100 characters before the completion
-    shown, value = suggestions(_sheet(("Brawl", 2)), typed)[0]
+    shown, value = suggestions(sheet_with(("Brawl", 2)), typed)[0]
     assert (len(shown), len(value)) == (100, 100)
     assert shown == value == (typed[:-2] + "Brawl 2")[:100]
