@@ -11,6 +11,7 @@ import pytest
 
 from engine.characters import (
     MAX_BIG,
+    MAX_CONDITIONS,
     MAX_IMPORT_BYTES,
     MAX_NAME,
     MAX_SPECIALTIES,
@@ -19,19 +20,30 @@ from engine.characters import (
     MAX_VALUE,
     Character,
     TraitGroup,
+    _aliases,
+    _owners,
     add_condition,
     add_specialty,
     exported,
+    fold,
     imported,
+    initiative_pool,
+    initiative_terms,
     new_sheet,
+    parse_assignments,
+    remove_condition,
+    remove_specialty,
+    resist_trait,
     resolve,
     set_traits,
     suggestions,
+    with_sheet,
 )
-from engine.models import Ruleset, SkillCategory
+from engine.models import RollRequest, Ruleset, SkillCategory, Term, TermSource
 from engine.parser import parse_pool_names
 from engine.refusals import Refusal, RefusalCode
-from tests.engine.test_characters import resolved, sheet_with
+from engine.trait_names import LOCALISED
+from tests.engine.test_characters import refused, resolved, sheet_with
 
 
 def _cofd_file() -> dict[str, Any]:
@@ -242,3 +254,336 @@ def test_autocomplete_stays_within_discords_100_characters() -> None:
     shown, value = suggestions(sheet_with(("Brawl", 2)), typed)[0]
     assert (len(shown), len(value)) == (100, 100)
     assert shown == value == (typed[:-2] + "Brawl 2")[:100]
+
+
+# --- the tables of other languages' names (built once at import) -----------------------
+# mutmut's forked tests never rebuild module-level tables, so these call the builders.
+
+
+def test_each_template_trait_has_its_folded_name_and_spelling_in_each_language() -> None:
+    aliases = _aliases()
+    assert aliases["wits"] == {"pt-BR": ("raciocinio", "Raciocínio"),
+                               "es-ES": ("astucia", "Astucia")}
+    assert aliases["animalken"] == {"pt-BR": ("tratocomanimais", "Trato com Animais"),
+                                    "es-ES": ("tratoconanimales", "Trato con Animales")}
+    assert set(aliases) == {fold(name) for name in LOCALISED["pt-BR"]}
+
+
+def test_another_languages_name_lists_every_trait_it_names_with_its_spelling() -> None:
+    owners = _owners()
+    # Autocontrole: Composure (cofd) and Self-Control (v20), two templates.
+    assert owners["autocontrole"] == (("composure", "Autocontrole"),
+                                      ("selfcontrol", "Autocontrole"))
+    # Inteligência and Inteligencia fold alike: one trait, both spellings kept.
+    assert owners["inteligencia"] == (("intelligence", "Inteligência"),
+                                      ("intelligence", "Inteligencia"))
+
+
+# --- the sheet's own look-ups -------------------------------------------------------------
+
+
+def test_a_trait_the_sheet_does_not_have_is_none() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    assert sheet.trait("Sword") is None
+    assert sheet.trait("Defense") is None, "derived, not stored, until set by hand"
+
+
+def test_entries_list_the_traits_in_sheet_order_then_the_derived_ones() -> None:
+    """RULES.md §6 derived traits of a new `cofd` sheet (Attributes 1, Skills 0):
+    Willpower 1+1, Defense min(1, 1)+0, Initiative 1+1, Speed 1+1+5, Health 1+5."""
+    sheet = new_sheet("A", Ruleset.COFD)
+    assert sheet.entries() == (
+        *((trait.name, trait.value) for trait in sheet.traits),
+        ("Willpower", 2), ("Defense", 1), ("Initiative", 2), ("Speed", 7), ("Health", 6),
+    )
+    by_hand = sheet_with(("Defense", 4))
+    assert by_hand.entries()[-5:] == (
+        ("Defense", 4), ("Willpower", 2), ("Initiative", 2), ("Speed", 7), ("Health", 6))
+
+
+# --- new sheets -----------------------------------------------------------------------------
+
+
+def test_a_new_sheet_is_a_player_character_unless_made_as_an_npc() -> None:
+    assert new_sheet("A", Ruleset.COFD).npc is False
+    assert new_sheet("A", Ruleset.COFD, npc=True).npc is True
+
+
+def test_a_new_sheets_name_has_its_spaces_collapsed() -> None:
+    assert new_sheet("  Mary   Jane ", Ruleset.COFD).name == "Mary Jane"
+
+
+# --- /character set ------------------------------------------------------------------------
+
+
+def test_set_traits_reads_pairs_past_empty_ones() -> None:
+    assert parse_assignments("Wits 3,, Brawl 2;\n") == [("Wits", 3), ("Brawl", 2)]
+
+
+def test_set_traits_with_no_pair_at_all_is_refused_showing_the_text() -> None:
+    assert parse_assignments(" , ; ") == Refusal.of(RefusalCode.TRAITS_UNREADABLE, part=", ;")
+
+
+def test_a_trait_name_of_32_characters_is_kept_and_33_refused() -> None:
+    sheet = new_sheet("A", Ruleset.COFD)
+    name = "S" * MAX_TRAIT_NAME
+    answer = set_traits(sheet, [(name, 2)])
+    assert not isinstance(answer, Refusal), answer
+    assert answer[0].value(name) == 2
+    assert set_traits(sheet, [(name + "s", 2)]) == Refusal.of(
+        RefusalCode.TRAIT_NAME_INVALID, name=name + "s", max=MAX_TRAIT_NAME)
+
+
+def test_a_refused_trait_name_is_shown_cut_to_80_characters() -> None:
+    name = "x" * 100
+    assert set_traits(new_sheet("A", Ruleset.COFD), [(name, 1)]) == Refusal.of(
+        RefusalCode.TRAIT_NAME_INVALID, name="x" * 80, max=MAX_TRAIT_NAME)
+
+
+def test_a_trait_a_sheet_adds_sits_with_the_other_traits() -> None:
+    answer = set_traits(new_sheet("A", Ruleset.COFD), [("Sword", 2), ("Speed", 9)])
+    assert not isinstance(answer, Refusal), answer
+    assert answer[0].trait("Sword").group is TraitGroup.OTHER  # type: ignore[union-attr]
+    assert answer[0].trait("Speed").group is TraitGroup.ADVANTAGE  # type: ignore[union-attr]
+
+
+# --- specialties and Conditions ---------------------------------------------------------
+
+
+def test_a_specialty_has_its_spaces_collapsed() -> None:
+    sheet = add_specialty(new_sheet("A", Ruleset.COFD), "Brawl", "  Dirty   Boxing ")
+    assert isinstance(sheet, Character), sheet
+    assert sheet.trait("Brawl").specialties == ("Dirty Boxing",)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * (MAX_TEXT + 1), "Box\x00ing"])
+def test_a_specialty_empty_too_long_or_with_control_characters_is_refused(text: str) -> None:
+    assert add_specialty(new_sheet("A", Ruleset.COFD), "Brawl", text) == Refusal.of(
+        RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT)
+
+
+def test_removing_a_specialty_the_skill_lacks_names_the_skill_and_the_ones_it_has() -> None:
+    sheet = add_specialty(new_sheet("A", Ruleset.COFD), "Brawl", "Boxing")
+    assert isinstance(sheet, Character), sheet
+    sheet = add_specialty(sheet, "Brawl", "Grappling")
+    assert isinstance(sheet, Character), sheet
+    assert remove_specialty(sheet, "brawl", "k" * 100) == Refusal.of(
+        RefusalCode.SPECIALTY_MISSING, skill="Brawl", specialty="k" * 80,
+        specialties="Boxing,Grappling")
+
+
+def test_a_condition_has_its_spaces_collapsed() -> None:
+    sheet = add_condition(new_sheet("A", Ruleset.COFD), "  Shaken   badly ")
+    assert isinstance(sheet, Character), sheet
+    assert sheet.conditions == ("Shaken badly",)
+
+
+def test_a_condition_already_on_the_sheet_is_refused_naming_it() -> None:
+    sheet = add_condition(new_sheet("A", Ruleset.COFD), "Shaken")
+    assert isinstance(sheet, Character), sheet
+    assert add_condition(sheet, "SHAKEN") == Refusal.of(
+        RefusalCode.CONDITION_EXISTS, condition="SHAKEN")
+
+
+def test_a_sheet_keeps_30_conditions_and_refuses_the_31st() -> None:
+    sheet: Character | Refusal = new_sheet("A", Ruleset.COFD)
+    for n in range(MAX_CONDITIONS):
+        assert isinstance(sheet, Character), sheet
+        sheet = add_condition(sheet, f"Condition {n}")
+    assert isinstance(sheet, Character), sheet
+    assert len(sheet.conditions) == MAX_CONDITIONS
+    assert add_condition(sheet, "One more") == Refusal.of(
+        RefusalCode.TOO_MANY_CONDITIONS, max=MAX_CONDITIONS)
+
+
+def test_removing_a_condition_the_sheet_lacks_names_it_and_the_ones_it_has() -> None:
+    sheet = add_condition(new_sheet("A", Ruleset.COFD), "Shaken")
+    assert isinstance(sheet, Character), sheet
+    sheet = add_condition(sheet, "Guilty")
+    assert isinstance(sheet, Character), sheet
+    assert remove_condition(sheet, "c" * 100) == Refusal.of(
+        RefusalCode.CONDITION_MISSING, condition="c" * 80, conditions="Shaken,Guilty")
+
+
+# --- export and import: the file's shape and what a refusal shows -----------------------
+
+
+def test_an_export_is_indented_json_with_the_sheets_fields_in_order() -> None:
+    lines = exported(new_sheet("Alice", Ruleset.COFD)).splitlines()
+    assert lines[:4] == ["{", '  "schema_version": 1,', '  "name": "Alice",',
+                         '  "template": "cofd",']
+
+
+def test_an_unknown_schema_version_is_shown_cut_to_20_characters() -> None:
+    data = _cofd_file()
+    data["schema_version"] = "9" * 30
+    assert _import(data) == (Refusal.of(
+        RefusalCode.IMPORT_SCHEMA_VERSION, version="9" * 20, known=1),)
+
+
+def test_a_bad_field_is_refused_with_what_was_wrong() -> None:
+    data = _cofd_file()
+    data["will"] = "lots"
+    problems = _import(data)
+    assert isinstance(problems, tuple) and len(problems) == 1
+    assert problems[0].code is RefusalCode.IMPORT_FIELD
+    assert set(problems[0].params) == {"field", "problem", "detail"}
+    assert problems[0].params["field"] == "will"
+    assert isinstance(problems[0].params["detail"], str) and problems[0].params["detail"]
+
+
+def test_an_import_lists_at_most_20_field_problems() -> None:
+    data = _cofd_file()
+    for trait in data["traits"][:25]:
+        trait["value"] = "lots"
+    problems = _import(data)
+    assert isinstance(problems, tuple)
+    assert [p.params["field"] for p in problems] == [f"traits.{n}.value" for n in range(20)]
+
+
+# --- pools by name: prefixes, refusals and the closest names ----------------------------
+
+
+def test_a_unique_prefix_of_the_last_name_in_alphabetical_order_names_it() -> None:
+    # "wits" sorts last among a cofd sheet's names.
+    assert resolved("Wit", sheet_with(("Wits", 3))).terms[0].label == "Wits"
+
+
+def test_an_ambiguous_prefix_lists_at_most_six_matches_in_alphabetical_order() -> None:
+    # Nine names start with S: Science, Socialize, Speed, Stamina, Stealth, Streetwise,
+    # Strength, Subterfuge, Survival.
+    assert refused("S", sheet_with()) == Refusal.of(
+        RefusalCode.TRAIT_AMBIGUOUS, name="S",
+        matches="Science,Socialize,Speed,Stamina,Stealth,Streetwise")
+
+
+def test_an_empty_skill_name_is_unknown_even_on_a_sheet_of_one_trait() -> None:
+    # A v20 sheet with no stored trait still has its derived Initiative.
+    sheet = Character(name="A", template=Ruleset.V20, traits=(), will=0)
+    assert sheet.entries() == (("Initiative", 0),)
+    assert add_specialty(sheet, " ", "Boxing") == Refusal.of(
+        RefusalCode.TRAIT_UNKNOWN, name=" ", closest="")
+
+
+def test_a_name_like_no_trait_is_refused_naming_it_with_no_names_offered() -> None:
+    assert refused("Xyzzy", sheet_with()) == Refusal.of(
+        RefusalCode.TRAIT_UNKNOWN, name="Xyzzy", closest="")
+
+
+def test_a_name_with_one_close_trait_offers_just_that_one() -> None:
+    assert refused("Stamna", sheet_with()) == Refusal.of(
+        RefusalCode.TRAIT_UNKNOWN, name="Stamna", closest="Stamina")
+
+
+def test_a_misspelt_english_name_offers_up_to_three_english_names() -> None:
+    """The closest of all is an own name (Presence), so only own names are offered, even
+    where another language's name (Expressão) is closer than the third."""
+    assert refused("Presense", sheet_with()).params["closest"] == "Presence,Defense,Expression"
+    assert refused("Persuasoin", sheet_with()).params["closest"] == "Persuasion,Expression"
+
+
+def test_a_misspelt_name_of_another_language_offers_three_traits_once_each() -> None:
+    """Atletismo (Athletics in Spanish) is the closest of all: the names offered are then
+    among every name, each trait once, at most three."""
+    closest = str(refused("Atletsmo", sheet_with()).params["closest"]).split(",")
+    assert closest[0] == "Atletismo"
+    assert len(closest) == 3
+    assert not {"Athletics", "Esportes"} & set(closest), "Athletics is offered once"
+
+
+# --- pools by name: untrained and specialties -------------------------------------------
+
+
+def test_two_untrained_skills_of_equal_penalty_name_the_first_typed() -> None:
+    found = resolved("Presence + Empathy + Athletics", sheet_with())
+    assert (found.untrained, found.untrained_skill) == (SkillCategory.SOCIAL, "Empathy")
+    found = resolved("Presence + Athletics + Empathy", sheet_with())
+    assert (found.untrained, found.untrained_skill) == (SkillCategory.PHYSICAL, "Athletics")
+
+
+def test_an_untrained_ability_without_a_category_takes_the_smaller_penalty() -> None:
+    """A `v20` Ability has no category: in a `cofd` channel it is untrained at −1."""
+    found = resolved("Dexterity + Brawl", new_sheet("A", Ruleset.V20))
+    assert (found.untrained, found.untrained_skill) == (SkillCategory.PHYSICAL, "Brawl")
+
+
+def test_a_pool_without_spec_has_no_specialty() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 2)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character), sheet
+    assert resolved("Dexterity + Brawl", sheet).specialty is None
+
+
+def test_a_spec_without_a_named_skill_is_refused_showing_it_cut_to_80() -> None:
+    assert refused("Wits", sheet_with(), spec="s" * 100) == Refusal.of(
+        RefusalCode.SPECIALTY_NO_SKILL, specialty="s" * 80)
+
+
+def test_an_unknown_spec_is_refused_showing_it_cut_to_80() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 2)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character), sheet
+    assert refused("Dexterity + Brawl", sheet, spec="s" * 100) == Refusal.of(
+        RefusalCode.SPECIALTY_UNKNOWN, specialty="s" * 80, skills="Brawl",
+        specialties="Brawl: Boxing")
+
+
+def test_a_fistful_specialty_is_one_more_die_named_from_the_sheet() -> None:
+    sheet = add_specialty(sheet_with(("Brawl", 2)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character), sheet
+    found = resolved("Dexterity + Brawl", sheet, spec="Boxing")
+    request = with_sheet(RollRequest(ruleset=Ruleset.FISTFUL, terms=found.terms), found, None)
+    assert request.terms[-1] == Term(label="Brawl: Boxing", value=1, source=TermSource.SHEET)
+    assert request.sheet is not None
+    assert request.sheet.specialty == "Brawl: Boxing"
+
+
+# --- resistance and initiative ----------------------------------------------------------
+
+
+def test_a_resistance_trait_not_allowed_is_refused_naming_it() -> None:
+    assert resist_trait("Wits") == Refusal.of(RefusalCode.RESIST_TRAIT, trait="Wits")
+    assert resist_trait("  " + "x" * 40) == Refusal.of(
+        RefusalCode.RESIST_TRAIT, trait="x" * MAX_TRAIT_NAME)
+
+
+def test_cofd_initiative_terms_are_dexterity_and_composure_from_the_sheet() -> None:
+    terms = initiative_terms(sheet_with(("Dexterity", 3), ("Composure", 2)), Ruleset.COFD)
+    assert terms == (Term(label="Dexterity", value=3, source=TermSource.SHEET),
+                     Term(label="Composure", value=2, source=TermSource.SHEET))
+
+
+def test_a_trait_missing_from_the_sheet_counts_0_in_initiative() -> None:
+    """A `v20` sheet has no Composure: in a `cofd` channel it enters with Dexterity alone."""
+    v20 = sheet_with(("Dexterity", 3), ruleset=Ruleset.V20)
+    assert [t.value for t in initiative_terms(v20, Ruleset.COFD)] == [3, 0]
+    assert initiative_pool(v20, Ruleset.COFD) == 3
+
+
+def test_an_initiative_of_0_enters_with_0() -> None:
+    assert initiative_pool(sheet_with(("Initiative", 0)), Ruleset.COFD) == 0
+    assert initiative_pool(sheet_with(("Dexterity", 0), ("Composure", 0)), Ruleset.COFD) == 0
+
+
+# --- autocomplete: signs, other traits, words inside names -------------------------------
+
+
+@pytest.mark.parametrize(("typed", "head"), [
+    ("Strength - Wits - Br", "Strength - Wits - "),
+    ("[Strength + [Br", "[Strength + [ "),
+])
+def test_autocomplete_completes_after_the_last_of_several_signs_or_brackets(
+    typed: str, head: str
+) -> None:
+    assert suggestions(sheet_with(("Brawl", 2)), typed) == ((f"{head}Brawl 2", f"{head}Brawl"),)
+
+
+def test_autocomplete_offers_a_trait_the_sheet_added() -> None:
+    assert suggestions(sheet_with(("Sword", 2)), "Sw") == (("Sword 2", "Sword"),)
+
+
+def test_autocomplete_offers_names_containing_the_word_after_those_starting_with_it() -> None:
+    sheet = sheet_with(("Brawl", 2))
+    assert suggestions(sheet, "awl") == (("Brawl 2", "Brawl"),)
+    offered = [value for _, value in suggestions(sheet, "in")]
+    starting = ["Intelligence", "Investigation", "Intimidation", "Initiative"]
+    assert offered[:4] == starting
+    assert "Medicine" in offered[4:]
