@@ -550,7 +550,7 @@ def imported(data: bytes) -> Character | tuple[Refusal, ...]:
             Refusal.of(RefusalCode.IMPORT_FIELD,
                        field=".".join(str(part) for part in problem["loc"]) or "(file)",
                        problem=problem["type"], detail=problem["msg"][:200])
-            for problem in error.errors()[:20]
+            for problem in error.errors()
         )
     problems = sheet_problems(sheet)
     return problems or sheet

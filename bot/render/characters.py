@@ -8,6 +8,7 @@ Brazilian and Spanish editions name them, wherever a reply names them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 import discord
 
@@ -74,10 +75,20 @@ def refused(refusal: Refusal) -> str:
              reason=f"{text[:at]}{text[at:at + 1].upper()}{text[at + 1:]}")
 
 
+#: The most problems of an import file listed one by one (a message holds 2,000
+#: characters); the others are counted.
+SHOWN_PROBLEMS: Final = 20
+
+
 def problems(found: Sequence[Refusal]) -> str:
-    """Every problem of an import file, one per line."""
-    lines = "\n".join(f"- {refusal_text(problem)}" for problem in found[:20])
-    return _("That file cannot be imported, nothing was changed:\n{problems}", problems=lines)
+    """Every problem of an import file, one per line: the first :data:`SHOWN_PROBLEMS`,
+    then how many more there are."""
+    lines = [f"- {refusal_text(problem)}" for problem in found[:SHOWN_PROBLEMS]]
+    more = len(found) - SHOWN_PROBLEMS
+    if more > 0:
+        lines.append(n_("…and {n} more problem", "…and {n} more problems", more))
+    return _("That file cannot be imported, nothing was changed:\n{problems}",
+             problems="\n".join(lines))
 
 
 def not_found(text: str) -> str:

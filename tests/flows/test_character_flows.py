@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from bot.edge.ids import parse
 from bot.flows import characters, clock, rolls, will
 from bot.flows.characters import Member
+from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
 from engine.characters import MAX_CHARACTERS, new_sheet
 from engine.models import Ruleset
@@ -181,6 +184,27 @@ async def test_export_then_import_round_trips_and_a_bad_file_lists_every_problem
     big = await table.run(characters.import_(table.deps, table.ctx(), b"", size=70_000))
     assert "at most 65536 bytes" in big.answer.text
 
+
+
+@pytest.mark.parametrize(("wrong", "more"), [(20, None), (21, "…and 1 more problem"),
+                                             (32, "…and 12 more problems")])
+async def test_a_file_with_more_problems_than_a_message_shows_counts_the_rest(
+    table: Table, wrong: int, more: str | None
+) -> None:
+    await create(table, "Mara", Wits=3)
+    exported = await table.run(characters.export(table.deps, table.ctx()))
+    assert exported.answer.message.file is not None
+    data = json.loads(exported.answer.message.file.data)
+    for trait in data["traits"][:wrong]:
+        trait["value"] = "lots"
+
+    bad = await table.run(characters.import_(table.deps, table.ctx(BOB),
+                                             json.dumps(data).encode()))
+
+    listed = [line for line in bad.answer.text.splitlines() if line.startswith("- ")]
+    assert len(listed) == min(wrong, SHOWN_PROBLEMS)
+    assert f"traits.{min(wrong, SHOWN_PROBLEMS) - 1}.value" in listed[-1]
+    assert (more in bad.answer.text) if more else ("more problem" not in bad.answer.text)
 
 # --- rolling by trait name -------------------------------------------------------------
 
