@@ -627,7 +627,10 @@ def _closest(index: _Index, key: str) -> list[str]:
     """Up to 3 names close to ``key``: among the traits' own names, unless a name in
     another language is the closest of all (then among every name, one per trait)."""
     aliases = {alias: entry for alias in _ALIAS_KEYS if (entry := index.alias(alias))}
-    every = difflib.get_close_matches(key, [*index.keys, *aliases], n=6, cutoff=0.5)
+    names = [*index.keys, *aliases]
+    # Every close name, not a few: several may be one trait's (its own and its names in
+    # other languages), and three traits are offered when three are close.
+    every = difflib.get_close_matches(key, names, n=len(names), cutoff=0.5)
     if not every or every[0] not in aliases:
         own = difflib.get_close_matches(key, index.keys, n=3, cutoff=0.5)
         return [index.entries[k].name for k in own]

@@ -493,6 +493,16 @@ def test_a_misspelt_name_of_another_language_offers_three_traits_once_each() -> 
     assert not {"Athletics", "Esportes"} & set(closest), "Athletics is offered once"
 
 
+
+def test_three_traits_are_offered_when_three_are_close_though_one_has_several_names() -> None:
+    """Expresión (Expression in Spanish) is the closest of all, and Expression's other
+    names are close too: they count once, so two more traits are still offered."""
+    closest = str(refused("Expreseion", sheet_with()).params["closest"]).split(",")
+    assert closest[0] == "Expresión"
+    assert len(closest) == 3
+    assert len({fold(name) for name in closest}) == 3
+    assert not {"Expression", "Expressão"} & set(closest), "Expression is offered once"
+
 # --- pools by name: untrained and specialties -------------------------------------------
 
 
