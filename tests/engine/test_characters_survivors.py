@@ -241,6 +241,8 @@ def test_a_name_without_a_character_is_refused_naming_it() -> None:
     ("Wits + Composure + Br", "Wits + Composure + "),
     ("Wits+Br", "Wits+ "),
     ("Wits + [Br", "Wits + [ "),
+    ("Strength - Wits - Br", "Strength - Wits - "),
+    ("[Strength + [Br", "[Strength + [ "),
     ("Br", ""),
 ])
 def test_autocomplete_completes_the_word_after_the_last_sign_or_bracket(
@@ -576,16 +578,6 @@ def test_an_initiative_of_0_enters_with_0() -> None:
 
 
 # --- autocomplete: signs, other traits, words inside names -------------------------------
-
-
-@pytest.mark.parametrize(("typed", "head"), [
-    ("Strength - Wits - Br", "Strength - Wits - "),
-    ("[Strength + [Br", "[Strength + [ "),
-])
-def test_autocomplete_completes_after_the_last_of_several_signs_or_brackets(
-    typed: str, head: str
-) -> None:
-    assert suggestions(sheet_with(("Brawl", 2)), typed) == ((f"{head}Brawl 2", f"{head}Brawl"),)
 
 
 def test_autocomplete_offers_a_trait_the_sheet_added() -> None:

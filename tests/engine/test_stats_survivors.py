@@ -197,12 +197,17 @@ def test_a_face_band_of_few_dice_stops_at_zero() -> None:
 # --- outcomes -----------------------------------------------------------------------------------
 
 
-def test_outcomes_are_tested_against_the_exact_odds_under_their_covariance() -> None:
-    sample = rolled(
+def _chance_and_ten_dice() -> Sample:
+    """200 chance dice and 100 rolls of ten dice, each outcome expected ten times or more."""
+    return rolled(
         Ruleset.COFD,
         (CHANCE, {DF: 35, FAIL: 145, WIN: 20}),
         (TEN_DICE, {FAIL: 3, WIN: 72, EXC: 25}),
     )
+
+
+def test_outcomes_are_tested_against_the_exact_odds_under_their_covariance() -> None:
+    sample = _chance_and_ten_dice()
     exact = Exact(sample)
     assert min(exact.mean[o] for o in (DF, FAIL, WIN, EXC)) >= MIN_EXPECTED  # four groups
     chance = exact.p([[DF], [FAIL], [WIN], [EXC]])
@@ -268,11 +273,7 @@ def test_a_shape_with_no_rolls_left_does_not_stop_the_others_being_counted() -> 
 
 
 def test_each_outcome_shows_its_rate_beside_the_expected_one_with_its_range() -> None:
-    sample = rolled(
-        Ruleset.COFD,
-        (CHANCE, {DF: 35, FAIL: 145, WIN: 20}),
-        (TEN_DICE, {FAIL: 3, WIN: 72, EXC: 25}),
-    )
+    sample = _chance_and_ten_dice()
     exact = Exact(sample)
     found = analyse(sample).outcomes
     assert list(found) == [DF, FAIL, WIN, EXC]
