@@ -172,9 +172,11 @@ def _key(request: RollRequest) -> tuple[Any, ...]:
 
     Equal keys for equal requests, as pydantic's ``==`` says, but hashed and compared in C:
     a request hashes and compares its terms in Python, which costs as much as preparing it.
-    One flat tuple: each term and adjustment is a tuple led by its class, and the
-    request's own values follow (the first a :class:`Ruleset`, not a tuple), so where
-    the terms end and the adjustments begin is never in doubt.
+    One flat tuple: each term and adjustment is the tuple of its values, and the
+    request's own values follow (the first a :class:`Ruleset`, not a tuple); with
+    adjustments, the number of terms leads (an int, not a tuple), so where the terms end
+    and the adjustments begin is never in doubt. Field values are all that
+    :func:`~engine.prepare.prepare` reads of a term or an adjustment.
     """
     values = request.__dict__
     terms, adjustments = values["terms"], values["adjustments"]
@@ -182,12 +184,12 @@ def _key(request: RollRequest) -> tuple[Any, ...]:
         raise TypeError  # built without validation: not cached
     if adjustments:
         return (
-            *[(type(term), *_term_values(term.__dict__)) for term in terms],
-            *[(type(adj), *_adjustment_values(adj.__dict__)) for adj in adjustments],
+            len(terms),
+            *[_term_values(term.__dict__) for term in terms],
+            *[_adjustment_values(adj.__dict__) for adj in adjustments],
             *_request_values(values),
         )
-    return (*[(type(term), *_term_values(term.__dict__)) for term in terms],
-            *_request_values(values))
+    return (*[_term_values(term.__dict__) for term in terms], *_request_values(values))
 
 
 def _prepare(request: RollRequest) -> _Plan | Refusal:
