@@ -152,19 +152,20 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
         _manages_guild(ctx)
 
         def server(tx: Tx) -> str:
-            change = tx.settings.set_guild_ruleset(ctx.guild_id, rules)
-            keeping = tx.settings.channels_with_own_ruleset(ctx.guild_id)
-            with speaking(ctx.public_voice(ctx.config(tx))):
+            change, keeping, config = tx.settings.set_guild_ruleset(
+                ctx.guild_id, rules, where=(ctx.channel_id, ctx.parent_id)
+            )
+            with speaking(ctx.public_voice(config)):
                 return server_ruleset_changed(change, keeping)
 
         return say(await deps.store.write(server), ephemeral=False)
     _manages_channel(ctx)
 
     def channel(tx: Tx) -> str:
-        change = tx.settings.set_channel_option(
+        change, config = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, ChannelOption.RULESET, rules, ctx.parent_id
         )
-        with speaking(ctx.public_voice(ctx.config(tx))):
+        with speaking(ctx.public_voice(config)):
             return config_changed(ChannelOption.RULESET, ctx.channel_id, change)
 
     return say(await deps.store.write(channel), ephemeral=False)
@@ -193,12 +194,12 @@ async def set_option(
             server_change = tx.settings.set_guild_language(ctx.guild_id, language)
             with speaking(voice(language)):
                 return say(server_language_changed(server_change), ephemeral=False)
-        change = tx.settings.set_channel_option(
+        change, config = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
         )
         if chosen is ChannelOption.PRESSURE and parsed is False:
             tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id)
-        with speaking(ctx.public_voice(ctx.config(tx))):
+        with speaking(ctx.public_voice(config)):
             return say(config_changed(chosen, ctx.channel_id, change), ephemeral=False)
 
     return await deps.store.write(write)
@@ -212,11 +213,11 @@ async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None
         raise UserError(_(EVERYONE_IS_NO_STORYTELLER))
 
     def write(tx: Tx) -> str:
-        kept = tx.settings.guild(ctx.guild_id).storyteller_channel_id
-        change = tx.settings.set_storyteller(
-            ctx.guild_id, role_id, channel_id if channel_id is not None else kept
+        change, config = tx.settings.set_storyteller(
+            ctx.guild_id, role_id, channel_id, keep_channel=channel_id is None,
+            where=(ctx.channel_id, ctx.parent_id),
         )
-        with speaking(ctx.public_voice(ctx.config(tx))):
+        with speaking(ctx.public_voice(config)):
             return storyteller_changed(change.old, change.new)
 
     return say(await deps.store.write(write), ephemeral=False)

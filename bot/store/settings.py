@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.store.characters import record_of
@@ -58,6 +59,45 @@ def _config(
     return ChannelConfig.model_validate(values)
 
 
+#: A channel's own columns in :meth:`SettingsRepository.config_query`'s row, by option.
+_CHANNEL: Final = {option: f"c_{option.value}" for option in ChannelOption}
+
+
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """Every level's settings as a setter read them (a row of
+    :meth:`SettingsRepository.config_query`), so that it works out the settings in force
+    after its change without reading them again."""
+
+    guild_id: int
+    channel_id: int
+    parent_id: int | None
+    row: Mapping[str, Any]
+
+    def config(self) -> ChannelConfig:
+        """The settings in force in the channel."""
+        return _config(self.row, self.guild_id, self.channel_id, self.parent_id)
+
+    def guild(self) -> GuildSettings:
+        """The server's own settings."""
+        return GuildSettings.model_validate({
+            "guild_id": self.guild_id,
+            **{name: self.row.get(f"g_{name}") for name in
+               ("ruleset", "storyteller_role_id", "storyteller_channel_id", "language")},
+        })
+
+    def channel(self) -> ChannelSettings:
+        """The channel's own overrides."""
+        return ChannelSettings.model_validate({
+            "guild_id": self.guild_id, "channel_id": self.channel_id,
+            **{option.value: self.row.get(column) for option, column in _CHANNEL.items()},
+        })
+
+    def changed(self, **columns: Any) -> ChannelConfig:
+        """The settings in force once ``columns`` (named as in the row) hold new values."""
+        return _config({**self.row, **columns}, self.guild_id, self.channel_id, self.parent_id)
+
+
 class SettingsRepository(Repository):
     """Settings per server and per channel. Setters answer the value in force before and after."""
 
@@ -72,16 +112,11 @@ class SettingsRepository(Repository):
             return GuildSettings(guild_id=guild_id)
         return GuildSettings.model_validate({"guild_id": guild_id, **dict(row)})
 
-    def channel(self, guild_id: int, channel_id: int) -> ChannelSettings:
-        """One channel's own overrides (all unset when never configured)."""
-        row = self._one(
-            "SELECT ruleset, will_timing, pressure, fistful_step, text_only, dice_order,"
-            " compact, plain, initiative_pool, language"
-            " FROM channel_settings WHERE guild_id = ? AND channel_id = ?",
-            (guild_id, channel_id),
-        )
-        base = {"guild_id": guild_id, "channel_id": channel_id}
-        return ChannelSettings.model_validate(base if row is None else {**base, **dict(row)})
+    def _levels(self, guild_id: int, channel_id: int, parent_id: int | None) -> Levels:
+        """Every level's settings as they stand, in one statement (:class:`Levels`)."""
+        query = self.config_query(guild_id, channel_id, parent_id)
+        row = self._one(query.sql, query.params)
+        return Levels(guild_id, channel_id, parent_id, {} if row is None else dict(row))
 
     def config(
         self, guild_id: int, channel_id: int, parent_id: int | None = None
@@ -143,26 +178,33 @@ class SettingsRepository(Repository):
             parse,
         )
 
-    def channels_with_own_ruleset(self, guild_id: int) -> list[int]:
-        """The channels (and threads) of a server that keep a ruleset of their own."""
-        rows = self._all(
-            "SELECT channel_id FROM channel_settings"
-            " WHERE guild_id = ? AND ruleset IS NOT NULL ORDER BY channel_id",
-            (guild_id,),
-        )
-        return [row["channel_id"] for row in rows]
-
-    def set_guild_ruleset(self, guild_id: int, ruleset: Ruleset | None) -> Change[Ruleset]:
-        """Set (or, with None, clear) the server's ruleset; the server-wide value in force
-        before and after (``cofd`` when unset)."""
-        old = (self.guild(guild_id)).ruleset or Ruleset.COFD
+    def set_guild_ruleset(
+        self, guild_id: int, ruleset: Ruleset | None, *,
+        where: tuple[int, int | None] = (NOBODY, None),
+    ) -> tuple[Change[Ruleset], list[int], ChannelConfig]:
+        """Set (or, with None, clear) the server's ruleset. Answers the server-wide value
+        in force before and after (``cofd`` when unset), the channels (and threads) that
+        keep a ruleset of their own, and the settings in force after it in the channel
+        ``where`` (its id and its parent's). One read: the levels beside those channels."""
+        channel_id, parent_id = where
+        rows = self._joined(self.config_query(guild_id, channel_id, parent_id), Query(
+            "SELECT channel_id AS own_ruleset_channel_id FROM channel_settings"
+            " WHERE guild_id = ? AND ruleset IS NOT NULL",
+            (guild_id,), lambda row: row,
+        ))
+        levels = Levels(guild_id, channel_id, parent_id, dict(rows[0]))
+        keeping = sorted(row["own_ruleset_channel_id"] for row in rows
+                         if row["own_ruleset_channel_id"] is not None)
+        stored = None if ruleset is None else ruleset.value
         self._do(
             "INSERT INTO guild_settings (guild_id, ruleset) VALUES (?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET ruleset = excluded.ruleset,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-            (guild_id, None if ruleset is None else ruleset.value),
+            (guild_id, stored),
         )
-        return Change[Ruleset](old=old, new=ruleset or Ruleset.COFD)
+        old = levels.guild().ruleset or Ruleset.COFD
+        return (Change[Ruleset](old=old, new=ruleset or Ruleset.COFD), keeping,
+                levels.changed(g_ruleset=stored))
 
     def set_guild_language(
         self, guild_id: int, language: Language | None
@@ -178,11 +220,17 @@ class SettingsRepository(Repository):
         return Change[Language | None](old=old, new=language)
 
     def set_storyteller(
-        self, guild_id: int, role_id: int | None, channel_id: int | None
-    ) -> Change[GuildSettings]:
-        """Set both the Storyteller role and the channel for copies of secret rolls
-        (None clears one)."""
-        old = self.guild(guild_id)
+        self, guild_id: int, role_id: int | None, channel_id: int | None, *,
+        keep_channel: bool = False, where: tuple[int, int | None] = (NOBODY, None),
+    ) -> tuple[Change[GuildSettings], ChannelConfig]:
+        """Set both the Storyteller role and the channel for copies of secret rolls (None
+        clears one; with ``keep_channel`` the channel stays as it was). Answers the
+        server's settings before and after, and the settings in force after it in the
+        channel ``where`` (its id and its parent's)."""
+        levels = self._levels(guild_id, *where)
+        old = levels.guild()
+        if keep_channel:
+            channel_id = old.storyteller_channel_id
         self._do(
             "INSERT INTO guild_settings (guild_id, storyteller_role_id, storyteller_channel_id)"
             " VALUES (?, ?, ?)"
@@ -192,7 +240,11 @@ class SettingsRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             (guild_id, role_id, channel_id),
         )
-        return Change[GuildSettings](old=old, new=self.guild(guild_id))
+        new = old.model_copy(update={"storyteller_role_id": role_id,
+                                     "storyteller_channel_id": channel_id})
+        return (Change[GuildSettings](old=old, new=new),
+                levels.changed(g_storyteller_role_id=role_id,
+                               g_storyteller_channel_id=channel_id))
 
     def set_channel_option(
         self,
@@ -201,18 +253,19 @@ class SettingsRepository(Repository):
         option: ChannelOption,
         value: OptionValue | None,
         parent_id: int | None = None,
-    ) -> Change[OptionValue | None]:
+    ) -> tuple[Change[OptionValue | None], ChannelConfig]:
         """Set one channel option (None: back to the parent's, the server's or the default).
 
-        Answers the value in force before and after, so "old → new" is what the
-        channel actually gets. Raises ``pydantic.ValidationError`` (a
-        ValueError) when the value does not fit the option, e.g. a bool for
-        ``fistful_step`` or a negative step.
+        Answers the value in force before and after, so "old → new" is what the channel
+        actually gets, and the settings in force after it. Raises
+        ``pydantic.ValidationError`` (a ValueError) when the value does not fit the
+        option, e.g. a bool for ``fistful_step`` or a negative step. One read (every
+        level), then the write.
         """
-        before = self.config(guild_id, channel_id, parent_id)
-        current = self.channel(guild_id, channel_id)
+        levels = self._levels(guild_id, channel_id, parent_id)
+        before = levels.config()
         updated = ChannelSettings.model_validate(
-            {**current.model_dump(), option.value: value}, strict=True
+            {**levels.channel().model_dump(), option.value: value}, strict=True
         )
         row = updated.model_dump(mode="json")
         self._do(
@@ -231,5 +284,6 @@ class SettingsRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
             row,
         )
-        after = self.config(guild_id, channel_id, parent_id)
-        return Change[OptionValue | None](old=before.value(option), new=after.value(option))
+        after = levels.changed(**{_CHANNEL[option]: row[option.value]})
+        return (Change[OptionValue | None](old=before.value(option), new=after.value(option)),
+                after)

@@ -28,13 +28,25 @@ async def _set_option(
     value: OptionValue | None,
     parent_id: int | None = None,
 ) -> Change[OptionValue]:
-    return await store.write(
+    """Set an option; the settings in force the setter answers (worked out from what it
+    read before its write) are those read afresh after it."""
+    change, after = await store.write(
         lambda tx: tx.settings.set_channel_option(GUILD, channel_id, option, value, parent_id)
     )
+    assert after == await _config(store, channel_id, parent_id)
+    return change
 
 
 async def _set_ruleset(store: Store, ruleset: Ruleset | None) -> Change[Ruleset]:
-    return await store.write(lambda tx: tx.settings.set_guild_ruleset(GUILD, ruleset))
+    """Set the server's ruleset; what the setter answers, checked against fresh reads."""
+    change, keeping, after = await store.write(
+        lambda tx: tx.settings.set_guild_ruleset(GUILD, ruleset, where=(THREAD, CHANNEL))
+    )
+    assert after == await _config(store, THREAD, CHANNEL)
+    own = [channel for channel in (CHANNEL, OTHER_CHANNEL, THREAD)
+           if (await _config(store, channel)).ruleset is not (ruleset or Ruleset.COFD)]
+    assert set(own) <= set(keeping)
+    return change
 
 
 async def test_a_channel_nobody_configured_uses_the_defaults(store: Store) -> None:
@@ -166,24 +178,34 @@ async def test_the_storyteller_role_and_channel_are_in_every_channels_config(
 ) -> None:
     await _set_ruleset(store, Ruleset.V20)
 
-    change = await store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, 88))
+    change, after = await store.write(lambda tx: tx.settings.set_storyteller(
+        GUILD, 77, 88, where=(OTHER_CHANNEL, None)))
     config = await _config(store, OTHER_CHANNEL)
 
     assert change.old.storyteller_role_id is None
     assert (change.new.storyteller_role_id, change.new.storyteller_channel_id) == (77, 88)
     assert change.new.ruleset is Ruleset.V20  # setting the Storyteller keeps the ruleset
     assert (config.storyteller_role_id, config.storyteller_channel_id) == (77, 88)
+    assert after == config
+    assert change.new == await store.read(lambda tx: tx.settings.guild(GUILD))
+
+    kept, _ = await store.write(lambda tx: tx.settings.set_storyteller(
+        GUILD, 99, None, keep_channel=True))
+    assert (kept.old.storyteller_role_id, kept.new.storyteller_role_id) == (77, 99)
+    assert kept.new.storyteller_channel_id == 88  # kept
+    assert kept.new == await store.read(lambda tx: tx.settings.guild(GUILD))
 
 
 async def test_concurrent_changes_leave_one_consistent_value(store: Store) -> None:
     values = list(range(10, 60))
 
-    changes = await asyncio.gather(
-        *(
-            _set_option(store, CHANNEL, ChannelOption.FISTFUL_STEP, value)
-            for value in values
-        )
-    )
+    answers = await asyncio.gather(*(
+        store.write(lambda tx, value=value: tx.settings.set_channel_option(
+            GUILD, CHANNEL, ChannelOption.FISTFUL_STEP, value))
+        for value in values
+    ))
+    changes = [change for change, _ in answers]
+    assert all(after.fistful_step == change.new for change, after in answers)
 
     # Serialised changes form one chain: each old value is the previous new one.
     by_old = {change.old: change for change in changes}
