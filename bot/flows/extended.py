@@ -128,12 +128,13 @@ def _checked(
     return record, action
 
 
-def _named(tx: Tx, ctx: Ctx, storyteller: bool, label: str | None) -> ActionRecord:
-    """Inside a read: the open action a command means, by label, else the member's only one."""
-    found = tx.actions.find_open(
-        ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=label
-    )
-    live = [record for record in found if _action(record).live]
+def _named(
+    found: list[ActionRecord], ctx: Ctx, storyteller: bool, label: str | None
+) -> ActionRecord:
+    """Of the channel's open extended actions (``label``'s when given), the one a command
+    means: by label, else the member's only one."""
+    live = sorted((record for record in found if _action(record).live),
+                  key=lambda record: record.id)
     if label is not None:
         if not live:
             raise UserError(wording.not_found(label))
@@ -187,10 +188,14 @@ def _read_target(
         (config, character), found = tx.queries.both(
             ctx.config_query(), ActionRepository.get_query(action_id))
         storyteller = ctx.storyteller(config)
-    else:
-        config, character = ctx.config_and_character(tx) if rolling else (ctx.config(tx), None)
+    else:  # a command's: the settings beside the open actions it may mean
+        (config, character), named = tx.queries.beside_rows(
+            ctx.config_query(character=rolling),
+            ActionRepository.find_open_query(
+                ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=label),
+        )
         storyteller = ctx.storyteller(config)
-        found = _named(tx, ctx, storyteller, label)
+        found = _named(named, ctx, storyteller, label)
     record, action = _checked(found, ctx, storyteller, version, stale)
     if rolling:
         owner = record.owner_id
@@ -249,17 +254,21 @@ class _Starting:
 
 
 def _read_starting(tx: Tx, ctx: Ctx, name: str, target: ResistTarget | None) -> _Starting:
-    config, character = ctx.config_and_character(tx)
+    """The settings and the member's character, the last attempt at the task and the open
+    ones, in one statement (and the targets resisting it, when named)."""
+    (config, character), previous, same = tx.queries.with_rows(
+        ctx.config_query(character=True),
+        ActionRepository.last_closed_query(
+            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name),
+        ActionRepository.find_open_query(
+            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name),
+    )
     return _Starting(
         config=config,
         character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
-        same=tx.actions.find_open(
-            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
-        ),
-        previous=tx.actions.last_closed(
-            ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
-        ),
+        same=sorted(same, key=lambda record: record.id),
+        previous=previous,
     )
 
 
@@ -593,18 +602,21 @@ async def abandon(deps: Deps, ctx: Ctx, *, label: str | None = None) -> Reply:
 # --- /extended list and autocomplete ----------------------------------------------------------
 
 
-def _live_in_channel(tx: Tx, ctx: Ctx) -> list[ActionRecord]:
-    found = tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED)
-    return [record for record in found if _action(record).live]
+def _live_in_channel(tx: Tx, ctx: Ctx) -> tuple[ChannelConfig, list[ActionRecord]]:
+    """The settings and the channel's live extended actions, oldest first, in one
+    statement."""
+    config, found = tx.queries.beside_rows(
+        ctx.config_query(),
+        ActionRepository.find_open_query(ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED),
+    )
+    return config[0], sorted((record for record in found if _action(record).live),
+                             key=lambda record: record.id)
 
 
 async def list_open(deps: Deps, ctx: Ctx) -> Reply:
     """`/extended list`: the channel's open extended actions, to the member alone."""
 
-    def read(tx: Tx) -> tuple[ChannelConfig, list[ActionRecord]]:
-        return ctx.config(tx), _live_in_channel(tx, ctx)
-
-    config, found = await deps.store.read(read)
+    config, found = await deps.store.read(lambda tx: _live_in_channel(tx, ctx))
     listed = [
         wording.ListedAction(
             label=record.label,
@@ -626,10 +638,7 @@ async def open_labels(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
     the member may roll or decide (their own; every one for the Storyteller), so no
     suggestion leads to a refusal."""
 
-    def read(tx: Tx) -> tuple[ChannelConfig, list[ActionRecord]]:
-        return ctx.config(tx), _live_in_channel(tx, ctx)
-
-    config, found = await deps.store.read(read)
+    config, found = await deps.store.read(lambda tx: _live_in_channel(tx, ctx))
     anyones = ctx.storyteller(config)
     key = label_key(typed)
     return [
@@ -658,8 +667,9 @@ async def _open_form(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Repl
     """Take a Condition: the form, if the card is current (checked again on submit)."""
 
     def read(tx: Tx) -> None:
-        config = ctx.config(tx)
-        _checked(tx.actions.get(action_id), ctx, ctx.storyteller(config), version)
+        (config, _), found = tx.queries.both(
+            ctx.config_query(), ActionRepository.get_query(action_id))
+        _checked(found, ctx, ctx.storyteller(config), version)
 
     await deps.store.read(read)
     return Reply(modal=wording.condition_form(action_id, version))

@@ -8,6 +8,7 @@ version 3 cannot both write version 4.
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -37,6 +38,16 @@ def _action(row: sqlite3.Row | dict[str, Any]) -> ActionRecord:
 #: a roll's, which has most of the same names (ActionRepository.get_query).
 _COLUMNS: Final = ("id", "kind", "guild_id", "channel_id", "owner_id", "label", "status",
                    "state_json", "version", "message_id", "created_at", "updated_at")
+
+
+def _parse_prefixed(prefix: str, row: Any) -> ActionRecord | None:
+    """An action from its columns named ``prefix…``; None for a row of NULLs (none)."""
+    if row is None or row[f"{prefix}id"] is None:
+        return None
+    return _action({name: row[f"{prefix}{name}"] for name in _COLUMNS})
+
+
+_parse_act = partial(_parse_prefixed, "act_")
 
 
 class ActionRepository(Repository):
@@ -94,11 +105,6 @@ class ActionRepository(Repository):
         """:meth:`get` as a query, to read beside others (bot.store.repository.Queries),
         its columns named ``act_…``; None for a row of NULLs (there is none)."""
 
-        def parse(row: Any) -> ActionRecord | None:
-            if row is None or row["act_id"] is None:
-                return None
-            return _action({name: row[f"act_{name}"] for name in _COLUMNS})
-
         return Query(
             "SELECT id AS act_id, kind AS act_kind, guild_id AS act_guild_id,"
             " channel_id AS act_channel_id, owner_id AS act_owner_id, label AS act_label,"
@@ -106,7 +112,7 @@ class ActionRepository(Repository):
             " message_id AS act_message_id, created_at AS act_created_at,"
             " updated_at AS act_updated_at FROM actions WHERE id = ?",
             (action_id,),
-            parse,
+            _parse_act,
         )
 
     def find_open(
@@ -120,29 +126,56 @@ class ActionRepository(Repository):
     ) -> list[ActionRecord]:
         """The channel's open actions, oldest first, optionally of one kind, with one
         label (matched as :func:`label_key` does) or of one owner."""
+        query = self.find_open_query(guild_id, channel_id, kind=kind, label=label,
+                                     owner_id=owner_id)
+        rows = self._all(f"{query.sql} ORDER BY act_id", query.params)
+        return [record for record in map(query.parse, rows) if record is not None]
+
+    @staticmethod
+    def find_open_query(
+        guild_id: int,
+        channel_id: int,
+        *,
+        kind: ActionKind | None = None,
+        label: str | None = None,
+        owner_id: int | None = None,
+    ) -> Query[ActionRecord | None]:
+        """:meth:`find_open` as a query, to read beside others (``Queries.beside_rows``),
+        its columns named ``act_…``; None for a row of NULLs (there is none). Unordered:
+        a join need not keep a subquery's order (the caller orders them by id)."""
         kind_value = None if kind is None else kind.value
         key = None if label is None else label_key(label)
-        rows = self._all(
-            "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
+        return Query(
+            "SELECT " + ", ".join(f"{name} AS act_{name}" for name in _COLUMNS)  # noqa: S608
+            + " FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
             " AND (? IS NULL OR kind = ?)"
             " AND (? IS NULL OR label_key = ?)"
-            " AND (? IS NULL OR owner_id = ?)"
-            " ORDER BY id",
+            " AND (? IS NULL OR owner_id = ?)",
             (guild_id, channel_id, kind_value, kind_value, key, key, owner_id, owner_id),
+            _parse_act,
         )
-        return [_action(row) for row in rows]
 
     def last_closed(
         self, guild_id: int, channel_id: int, *, kind: ActionKind, label: str
     ) -> ActionRecord | None:
         """The channel's most recently ended action of this kind and label, if any
         (a fresh attempt at a task inherits what the last one left, e.g. a −2)."""
-        row = self._one(
-            "SELECT * FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
+        query = self.last_closed_query(guild_id, channel_id, kind=kind, label=label)
+        return query.parse(self._one(query.sql, query.params))
+
+    @staticmethod
+    def last_closed_query(
+        guild_id: int, channel_id: int, *, kind: ActionKind, label: str
+    ) -> Query[ActionRecord | None]:
+        """:meth:`last_closed` as a query, to read beside others (``Queries.with_rows``),
+        its columns named ``last_…`` (apart from :meth:`find_open_query`'s)."""
+        return Query(
+            "SELECT " + ", ".join(f"{name} AS last_{name}" for name in _COLUMNS)  # noqa: S608
+            + " FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
             " AND label_key = ? AND status = 'closed' ORDER BY id DESC LIMIT 1",
             (guild_id, channel_id, kind.value, label_key(label)),
+            partial(_parse_prefixed, "last_"),
         )
-        return None if row is None else _action(row)
 
     def update(
         self,

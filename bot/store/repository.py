@@ -156,6 +156,12 @@ class Queries(Repository):
         """Two one-row reads in one statement (Repository._both)."""
         return self._both(first, second)
 
+    def beside_rows(self, first: Query[T], rows: Query[V | None]) -> tuple[T, list[V]]:
+        """A one-row read and the rows of another (none, one or several) in one
+        statement; ``rows`` parses a row with its columns NULL (it had none) as None."""
+        joined = self._joined(first, rows)
+        return first.parse(joined[0]), _rows(joined, rows)
+
     def with_rows(
         self, first: Query[T], second: Query[U], rows: Query[V | None]
     ) -> tuple[T, U, list[V]]:
