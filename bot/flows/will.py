@@ -24,6 +24,8 @@ from bot.render.messages import (
 )
 from bot.render.state import will_changed, will_shown
 from bot.store import Conflict, Tx
+from bot.store.settings import SettingsRepository
+from bot.store.will import WillRepository
 from engine import will
 from engine.records import ChannelConfig, CharacterRecord, WillPool
 
@@ -48,28 +50,31 @@ async def show(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
     whose = member or Member(ctx.user_id, ctx.user_name)
 
     def read(tx: Tx) -> tuple[ChannelConfig, WillPool | None, int]:
-        active = _active(tx, ctx, whose.user_id)
+        (config, active), (pool, beats) = _standing(tx, ctx, whose.user_id)
         if active is not None:  # RULES.md §6: the character's own pool and Beats
-            return ctx.config(tx), active.will_pool(), active.sheet.beats
-        return (
-            ctx.config(tx),
-            tx.will.get(ctx.guild_id, whose.user_id),
-            tx.will.beats(ctx.guild_id, whose.user_id),
-        )
+            return config, active.will_pool(), active.sheet.beats
+        return config, pool, beats
 
     config, pool, beats = await deps.store.read(read)
     return say(will_shown(whose.name, pool, beats, text_only=config.text_only))
 
 
-def _active(tx: Tx, ctx: Ctx, user_id: int) -> CharacterRecord | None:
-    """The member's active character here (its Will is theirs while they play it)."""
-    return tx.characters.active(ctx.guild_id, user_id, ctx.channel_id, ctx.parent_id)
+def _standing(tx: Tx, ctx: Ctx, user_id: int) -> tuple[
+    tuple[ChannelConfig, CharacterRecord | None], tuple[WillPool | None, int]
+]:
+    """In one statement: the settings with the member's active character here (its Will
+    is theirs while they play it), and the member's own pool and Beats."""
+    return tx.queries.both(
+        SettingsRepository.config_query(ctx.guild_id, ctx.channel_id, ctx.parent_id, user_id),
+        WillRepository.member_query(ctx.guild_id, user_id),
+    )
 
 
-def _pool(tx: Tx, ctx: Ctx, user_id: int) -> WillPool | None:
-    """The pool a change acts on: the active character's, else the member's own."""
-    active = _active(tx, ctx, user_id)
-    return active.will_pool() if active is not None else tx.will.get(ctx.guild_id, user_id)
+def _pool(tx: Tx, ctx: Ctx, user_id: int) -> tuple[ChannelConfig, WillPool | None]:
+    """The settings, and the pool a change acts on: the active character's, else the
+    member's own."""
+    (config, active), (pool, _) = _standing(tx, ctx, user_id)
+    return config, active.will_pool() if active is not None else pool
 
 
 Decide = Callable[[ChannelConfig, WillPool | None], WillPool]
@@ -83,9 +88,7 @@ async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
     store it if the pool did not move meanwhile (else decide again)."""
 
     async def attempt() -> tuple[ChannelConfig, WillPool | None, WillPool]:
-        config, old = await deps.store.read(
-            lambda tx: (ctx.config(tx), _pool(tx, ctx, user_id))
-        )
+        config, old = await deps.store.read(lambda tx: _pool(tx, ctx, user_id))
         new = decide(config, old)
 
         def write(tx: Tx) -> None:

@@ -152,6 +152,10 @@ class Repository:
 class Queries(Repository):
     """Reads of several repositories in one statement."""
 
+    def one(self, query: Query[T]) -> T:
+        """A read of another repository's, alone."""
+        return query.parse(self._one(query.sql, query.params))
+
     def both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
         """Two one-row reads in one statement (Repository._both)."""
         return self._both(first, second)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from bot.store.characters import CharacterRepository
-from bot.store.repository import Connection, Repository
+from bot.store.repository import Connection, Query, Repository
 from engine import will
 from engine.characters import beat_added, with_will
 from engine.records import WillPool
@@ -42,6 +43,31 @@ class WillRepository(Repository):
             (guild_id, user_id),
         )
         return None if row is None else _pool(row)
+
+    @staticmethod
+    def member_query(guild_id: int, user_id: int) -> Query[tuple[WillPool | None, int]]:
+        """The member's own pool (None when not tracked) and Beats (0 when none), as a
+        query that always answers one row, to read beside the settings
+        (``Queries.both``): its columns are named ``wp_…`` and ``b_…``."""
+
+        def parse(row: Any) -> tuple[WillPool | None, int]:
+            if row is None or row["wp_current"] is None:
+                pool = None
+            else:
+                pool = WillPool(guild_id=guild_id, user_id=user_id,
+                                current=row["wp_current"], maximum=row["wp_maximum"])
+            beats = 0 if row is None or row["b_beats"] is None else int(row["b_beats"])
+            return pool, beats
+
+        return Query(
+            "SELECT wp.current AS wp_current, wp.maximum AS wp_maximum, b.beats AS b_beats"
+            " FROM (SELECT CAST(? AS BIGINT) AS guild_id, CAST(? AS BIGINT) AS user_id) AS k"
+            " LEFT JOIN will_pools AS wp"
+            " ON wp.guild_id = k.guild_id AND wp.user_id = k.user_id"
+            " LEFT JOIN beats AS b ON b.guild_id = k.guild_id AND b.user_id = k.user_id",
+            (guild_id, user_id),
+            parse,
+        )
 
     def pools(self, guild_id: int) -> list[WillPool]:
         """Every tracked pool of the server (for the night): members', then characters'."""
@@ -103,16 +129,6 @@ class WillRepository(Repository):
             msg = f"the Will pool of {user_id} moved inside the transaction spending it"
             raise RuntimeError(msg)
         return after
-
-    def beats(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:
-        """The member's Beats (0 when none was ever taken), or the character's."""
-        if character_id is not None:
-            record = self._characters.get(character_id)
-            return 0 if record is None else record.sheet.beats
-        row = self._one(
-            "SELECT beats FROM beats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-        return 0 if row is None else int(row["beats"])
 
     def add_beat(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:
         """One more Beat; the member's Beats now. A character's Beats turn into Experience

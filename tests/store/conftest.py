@@ -13,6 +13,7 @@ import pytest
 from bot.store import Store, Tx
 from bot.store.greenlets import wait
 from bot.store.postgres import READERS
+from bot.store.will import WillRepository
 from engine.models import (
     Breakdown,
     Die,
@@ -173,6 +174,11 @@ def track_will(
         msg = "the pool changed during the write"
         raise AssertionError(msg)
     return new
+
+
+def beats(tx: Tx, user_id: int = ROLLER) -> int:
+    """Inside a read: the member's Beats, as /will reads them."""
+    return tx.queries.one(WillRepository.member_query(GUILD, user_id))[1]
 
 
 async def idle_workers(store: Store) -> None:

@@ -10,7 +10,7 @@ from engine import will
 from engine.characters import new_sheet, set_traits
 from engine.models import Ruleset
 from engine.records import ChannelConfig, CharacterRecord, WillPool, WillState
-from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, failure
+from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, beats, failure
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -172,7 +172,7 @@ async def test_five_beats_on_a_character_become_one_experience(store: Store) -> 
         await store.write(lambda tx: tx.will.add_beat(GUILD, ROLLER, record.id))
     sheet = (await store.read(lambda tx: tx.characters.get(record.id))).sheet  # type: ignore[union-attr]
     assert (sheet.beats, sheet.experience) == (0, 1)
-    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0, "member Beats apart"
+    assert await store.read(beats) == 0, "member Beats apart"
 
 
 async def test_a_roll_remembers_its_character(store: Store) -> None:

@@ -36,6 +36,7 @@ from tests.store.conftest import (
     OTHER_CHANNEL,
     ROLLER,
     STORYTELLER,
+    beats,
     failure,
     get_roll,
     idle_workers,
@@ -62,7 +63,7 @@ async def _will(store: Store, user_id: int = ROLLER) -> WillPool | None:
 
 
 async def _beats(store: Store) -> int:
-    return await store.read(lambda tx: tx.will.beats(GUILD, ROLLER))
+    return await store.read(beats)
 
 
 def _spend(
@@ -318,7 +319,7 @@ async def test_a_refused_will_spend_says_why_and_changes_nothing(
             tx.rolls.get(roll_id),
             tx.will.get(GUILD, ROLLER),
             tx.will.get(GUILD, OTHER),
-            tx.will.beats(GUILD, ROLLER),
+            beats(tx),
         )
 
     state = await store.read(before)
@@ -408,8 +409,8 @@ async def test_taking_a_beat_ends_the_will_offer_and_counts_a_beat(store: Store)
     taken = await _take_beat(store, roll_id)
 
     assert not isinstance(taken, PressRefusal)
-    record, beats = taken
-    assert beats == 1
+    record, count = taken
+    assert count == 1
     assert record.result == with_beat(failure())
     assert record.beat
     assert record.will_state is WillState.NONE

@@ -17,6 +17,7 @@ from tests.store.conftest import (
     CHANNEL,
     GUILD,
     ROLLER,
+    beats,
     failure,
     get_roll,
     hold_until,
@@ -41,7 +42,7 @@ def _track_will_then(tx: Tx, error: BaseException) -> None:
 
 async def _will_and_beats(store: Store) -> tuple[object, int]:
     return await store.read(
-        lambda tx: (tx.will.get(GUILD, ROLLER), tx.will.beats(GUILD, ROLLER))
+        lambda tx: (tx.will.get(GUILD, ROLLER), beats(tx))
     )
 
 
@@ -182,7 +183,7 @@ async def test_one_read_is_one_trip_however_many_statements_it_runs(store: Store
             tx.settings.config(GUILD, CHANNEL),
             tx.rolls.get(roll_id),
             tx.will.get(GUILD, ROLLER),
-            tx.will.beats(GUILD, ROLLER),
+            beats(tx),
             tx.attempts.standing(GUILD, CHANNEL, ROLLER, label="force the door", turn=True,
                                  will=True),
             tx.actions.find_open(GUILD, CHANNEL),

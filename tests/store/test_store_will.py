@@ -7,7 +7,7 @@ import pytest
 from bot.store import Store
 from engine import will
 from engine.records import WillPool
-from tests.store.conftest import GUILD, OTHER, ROLLER
+from tests.store.conftest import GUILD, OTHER, ROLLER, beats
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -84,10 +84,10 @@ async def test_a_debit_of_a_pool_that_moved_since_it_was_read_rolls_the_write_ba
                                       tx.will.debit(GUILD, ROLLER, read=stale)))
 
     assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) == _pool(1, 5)
-    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0, "all rolled back"
+    assert await store.read(beats) == 0, "all rolled back"
 
 
 async def test_beats_start_at_zero_and_count_up(store: Store) -> None:
-    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 0
+    assert await store.read(beats) == 0
     assert await store.write(lambda tx: tx.will.add_beat(GUILD, ROLLER)) == 1
-    assert await store.read(lambda tx: tx.will.beats(GUILD, ROLLER)) == 1
+    assert await store.read(beats) == 1
