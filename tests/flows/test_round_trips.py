@@ -1,0 +1,77 @@
+"""Round trips to PostgreSQL per transaction, for the commands whose reads were merged:
+each read is one statement, each write its reads' round trip and its COMMIT's (issue 12:
+"one trip per read and per transaction"). Counted on a warm store (the statements
+prepared, every worker idle), as a bot that has served for a while makes them; SQLite
+makes one trip to its thread a transaction, counted as such."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.flows import config, extended, will
+from bot.store.store import PostgresStore
+from tests.flows.conftest import ALICE, STORYTELLER, Table
+from tests.flows.test_config_flows import admin
+from tests.flows.test_extended_flows import begin
+from tests.store.conftest import warm
+
+Command = Callable[[Table], Awaitable[Any]]
+
+
+async def _set_option(table: Table) -> Any:
+    return await table.run(config.set_option(table.deps, table.ctx(STORYTELLER),
+                                             "dice_order", "sorted"))
+
+
+async def _set_ruleset(table: Table) -> Any:
+    return await table.run(config.ruleset(table.deps, admin(table), "v20", scope="server"))
+
+
+async def _storyteller(table: Table) -> Any:
+    return await table.run(config.storyteller(table.deps, admin(table), 77))
+
+
+async def _will(table: Table) -> Any:
+    return await table.run(will.show(table.deps, table.ctx()))
+
+
+async def _extended_list(table: Table) -> Any:
+    return await table.run(extended.list_open(table.deps, table.ctx()))
+
+
+async def _extended_labels(table: Table) -> Any:
+    return await extended.open_labels(table.deps, table.ctx(ALICE), "door")
+
+
+#: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
+BUDGETS: list[tuple[str, Command, int, int]] = [
+    ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
+    ("/config ruleset scope:server", _set_ruleset, 2, 1),
+    ("/config storyteller", _storyteller, 2, 1),
+    ("/will show", _will, 1, 1),
+    ("/extended list", _extended_list, 1, 1),
+    ("/extended roll autocomplete", _extended_labels, 1, 1),
+]
+
+
+@pytest.mark.parametrize(("command", "round_trips", "trips"),
+                         [(run, pg, lite) for _, run, pg, lite in BUDGETS],
+                         ids=[name for name, *_ in BUDGETS])
+async def test_a_command_makes_one_round_trip_a_read(
+    table: Table, command: Command, round_trips: int, trips: int
+) -> None:
+    store = table.store
+    await begin(table)  # an open extended action, for the lists to find
+    await command(table)  # each statement prepared once per session on PostgreSQL
+    if isinstance(store, PostgresStore):
+        await warm(store)
+        before = store.round_trips
+        await command(table)
+        assert store.round_trips - before == round_trips
+    else:
+        before = store.trips
+        await command(table)
+        assert store.trips - before == trips
