@@ -745,17 +745,21 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """
 
     def write(tx: Tx) -> tuple[ChannelConfig, RollRecord, int]:
-        state = _read_pressed(tx, ctx, roll_id)
-        refused = beat_refusal(state.roll, ctx.user_id)
-        if refused is not None or state.roll is None:
+        # Every read before the first write, in one statement: the roll, and the Beats
+        # (or the sheet) the Beat goes to (PostgreSQL holds the writes back until COMMIT).
+        (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
+        roll = pressed.roll
+        refused = beat_refusal(roll, ctx.user_id)
+        if refused is not None or roll is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
-        result = take_beat(state.roll.result)
-        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=state.roll)
+        result = take_beat(roll.result)
+        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=roll)
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
-        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
-        return state.config, changed, beats
+        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
+                                 read=(pressed.beats, pressed.character))
+        return config, changed, beats
 
     try:
         config, changed, beats = await deps.store.write(write)

@@ -12,13 +12,14 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final, NotRequired, TypedDict, TypeVar, Unpack
+from typing import Any, Final, NamedTuple, NotRequired, TypedDict, TypeVar, Unpack
 
+from bot.store.characters import record_of
 from bot.store.repository import Connection, Query, Repository
 from bot.store.stats import StatsRepository
-from bot.store.will import WillRepository
 from engine.models import RollRequest, RollResult, WillUse
 from engine.records import (
+    CharacterRecord,
     RollRecord,
     Voided,
     WillPool,
@@ -176,14 +177,23 @@ def _asked(row: sqlite3.Row) -> Asked | None:
     return None if text is None else Asked.model_validate_json(text)
 
 
+class Pressed(NamedTuple):
+    """A pressed roll and what its roller stands on, read in one statement."""
+
+    roll: RollRecord | None
+    pool: WillPool | None
+    """The roller's Will pool (the character's, for a character's roll); None: untracked."""
+    beats: int
+    """The roller's Beats (the character's, for a character's roll)."""
+    character: CharacterRecord | None
+    """The sheet the roll was made with, if any (None too when it was deleted since)."""
+
+
 class RollRepository(Repository):
     """Rolls and their buttons: Spend Will, Take a Beat, Try again; closing; history; void."""
 
-    def __init__(
-        self, conn: Connection, will: WillRepository, stats: StatsRepository
-    ) -> None:
+    def __init__(self, conn: Connection, stats: StatsRepository) -> None:
         super().__init__(conn)
-        self._will = will
         self._stats = stats
 
     def insert(self, **fields: Unpack[NewRoll]) -> RollRecord:
@@ -335,43 +345,47 @@ class RollRepository(Repository):
     ) -> tuple[T, RollRecord | None, WillPool | None]:
         """``first`` (a one-row read such as the settings), a roll (:meth:`get`) and its
         roller's Will pool as WillRepository.get reads it (the character's, when the roll
-        was a character's), in one statement (a character's pool is read from its sheet
-        after it)."""
-        found, pressed = self._both(first, self._with_pool_query(roll_id))
-        return (found, *self._character_pool(pressed))
+        was a character's), in one statement."""
+        found, pressed = self._both(first, self._pressed_query(roll_id))
+        return found, pressed.roll, pressed.pool
+
+    def beside_pressed(self, first: Query[T], roll_id: int) -> tuple[T, Pressed]:
+        """``first`` (a one-row read such as the settings) and a roll with what its
+        roller stands on (:class:`Pressed`), in one statement."""
+        return self._both(first, self._pressed_query(roll_id))
 
     @staticmethod
-    def _with_pool_query(roll_id: int) -> Query[tuple[RollRecord | None, WillPool | None]]:
-        """The roll and its roller's own pool (None for a character's roll: read from the
-        sheet by :meth:`_character_pool`)."""
+    def _pressed_query(roll_id: int) -> Query[Pressed]:
+        """A roll, and its roller's pool and Beats: the member's own, or the sheet of the
+        character the roll was made with (its columns named ``rch_…``)."""
 
-        def parse(row: Any) -> tuple[RollRecord | None, WillPool | None]:
+        def parse(row: Any) -> Pressed:
             if row is None or row["id"] is None:
-                return None, None
+                return Pressed(None, None, 0, None)
             roll = _roll(row)
+            character = record_of(row, "rch_")
+            if character is not None:
+                return Pressed(roll, character.will_pool(), character.sheet.beats, character)
             pool = None if row["pool_current"] is None else WillPool(
                 guild_id=roll.guild_id, user_id=roll.roller_id,
                 current=row["pool_current"], maximum=row["pool_maximum"],
             )
-            return roll, pool
+            return Pressed(roll, pool, row["pool_beats"] or 0, None)
 
         return Query(
             "SELECT rolls.*, will_pools.current AS pool_current,"
-            " will_pools.maximum AS pool_maximum"
+            " will_pools.maximum AS pool_maximum, beats.beats AS pool_beats,"
+            " rch.id AS rch_id, rch.guild_id AS rch_guild_id, rch.owner_id AS rch_owner_id,"
+            " rch.version AS rch_version, rch.sheet_json AS rch_sheet_json"
             " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
             " AND will_pools.user_id = rolls.roller_id AND rolls.character_id IS NULL"
+            " LEFT JOIN beats ON beats.guild_id = rolls.guild_id"
+            " AND beats.user_id = rolls.roller_id AND rolls.character_id IS NULL"
+            " LEFT JOIN characters AS rch ON rch.id = rolls.character_id"
             " WHERE rolls.id = ?",
             (roll_id,),
             parse,
         )
-
-    def _character_pool(
-        self, pressed: tuple[RollRecord | None, WillPool | None]
-    ) -> tuple[RollRecord | None, WillPool | None]:
-        roll, pool = pressed
-        if roll is not None and roll.character_id is not None:
-            return roll, self._will.get(roll.guild_id, roll.roller_id, roll.character_id)
-        return roll, pool
 
     def spend_will(
         self, roll_id: int, user_id: int, result: RollResult, *, read: RollRecord | None = None

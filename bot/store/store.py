@@ -88,7 +88,7 @@ def build_tx(raw: Connection) -> Tx:
     stats = StatsRepository(raw)
     return Tx(
         settings=SettingsRepository(raw),
-        rolls=RollRepository(raw, will, stats),
+        rolls=RollRepository(raw, stats),
         will=will,
         attempts=AttemptRepository(raw),
         actions=ActionRepository(raw),

@@ -9,7 +9,7 @@ from bot.store.characters import CharacterRepository
 from bot.store.repository import Connection, Query, Repository
 from engine import will
 from engine.characters import beat_added, with_will
-from engine.records import WillPool
+from engine.records import CharacterRecord, WillPool
 
 
 def _pool(row: sqlite3.Row) -> WillPool:
@@ -130,21 +130,33 @@ class WillRepository(Repository):
             raise RuntimeError(msg)
         return after
 
-    def add_beat(self, guild_id: int, user_id: int, character_id: int | None = None) -> int:
+    def add_beat(
+        self, guild_id: int, user_id: int, character_id: int | None = None, *,
+        read: tuple[int, CharacterRecord | None] | None = None,
+    ) -> int:
         """One more Beat; the member's Beats now. A character's Beats turn into Experience
-        at 5 (:func:`engine.characters.beat_added`): its Beats left are answered."""
-        record = None if character_id is None else self._characters.get(character_id)
+        at 5 (:func:`engine.characters.beat_added`): its Beats left are answered.
+
+        ``read``: the member's Beats and the character's sheet (None: none) as this same
+        transaction read them; nothing is then read again (the Beats answered are those
+        plus one), so PostgreSQL holds the write back until COMMIT."""
+        if read is not None:
+            beats, record = read
+        else:
+            beats, record = None, (None if character_id is None
+                                   else self._characters.get(character_id))
         if record is not None:
             sheet = beat_added(record.sheet)
             if self._characters.save(record, sheet) is None:  # inside this write: cannot move
                 msg = f"character {record.id} changed inside its own transaction"
                 raise RuntimeError(msg)
             return sheet.beats
-        row = self._returning(
+        upsert = (
             "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats.beats + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " RETURNING beats",
-            (guild_id, user_id),
         )
-        return int(row["beats"])
+        if beats is not None:
+            self._do(upsert, (guild_id, user_id))
+            return beats + 1
+        return int(self._returning(f"{upsert} RETURNING beats", (guild_id, user_id))["beats"])

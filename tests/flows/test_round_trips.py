@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.flows import config, extended, will
+from bot.flows import config, extended, rolls, will
 from bot.store.store import PostgresStore
 from tests.flows.conftest import ALICE, STORYTELLER, Table
 from tests.flows.test_config_flows import admin
 from tests.flows.test_extended_flows import begin
+from tests.flows.test_roll_flows import ask
 from tests.store.conftest import warm
 
 Command = Callable[[Table], Awaitable[Any]]
@@ -75,3 +76,23 @@ async def test_a_command_makes_one_round_trip_a_read(
         before = store.trips
         await command(table)
         assert store.trips - before == trips
+
+
+async def test_taking_a_beat_reads_once_and_writes_with_its_commit(table: Table) -> None:
+    """Take a Beat reads the roll with the Beats (or the sheet) it adds to in one
+    statement; the Beat is written with the roll's change, at COMMIT."""
+    counted = []
+    for _ in range(2):  # the first prepares each statement once per session
+        table.faces.add(3, 4, 2)  # a failure
+        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
+                                          private=False))
+        roll_id = int(said.answer.custom_ids[0].rsplit(":", 1)[1])
+        store = table.store
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        beat = await table.run(rolls.take_beat_pressed(table.deps, table.ctx(), roll_id))
+        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(after - before)
+        assert "Beat" in beat.of("followup")[0].text
+    assert counted[1] == (2 if isinstance(table.store, PostgresStore) else 1)
