@@ -16,7 +16,7 @@ from typing import Any
 from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
-from bot.flows.rolls import ByName, Gathered, gather, roll_gathered
+from bot.flows.rolls import ByName, Gathered, read_targets, roll_gathered
 from bot.render.buttons import press_refused
 from bot.render.lang import _
 from bot.render.saved import (
@@ -29,6 +29,7 @@ from bot.render.saved import (
     unknown_saved,
 )
 from bot.store import Tx
+from bot.store.saved import SavedRollRepository
 from engine.characters import fold
 from engine.offers import pressed_refusal
 from engine.parser import NamedPart
@@ -40,11 +41,14 @@ MAX_SUGGESTIONS = 25
 
 
 def _save(
-    tx: Tx, ctx: Ctx, name: str, asked: Asked, label: str | None, *, replace: bool
+    tx: Tx, ctx: Ctx, name: str, asked: Asked, label: str | None, *, replace: bool,
+    standing: tuple[bool, int] | None = None,
 ) -> tuple[SavedRoll, bool]:
-    """Inside a write: save if the rule allows (name, limit, replace), else refuse."""
-    taken = tx.saved.get(ctx.guild_id, ctx.user_id, name) is not None
-    count = tx.saved.count(ctx.guild_id, ctx.user_id)
+    """Inside a write: save if the rule allows (name, limit, replace), else refuse.
+    ``standing``: whether the name is taken and how many the member keeps, as this
+    transaction read them (else read here)."""
+    taken, count = standing or tx.queries.one(
+        SavedRollRepository.standing_query(ctx.guild_id, ctx.user_id, name))
     refused = save_refusal(name, taken=taken, count=count, replace=replace)
     if refused is not None:
         raise UserError(save_refused(refused, name))
@@ -81,10 +85,18 @@ class Found:
 
 
 def _find(tx: Tx, ctx: Ctx, name: str) -> Found:
-    saved = tx.saved.get(ctx.guild_id, ctx.user_id, name)
-    names = tx.saved.names(ctx.guild_id, ctx.user_id) if saved is None else []
-    asked = None if saved is None else ByName.of(saved.asked)  # whose sheet it resists
-    return Found(gathered=gather(tx, ctx, asked), saved=saved, names=names)
+    """The settings, the member's character and the saved roll in one statement; the
+    sheets it resists, when it names them; the member's names, when it is not found."""
+    (config, character), saved = tx.queries.both(
+        ctx.config_query(character=True),
+        SavedRollRepository.get_query(ctx.guild_id, ctx.user_id, name),
+    )
+    if saved is None:
+        return Found(gathered=Gathered(config, character), saved=None,
+                     names=tx.saved.names(ctx.guild_id, ctx.user_id))
+    target = ByName.of(saved.asked).target  # whose sheet it resists
+    targets = () if target is None else read_targets(tx, ctx, target)
+    return Found(gathered=Gathered(config, character, targets), saved=saved, names=[])
 
 
 async def roll(
@@ -148,13 +160,15 @@ async def form_submitted(
     roll_id = press.key
 
     def write(tx: Tx) -> tuple[SavedRoll, bool]:
-        record = tx.rolls.get(roll_id)
+        standing, record = tx.rolls.beside(  # in one statement
+            SavedRollRepository.standing_query(ctx.guild_id, ctx.user_id, name), roll_id)
         refused = pressed_refusal(record, ctx.user_id)
         if refused is not None or record is None:
             raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
         if record.asked is None or record.action_id is not None:
             raise UserError(_(NOT_ASKED))
-        return _save(tx, ctx, name, record.asked, record.label, replace=False)
+        return _save(tx, ctx, name, record.asked, record.label, replace=False,
+                     standing=standing)
 
     saved, replaced = await deps.store.write(write)
     return say(saved_done(saved, replaced=replaced))

@@ -8,36 +8,60 @@ flow's rule, checked in the same write that saves.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any, Final
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.saved import Asked, SavedRoll, clean_name, name_key
 
 
-def _saved(row: sqlite3.Row) -> SavedRoll:
+def _saved(row: sqlite3.Row | dict[str, Any]) -> SavedRoll:
     return SavedRoll(
         id=row["id"], guild_id=row["guild_id"], user_id=row["user_id"], name=row["name"],
         asked=Asked.model_validate_json(row["asked_json"]), label=row["label"],
     )
 
 
+#: A saved roll's columns, named ``sv_…`` when read beside others (SavedRollRepository.get).
+_COLUMNS: Final = ("id", "guild_id", "user_id", "name", "asked_json", "label")
+
+
 class SavedRollRepository(Repository):
     """Each member's saved rolls in a server."""
 
-    def get(self, guild_id: int, user_id: int, name: str) -> SavedRoll | None:
-        """The member's saved roll by this name (folded), if any."""
-        row = self._one(
-            "SELECT * FROM saved_rolls WHERE guild_id = ? AND user_id = ? AND name_key = ?",
-            (guild_id, user_id, name_key(name)),
-        )
-        return None if row is None else _saved(row)
+    @staticmethod
+    def get_query(guild_id: int, user_id: int, name: str) -> Query[SavedRoll | None]:
+        """The member's saved roll by this name (folded), if any, as a query to read
+        beside others (``Queries.both``; alone, ``Queries.one``): its columns are named
+        ``sv_…``, and a row of NULLs is None."""
 
-    def count(self, guild_id: int, user_id: int) -> int:
-        """How many saved rolls the member keeps in the server."""
-        row = self._one(
-            "SELECT COUNT(*) AS n FROM saved_rolls WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
+        def parse(row: Any) -> SavedRoll | None:
+            if row is None or row["sv_id"] is None:
+                return None
+            return _saved({name: row[f"sv_{name}"] for name in _COLUMNS})
+
+        return Query(
+            "SELECT " + ", ".join(f"{column} AS sv_{column}" for column in _COLUMNS)  # noqa: S608
+            + " FROM saved_rolls WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+            (guild_id, user_id, name_key(name)),
+            parse,
         )
-        return 0 if row is None else int(row["n"])
+
+    @staticmethod
+    def standing_query(guild_id: int, user_id: int, name: str) -> Query[tuple[bool, int]]:
+        """Whether the member has a saved roll of this name (folded), and how many saved
+        rolls they keep in the server, as a query that always answers one row (its
+        columns ``saved_taken`` and ``saved_count``): what saving one decides on."""
+
+        def parse(row: Any) -> tuple[bool, int]:
+            return (False, 0) if row is None else (bool(row["saved_taken"]),
+                                                   int(row["saved_count"]))
+
+        return Query(
+            "SELECT coalesce(sum(CASE WHEN name_key = ? THEN 1 ELSE 0 END), 0) AS saved_taken,"
+            " count(*) AS saved_count FROM saved_rolls WHERE guild_id = ? AND user_id = ?",
+            (name_key(name), guild_id, user_id),
+            parse,
+        )
 
     def all(self, guild_id: int, user_id: int) -> list[SavedRoll]:
         """The member's saved rolls in the server, by name."""

@@ -20,6 +20,7 @@ from engine.parser import parse_pool, parse_pool_names
 from engine.records import ChannelOption, PressRefusal, RollRecord, WillTiming
 from engine.saved import MAX_NAME, MAX_SAVED, Asked
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table
+from tests.store.conftest import saved_count, saved_named
 
 
 async def sheet(table: Table, **traits: int) -> None:
@@ -43,7 +44,7 @@ async def add(table: Table, name: str, pool: str, user: int = ALICE, *,
 
 
 async def count(table: Table, user: int = ALICE) -> int:
-    return await table.store.read(lambda tx: tx.saved.count(GUILD, user))
+    return await table.store.read(lambda tx: saved_count(tx, GUILD, user))
 
 
 async def use_ruleset(table: Table, ruleset: Ruleset) -> None:
@@ -84,7 +85,7 @@ async def test_add_keeps_the_pool_as_typed_with_its_options_and_label(table: Tab
                      rote=True, will=True)
     assert said.answer.ephemeral
     assert said.answer.text.startswith("Saved **Spot the lie**: Wits + Empathy + 1")
-    kept = await table.store.read(lambda tx: tx.saved.get(GUILD, ALICE, "spot THE lie"))
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "spot THE lie"))
     assert kept is not None
     assert kept.label == "lie"
     assert kept.asked.options == {"again": "9", "rote": True}  # Will is never saved
@@ -99,7 +100,7 @@ async def test_a_name_already_used_is_refused_unless_replaced(table: Table) -> N
     refused = await add(table, "  punch ", "5")
     assert "already have a saved roll named **punch**" in refused.answer.text
     assert "replace:True" in refused.answer.text
-    kept = await table.store.read(lambda tx: tx.saved.get(GUILD, ALICE, "Punch"))
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "Punch"))
     assert kept is not None and kept.asked.pool_text() == "Strength 3 + Brawl 2"
     done = await add(table, "punch", "5", replace=True)
     assert done.answer.text.startswith("Replaced **punch**: 5")
@@ -213,7 +214,7 @@ async def test_extra_modifiers_will_label_and_private_apply_to_this_roll_only(
     assert record.private
     assert record.request.will
     assert record.request.base == 4
-    kept = await table.store.read(lambda tx: tx.saved.get(GUILD, ALICE, "Punch"))
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "Punch"))
     assert kept is not None and kept.label == "punch" and "will" not in kept.asked.options
     assert kept.asked.pool_text() == "Strength 3 + Brawl 2"
 
@@ -364,7 +365,7 @@ async def test_save_this_roll_opens_a_form_and_saves_the_roll_as_asked(table: Ta
     done = await table.run(saved.form_submitted(table.deps, table.ctx(), press,
                                                 {NAME_FIELD: "Search"}))
     assert done.answer.text.startswith("Saved **Search**: Wits + Investigation + 1 (again:9)")
-    kept = await table.store.read(lambda tx: tx.saved.get(GUILD, ALICE, "search"))
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "search"))
     assert kept is not None
     assert kept.label == "clues"
     assert kept.asked == Asked.of(parse_pool_names("Wits + Investigation + 1"), {"again": "9"})

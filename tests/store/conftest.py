@@ -13,6 +13,7 @@ import pytest
 from bot.store import Store, Tx
 from bot.store.greenlets import wait
 from bot.store.postgres import READERS
+from bot.store.saved import SavedRollRepository
 from bot.store.will import WillRepository
 from engine.models import (
     Breakdown,
@@ -28,6 +29,7 @@ from engine.models import (
 )
 from engine.records import RollRecord, WillPool, WillState
 from engine.refusals import Refusal, RefusalCode
+from engine.saved import SavedRoll
 
 GUILD = 1_000_000_000_000_000_001
 CHANNEL = 2_000_000_000_000_000_002
@@ -179,6 +181,16 @@ def track_will(
 def beats(tx: Tx, user_id: int = ROLLER) -> int:
     """Inside a read: the member's Beats, as /will reads them."""
     return tx.queries.one(WillRepository.member_query(GUILD, user_id))[1]
+
+
+def saved_named(tx: Tx, guild_id: int, user_id: int, name: str) -> SavedRoll | None:
+    """Inside a read: a member's saved roll by name, as /saved roll reads it."""
+    return tx.queries.one(SavedRollRepository.get_query(guild_id, user_id, name))
+
+
+def saved_count(tx: Tx, guild_id: int, user_id: int) -> int:
+    """Inside a read: how many saved rolls a member keeps, as saving one reads it."""
+    return tx.queries.one(SavedRollRepository.standing_query(guild_id, user_id, ""))[1]
 
 
 async def idle_workers(store: Store) -> None:

@@ -11,7 +11,7 @@ from bot.store import Store, Tx
 from engine.parser import parse_pool_names
 from engine.records import WillState
 from engine.saved import Asked
-from tests.store.conftest import GUILD, OTHER, ROLLER, failure
+from tests.store.conftest import GUILD, OTHER, ROLLER, failure, saved_count, saved_named
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -25,7 +25,7 @@ async def test_put_then_get_by_the_folded_name_round_trips(store: Store) -> None
     saved = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "  Spot  the Lie ",
                                                       kept, "lie"))
     assert saved.name == "Spot the Lie"
-    again = await store.read(lambda tx: tx.saved.get(GUILD, ROLLER, "spot the lie"))
+    again = await store.read(lambda tx: saved_named(tx, GUILD, ROLLER, "spot the lie"))
     assert again == saved
     assert again is not None
     assert again.asked == kept
@@ -37,7 +37,7 @@ async def test_put_on_a_folded_name_replaces_it_in_place(store: Store) -> None:
     second = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "PUNCH", asked("6"), "x"))
     assert second.id == first.id
     assert second.name == "PUNCH" and second.label == "x"
-    assert await store.read(lambda tx: tx.saved.count(GUILD, ROLLER)) == 1
+    assert await store.read(lambda tx: saved_count(tx, GUILD, ROLLER)) == 1
 
 
 async def test_saved_rolls_are_per_member_and_per_server_listed_by_name(store: Store) -> None:
@@ -50,8 +50,8 @@ async def test_saved_rolls_are_per_member_and_per_server_listed_by_name(store: S
     assert await store.read(lambda tx: tx.saved.names(GUILD, ROLLER)) == ["A", "b"]
     assert [s.name for s in await store.read(lambda tx: tx.saved.all(GUILD, ROLLER))] == [
         "A", "b"]
-    assert await store.read(lambda tx: tx.saved.count(OTHER_GUILD, ROLLER)) == 1
-    assert await store.read(lambda tx: tx.saved.get(GUILD, OTHER, "b")) is None
+    assert await store.read(lambda tx: saved_count(tx, OTHER_GUILD, ROLLER)) == 1
+    assert await store.read(lambda tx: saved_named(tx, GUILD, OTHER, "b")) is None
 
 
 async def test_delete_answers_what_it_deleted_once(store: Store) -> None:
