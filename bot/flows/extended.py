@@ -721,12 +721,14 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         raise UserError(_(wording.ROLL_MOVED_ON))
 
     def write(tx: Tx) -> tuple[RollRecord, ExtendedAction, int, WillPool | None, int]:
-        pool = tx.will.get(record.guild_id, record.owner_id, roll.character_id)
-        current = tx.rolls.get(roll_id)
+        # The roll, its action, the pool and Beats it spends or adds to: one statement.
+        pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
+        current, now = pressed.roll, pressed.action
+        pool = (pressed.pool if current is not None and current.roller_id == record.owner_id
+                else tx.will.get(record.guild_id, record.owner_id, roll.character_id))
         why = refusal(current, pool)
         if why is not None:  # a second press came first
             raise Conflict(_(REFUSALS[why]))
-        now = tx.actions.get(record.id)
         if now is None or now.version != record.version:
             raise Conflict(_(wording.ROLL_MOVED_ON))
         try:
@@ -741,7 +743,8 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
             changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=current)
             if changed is None:
                 raise Conflict(_(REFUSALS[PressRefusal.BEAT_TAKEN]))
-            beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
+            beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
+                                     read=(pressed.beats, pressed.character))
         else:
             changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=current)
             if changed is None:

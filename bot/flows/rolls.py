@@ -660,14 +660,11 @@ class ActionRoll:
 
 
 def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
-    """Inside a read: a roll of an action with its action and the roller's Will pool."""
-    (config, _), roll, pool = tx.rolls.beside_with_pool(ctx.config_query(), roll_id)
-    return ActionRoll(
-        config=config,
-        roll=roll,
-        record=None if roll is None or roll.action_id is None else tx.actions.get(roll.action_id),
-        pool=pool,
-    )
+    """Inside a read: a roll of an action with its action and the roller's Will pool, in
+    one statement."""
+    (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
+    return ActionRoll(config=config, roll=pressed.roll, record=pressed.action,
+                      pool=pressed.pool)
 
 
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:

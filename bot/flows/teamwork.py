@@ -575,11 +575,11 @@ def _helper_state(state: ActionRoll, ctx: Ctx) -> tuple[RollRecord, ActionRecord
 
 
 def _revise_in(
-    tx: Tx, record: ActionRecord, member_id: int, result: RollResult
+    tx: Tx, record: ActionRecord, now: ActionRecord | None, member_id: int, result: RollResult
 ) -> tuple[ActionRecord, TeamworkAction]:
-    """Inside a write: the teamwork as it stands now, with the helper's roll read again
-    (the action is read here: other helpers may have joined since the press was read)."""
-    now = tx.actions.get(record.id)
+    """Inside a write: the teamwork ``record`` as it stands now (``now``, read in this
+    write: other helpers may have joined since the press was read), with the helper's
+    roll read again."""
     if now is None or now.status is not ActionStatus.OPEN:
         raise Conflict(now or record)
     action = _state(now)
@@ -625,13 +625,15 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(cannot_spend_will_text(refusal_text(error.refusal))) from error
 
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
-        pool = tx.will.get(roll.guild_id, roll.roller_id, roll.character_id)
-        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result) if will.can_spend(pool) \
-            else None
+        # The roll, its pool and the teamwork as they stand: one statement.
+        pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
+        pool = pressed.pool
+        changed = (tx.rolls.spend_will(roll_id, ctx.user_id, result, read=pressed.roll)
+                   if will.can_spend(pool) and pressed.roll is not None else None)
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or PressRefusal.ALREADY_SPENT)
-        saved, after = _revise_in(tx, record, roll.roller_id, result)
+        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
         if pool is not None:
             pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id, read=pool)
         return changed, pool, saved, after
@@ -659,12 +661,16 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(no_beat(refusal_text(error.refusal))) from error
 
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
-        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result)
+        # The roll, its Beats (or sheet) and the teamwork as they stand: one statement.
+        pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
+        changed = (None if pressed.roll is None
+                   else tx.rolls.take_beat(roll_id, ctx.user_id, result, read=pressed.roll))
         if changed is None:
             now = tx.rolls.get(roll_id)
             raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
-        saved, after = _revise_in(tx, record, roll.roller_id, result)
-        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id)
+        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
+        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
+                                 read=(pressed.beats, pressed.character))
         return changed, beats, saved, after
 
     try:

@@ -40,14 +40,20 @@ _COLUMNS: Final = ("id", "kind", "guild_id", "channel_id", "owner_id", "label", 
                    "state_json", "version", "message_id", "created_at", "updated_at")
 
 
-def _parse_prefixed(prefix: str, row: Any) -> ActionRecord | None:
+def columns_as(alias: str, prefix: str) -> str:
+    """An action's columns of the table ``alias``, named ``prefix…``, to read an action
+    joined to another row (:func:`parse_prefixed` reads them)."""
+    return ", ".join(f"{alias}.{name} AS {prefix}{name}" for name in _COLUMNS)
+
+
+def parse_prefixed(prefix: str, row: Any) -> ActionRecord | None:
     """An action from its columns named ``prefix…``; None for a row of NULLs (none)."""
     if row is None or row[f"{prefix}id"] is None:
         return None
     return _action({name: row[f"{prefix}{name}"] for name in _COLUMNS})
 
 
-_parse_act = partial(_parse_prefixed, "act_")
+_parse_act = partial(parse_prefixed, "act_")
 
 
 class ActionRepository(Repository):
@@ -174,7 +180,7 @@ class ActionRepository(Repository):
             + " FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
             " AND label_key = ? AND status = 'closed' ORDER BY id DESC LIMIT 1",
             (guild_id, channel_id, kind.value, label_key(label)),
-            partial(_parse_prefixed, "last_"),
+            partial(parse_prefixed, "last_"),
         )
 
     def update(

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple, NotRequired, TypedDict, TypeVar, Unpack
 
+from bot.store.actions import columns_as, parse_prefixed
 from bot.store.characters import record_of
 from bot.store.repository import Connection, Query, Repository
 from bot.store.stats import StatsRepository
 from engine.models import RollRequest, RollResult, WillUse
 from engine.records import (
+    ActionRecord,
     CharacterRecord,
     RollRecord,
     Voided,
@@ -187,6 +189,8 @@ class Pressed(NamedTuple):
     """The roller's Beats (the character's, for a character's roll)."""
     character: CharacterRecord | None
     """The sheet the roll was made with, if any (None too when it was deleted since)."""
+    action: ActionRecord | None
+    """The action the roll was made in (extended, teamwork), if any."""
 
 
 class RollRepository(Repository):
@@ -346,42 +350,47 @@ class RollRepository(Repository):
         """``first`` (a one-row read such as the settings), a roll (:meth:`get`) and its
         roller's Will pool as WillRepository.get reads it (the character's, when the roll
         was a character's), in one statement."""
-        found, pressed = self._both(first, self._pressed_query(roll_id))
+        found, pressed = self._both(first, self.pressed_query(roll_id))
         return found, pressed.roll, pressed.pool
 
     def beside_pressed(self, first: Query[T], roll_id: int) -> tuple[T, Pressed]:
         """``first`` (a one-row read such as the settings) and a roll with what its
         roller stands on (:class:`Pressed`), in one statement."""
-        return self._both(first, self._pressed_query(roll_id))
+        return self._both(first, self.pressed_query(roll_id))
 
     @staticmethod
-    def _pressed_query(roll_id: int) -> Query[Pressed]:
-        """A roll, and its roller's pool and Beats: the member's own, or the sheet of the
-        character the roll was made with (its columns named ``rch_…``)."""
+    def pressed_query(roll_id: int) -> Query[Pressed]:
+        """A roll, its roller's pool and Beats (the member's own, or the sheet of the
+        character the roll was made with: its columns named ``rch_…``) and the action it
+        was made in (``pact_…``), as a query (alone: ``Queries.one``)."""
 
         def parse(row: Any) -> Pressed:
             if row is None or row["id"] is None:
-                return Pressed(None, None, 0, None)
+                return Pressed(None, None, 0, None, None)
             roll = _roll(row)
+            action = parse_prefixed("pact_", row)
             character = record_of(row, "rch_")
             if character is not None:
-                return Pressed(roll, character.will_pool(), character.sheet.beats, character)
+                return Pressed(roll, character.will_pool(), character.sheet.beats, character,
+                               action)
             pool = None if row["pool_current"] is None else WillPool(
                 guild_id=roll.guild_id, user_id=roll.roller_id,
                 current=row["pool_current"], maximum=row["pool_maximum"],
             )
-            return Pressed(roll, pool, row["pool_beats"] or 0, None)
+            return Pressed(roll, pool, row["pool_beats"] or 0, None, action)
 
         return Query(
-            "SELECT rolls.*, will_pools.current AS pool_current,"
+            "SELECT rolls.*, will_pools.current AS pool_current,"  # noqa: S608 - own text
             " will_pools.maximum AS pool_maximum, beats.beats AS pool_beats,"
             " rch.id AS rch_id, rch.guild_id AS rch_guild_id, rch.owner_id AS rch_owner_id,"
-            " rch.version AS rch_version, rch.sheet_json AS rch_sheet_json"
-            " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
+            " rch.version AS rch_version, rch.sheet_json AS rch_sheet_json, "
+            + columns_as("pact", "pact_")
+            + " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
             " AND will_pools.user_id = rolls.roller_id AND rolls.character_id IS NULL"
             " LEFT JOIN beats ON beats.guild_id = rolls.guild_id"
             " AND beats.user_id = rolls.roller_id AND rolls.character_id IS NULL"
             " LEFT JOIN characters AS rch ON rch.id = rolls.character_id"
+            " LEFT JOIN actions AS pact ON pact.id = rolls.action_id"
             " WHERE rolls.id = ?",
             (roll_id,),
             parse,
