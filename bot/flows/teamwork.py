@@ -214,13 +214,13 @@ async def start(
         name = label or default_label(ctx.user_name)
 
     def write(tx: Tx) -> ActionRecord:
-        if tx.actions.find_open(ctx.guild_id, ctx.channel_id, kind=ActionKind.TEAMWORK,
-                                label=name):
-            raise Conflict(None)
-        return tx.actions.create(
+        created = tx.actions.create_unless_open(  # none open of that name: one statement
             ActionKind.TEAMWORK, guild_id=ctx.guild_id, channel_id=ctx.channel_id,
             owner_id=ctx.user_id, label=name, state=action,
         )
+        if created is None:
+            raise Conflict(None)
+        return created
 
     try:
         record = await deps.store.write(write)

@@ -71,23 +71,40 @@ class ActionRepository(Repository):
     ) -> ActionRecord:
         """Store a new open action at version 1.
 
-        Nothing stops two open actions with one label: a caller that wants
-        labels unique checks :meth:`find_open` first, in the same transaction.
+        Nothing stops two open actions with one label: a caller that wants labels
+        unique checks :meth:`find_open` first in the same transaction, or calls
+        :meth:`create_unless_open`.
         """
-        row = self._returning(
+        return _action(self._returning(
             "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
             " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
-            (
-                kind.value,
-                guild_id,
-                channel_id,
-                owner_id,
-                label,
-                label_key(label),
-                state.model_dump_json(),
-            ),
+            (kind.value, guild_id, channel_id, owner_id, label, label_key(label),
+             state.model_dump_json()),
+        ))
+
+    def create_unless_open(
+        self,
+        kind: ActionKind,
+        *,
+        guild_id: int,
+        channel_id: int,
+        owner_id: int,
+        label: str,
+        state: BaseModel,
+    ) -> ActionRecord | None:
+        """:meth:`create`, only if no open action of this kind and label is in the
+        channel; None (nothing stored) when one is. The check and the insert are one
+        statement."""
+        key = label_key(label)
+        row = self._one(
+            "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
+            " state_json) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM actions"
+            " WHERE guild_id = ? AND channel_id = ? AND kind = ? AND label_key = ?"
+            " AND status = 'open') RETURNING *",
+            (kind.value, guild_id, channel_id, owner_id, label, key, state.model_dump_json(),
+             guild_id, channel_id, kind.value, key),
         )
-        return _action(row)
+        return None if row is None else _action(row)
 
     def get(self, action_id: int) -> ActionRecord | None:
         """An action by id, open or closed."""

@@ -77,6 +77,35 @@ async def test_a_new_action_is_open_at_version_one_with_its_state(store: Store) 
     assert await _get(store, action.id) == action
 
 
+async def _start_unless_open(store: Store, label: str = "Research the cult",
+                             kind: ActionKind = ActionKind.TEAMWORK) -> ActionRecord | None:
+    return await store.write(lambda tx: tx.actions.create_unless_open(
+        kind, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER, label=label,
+        state=Progress(),
+    ))
+
+
+async def test_an_action_created_unless_one_is_open_is_refused_by_an_open_one_alone(
+    store: Store,
+) -> None:
+    first = await _start_unless_open(store)
+    assert first is not None and first.label == "Research the cult"
+    assert await _start_unless_open(store, "  research THE cult ") is None  # same label key
+    assert [a.id for a in await _open(store)] == [first.id], "nothing more was stored"
+    other = await _start_unless_open(store, "Ward the door")
+    assert other is not None
+    assert await _start_unless_open(store, kind=ActionKind.EXTENDED) is not None  # other kind
+    await _update(store, first.id, 1, Progress(), ActionStatus.CLOSED)
+    again = await _start_unless_open(store)
+    assert again is not None and again.version == 1 and again.id > first.id
+
+
+async def test_of_many_actions_created_at_once_unless_open_one_is_stored(store: Store) -> None:
+    created = await asyncio.gather(*(_start_unless_open(store) for _ in range(10)))
+    assert len([a for a in created if a is not None]) == 1
+    assert len(await _open(store, kind=ActionKind.TEAMWORK)) == 1
+
+
 async def test_an_update_at_the_version_read_takes_effect(store: Store) -> None:
     action = await _start(store)
     progress = Progress(successes=4, conditions=("Obsessed",))
