@@ -18,7 +18,8 @@ from bot.render import characters as words
 from bot.render.lang import _, speaking, trait_language
 from bot.render.message import Attachment, Message, shaped
 from bot.store import Tx
-from bot.store.characters import SERVER_WIDE
+from bot.store.characters import SERVER_WIDE, CharacterRepository
+from bot.store.settings import SettingsRepository
 from engine import characters as sheets
 from engine.characters import MAX_CHARACTERS, Character, fold
 from engine.models import Ruleset
@@ -47,37 +48,35 @@ def _refuse(answer: object) -> None:
 
 
 def find(
-    tx: Tx, ctx: Ctx, config: ChannelConfig, text: str | None, *, owner_id: int | None = None,
-    edit: bool = False,
-) -> CharacterRecord:
-    """Inside a transaction: the sheet a command names, or the member's active one.
+    tx: Tx, ctx: Ctx, text: str | None, *, owner_id: int | None = None, edit: bool = False,
+) -> tuple[ChannelConfig, CharacterRecord]:
+    """Inside a transaction: the settings, and the sheet a command names or the member's
+    active one, read in one statement (a Storyteller's look beyond their own sheets by
+    name, in a second).
 
     By name: the member's own (or ``owner_id``'s) sheet of that name; a Storyteller also
     reaches any sheet of the server. ``edit``: only the owner or a Storyteller.
     """
-    storyteller = ctx.storyteller(config)
-    if text is None and owner_id is None:
-        record = tx.characters.active(ctx.guild_id, ctx.user_id, ctx.channel_id, ctx.parent_id)
+    if text is None:  # the active sheet, with the settings
+        config, record = tx.queries.one(SettingsRepository.config_query(
+            ctx.guild_id, ctx.channel_id, ctx.parent_id, owner_id or ctx.user_id))
         if record is None:
-            raise UserError(_(words.NO_CHARACTER))
-        return record
-    if text is None:
-        record = tx.characters.active(ctx.guild_id, owner_id or ctx.user_id, ctx.channel_id,
-                                      ctx.parent_id)
-        if record is None:
-            raise UserError(words.not_found(""))
+            raise UserError(_(words.NO_CHARACTER) if owner_id is None else words.not_found(""))
     else:
-        mine = tx.characters.named(ctx.guild_id, text, owner_id or ctx.user_id)
-        found = mine or (tx.characters.named(ctx.guild_id, text) if storyteller or
-                         not edit else [])
+        (config, _nobody), named = tx.queries.beside_rows(
+            ctx.config_query(),
+            CharacterRepository.named_query(ctx.guild_id, text, owner_id or ctx.user_id))
+        storyteller = ctx.storyteller(config)
+        found = sorted(named, key=lambda record: record.id) or (
+            tx.characters.named(ctx.guild_id, text) if storyteller or not edit else [])
         if not found:
             raise UserError(words.not_found(text))
         if len(found) > 1:
             raise UserError(words.several(text, len(found)))
         record = found[0]
-    if edit and record.owner_id != ctx.user_id and not storyteller:
+    if edit and record.owner_id != ctx.user_id and not ctx.storyteller(config):
         raise UserError(_(words.NOT_YOURS))
-    return record
+    return config, record
 
 
 def _save(tx: Tx, record: CharacterRecord, sheet: Character) -> CharacterRecord:
@@ -94,10 +93,11 @@ async def create(
     _refuse(sheets.name_refusal(name))
 
     def write(tx: Tx) -> Character:
-        config = ctx.config(tx)
+        (config, _nobody), count = tx.queries.both(  # in one statement
+            ctx.config_query(), CharacterRepository.count_query(ctx.guild_id, ctx.user_id))
         if npc and not ctx.storyteller(config):
             raise UserError(_(words.NPC_ONLY_STORYTELLER))
-        if tx.characters.count(ctx.guild_id, ctx.user_id) >= MAX_CHARACTERS:
+        if count >= MAX_CHARACTERS:
             raise UserError(words.too_many())
         sheet = sheets.new_sheet(name, template or config.ruleset, npc=npc)
         record = tx.characters.insert(ctx.guild_id, ctx.user_id, sheet)
@@ -128,8 +128,7 @@ async def set_traits(
         raise UserError(_(words.NOTHING_TO_SET))
 
     def write(tx: Tx) -> str:
-        config = ctx.config(tx)
-        record = find(tx, ctx, config, character, edit=True)
+        config, record = find(tx, ctx, character, edit=True)
         answer = sheets.set_traits(record.sheet, pairs)
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer))
@@ -149,8 +148,7 @@ async def specialty(
         raise UserError(_(words.SPECIALTY_WHAT))
 
     def write(tx: Tx) -> str:
-        config = ctx.config(tx)
-        record = find(tx, ctx, config, character, edit=True)
+        config, record = find(tx, ctx, character, edit=True)
         if add is not None:
             answer = sheets.add_specialty(record.sheet, skill, add)
         else:
@@ -175,7 +173,7 @@ async def condition(
         raise UserError(_(words.CONDITION_WHAT))
 
     def write(tx: Tx) -> str:
-        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        record = find(tx, ctx, character, edit=True)[1]
         answer = (sheets.add_condition(record.sheet, add) if add is not None
                   else sheets.remove_condition(record.sheet, remove or ""))
         if isinstance(answer, Refusal):
@@ -195,9 +193,8 @@ async def show(
     it public: **Decision**)."""
 
     def write(tx: Tx) -> tuple[ChannelConfig, CharacterRecord]:
-        config = ctx.config(tx)
         owner = None if member is None else member.user_id
-        record = find(tx, ctx, config, character, owner_id=owner)
+        config, record = find(tx, ctx, character, owner_id=owner)
         mine = record.owner_id == ctx.user_id
         if not (mine or ctx.storyteller(config) or record.sheet.public):
             raise UserError(_(words.NOT_VISIBLE))
@@ -219,8 +216,7 @@ async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Repl
     """Switch the member's active character (in the server, or pinned to this channel)."""
 
     def write(tx: Tx) -> Character:
-        config = ctx.config(tx)
-        record = find(tx, ctx, config, name, edit=True)
+        record = find(tx, ctx, name, edit=True)[1]
         if record.owner_id != ctx.user_id:
             raise UserError(_(words.NOT_YOURS))
         tx.characters.use(ctx.guild_id, ctx.user_id, record.id,
@@ -246,7 +242,7 @@ async def rename(deps: Deps, ctx: Ctx, new_name: str, character: str | None = No
     """Rename a sheet (its past rolls keep the old name in the log)."""
 
     def write(tx: Tx) -> str:
-        record = find(tx, ctx, ctx.config(tx), character, edit=True)
+        record = find(tx, ctx, character, edit=True)[1]
         answer = sheets.renamed(record.sheet, new_name)
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer))
@@ -260,7 +256,7 @@ async def delete(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
     """Ask to confirm with a button; nothing is deleted yet."""
 
     def read(tx: Tx) -> CharacterRecord:
-        return find(tx, ctx, ctx.config(tx), character, edit=True)
+        return find(tx, ctx, character, edit=True)[1]
 
     record = await deps.store.read(read)
     return Reply(message=words.confirm_delete(record), ephemeral=True)
@@ -287,7 +283,7 @@ async def export(deps: Deps, ctx: Ctx, character: str | None = None) -> Reply:
     """The sheet as a JSON file (to the member alone)."""
 
     def read(tx: Tx) -> CharacterRecord:
-        return find(tx, ctx, ctx.config(tx), character, edit=True)
+        return find(tx, ctx, character, edit=True)[1]
 
     record = await deps.store.read(read)
     data = sheets.exported(record.sheet).encode()
@@ -311,16 +307,17 @@ async def import_(
     sheet = answer
 
     def write(tx: Tx) -> bool:
-        config = ctx.config(tx)
+        (config, _nobody), count, same = tx.queries.with_rows(  # in one statement
+            ctx.config_query(), CharacterRepository.count_query(ctx.guild_id, ctx.user_id),
+            CharacterRepository.named_query(ctx.guild_id, sheet.name, ctx.user_id))
         if sheet.npc and not ctx.storyteller(config):
             raise UserError(_(words.NPC_ONLY_STORYTELLER))
-        same = tx.characters.named(ctx.guild_id, sheet.name, ctx.user_id)
         if same and not replace:
             raise UserError(words.name_taken(sheet.name))
         if same:
             _save(tx, same[0], sheet)
             return True
-        if tx.characters.count(ctx.guild_id, ctx.user_id) >= MAX_CHARACTERS:
+        if count >= MAX_CHARACTERS:
             raise UserError(words.too_many())
         record = tx.characters.insert(ctx.guild_id, ctx.user_id, sheet)
         if record is None:  # the name check above ran in this transaction

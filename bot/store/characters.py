@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+from functools import partial
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository
 from engine.characters import Character, fold
 from engine.records import CharacterName, CharacterRecord
 
@@ -76,17 +77,26 @@ class CharacterRepository(Repository):
 
     def named(self, guild_id: int, name: str, owner_id: int | None = None) -> list[CharacterRecord]:
         """Sheets of the server with this name (case, spaces, accents aside): the owner's,
-        or every owner's when ``owner_id`` is None."""
-        if owner_id is None:
-            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
-            " FROM characters c WHERE c.guild_id = ?"
-                             " AND c.name_key = ? ORDER BY c.id", (guild_id, fold(name)))
-        else:
-            rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
-            " FROM characters c WHERE c.guild_id = ?"
-                             " AND c.owner_id = ? AND c.name_key = ?",
-                             (guild_id, owner_id, fold(name)))
-        return [_record(row) for row in rows]
+        or every owner's when ``owner_id`` is None; oldest first."""
+        query = self.named_query(guild_id, name, owner_id)
+        rows = self._all(f"{query.sql} ORDER BY nch_id", query.params)
+        return [record for record in map(query.parse, rows) if record is not None]
+
+    @staticmethod
+    def named_query(
+        guild_id: int, name: str, owner_id: int | None = None
+    ) -> Query[CharacterRecord | None]:
+        """:meth:`named` as a query, to read beside the settings (``Queries.beside_rows``),
+        its columns named ``nch_…``; None for a row of NULLs (there is none). Unordered:
+        a join need not keep a subquery's order (the caller orders them by id)."""
+        return Query(
+            "SELECT c.id AS nch_id, c.guild_id AS nch_guild_id, c.owner_id AS nch_owner_id,"
+            " c.version AS nch_version, c.sheet_json AS nch_sheet_json"
+            " FROM characters c WHERE c.guild_id = ? AND c.name_key = ?"
+            " AND (? IS NULL OR c.owner_id = ?)",
+            (guild_id, fold(name), owner_id, owner_id),
+            partial(record_of, prefix="nch_"),
+        )
 
     def names(self, guild_id: int, owner_id: int | None = None) -> list[CharacterName]:
         """Names of the owner's sheets in the server (every sheet when ``owner_id`` is None),
@@ -99,11 +109,15 @@ class CharacterRepository(Repository):
                              " AND owner_id = ? ORDER BY name_key, id", (guild_id, owner_id))
         return [_name(row) for row in rows]
 
-    def count(self, guild_id: int, owner_id: int) -> int:
-        """How many sheets the owner has in the server."""
-        row = self._one("SELECT count(*) AS n FROM characters WHERE guild_id = ? AND owner_id = ?",
-                        (guild_id, owner_id))
-        return 0 if row is None else int(row["n"])
+    @staticmethod
+    def count_query(guild_id: int, owner_id: int) -> Query[int]:
+        """How many sheets the owner has in the server, as a query that always answers one
+        row (its column ``sheets``), to read beside the settings (``Queries.both``)."""
+        return Query(
+            "SELECT count(*) AS sheets FROM characters WHERE guild_id = ? AND owner_id = ?",
+            (guild_id, owner_id),
+            lambda row: 0 if row is None else int(row["sheets"]),
+        )
 
     def insert(self, guild_id: int, owner_id: int, sheet: Character) -> CharacterRecord | None:
         """Store a new sheet; None when the owner already has one by that name."""

@@ -12,6 +12,7 @@ from bot.flows import characters, clock, rolls, will
 from bot.flows.characters import Member
 from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
+from bot.store.characters import CharacterRepository
 from engine.characters import MAX_CHARACTERS, new_sheet
 from engine.models import Ruleset
 from engine.parser import parse_pool_names
@@ -176,11 +177,12 @@ async def test_export_then_import_round_trips_and_a_bad_file_lists_every_problem
     data = json.loads(file.data)
     data["traits"][0]["value"] = 99
     data["will"] = "lots"
-    before = await table.store.read(lambda tx: tx.characters.count(GUILD, BOB))
+    sheets = CharacterRepository.count_query(GUILD, BOB)
+    before = await table.store.read(lambda tx: tx.queries.one(sheets))
     bad = await table.run(characters.import_(table.deps, table.ctx(BOB),
                                              json.dumps(data).encode(), replace=True))
     assert "traits.0.value" in bad.answer.text and "will" in bad.answer.text
-    assert await table.store.read(lambda tx: tx.characters.count(GUILD, BOB)) == before
+    assert await table.store.read(lambda tx: tx.queries.one(sheets)) == before
     big = await table.run(characters.import_(table.deps, table.ctx(), b"", size=70_000))
     assert "at most 65536 bytes" in big.answer.text
 

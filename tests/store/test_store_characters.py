@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store import Conflict, Store, Tx
+from bot.store.characters import CharacterRepository
 from bot.store.settings import NOBODY
 from engine import will
 from engine.characters import new_sheet, set_traits
@@ -34,7 +35,8 @@ async def test_an_owner_cannot_have_two_sheets_of_one_name_but_others_can(store:
         GUILD, ROLLER, new_sheet("ALICE", Ruleset.COFD)))
     assert again is None
     assert await _create(store, "Alice", owner=OTHER)
-    assert await store.read(lambda tx: tx.characters.count(GUILD, ROLLER)) == 1
+    sheets = CharacterRepository.count_query(GUILD, ROLLER)
+    assert await store.read(lambda tx: tx.queries.one(sheets)) == 1
     named = await store.read(lambda tx: tx.characters.named(GUILD, "alice"))
     assert [r.owner_id for r in named] == [ROLLER, OTHER]
 
