@@ -40,12 +40,6 @@ _COLUMNS: Final = ("id", "kind", "guild_id", "channel_id", "owner_id", "label", 
                    "state_json", "version", "message_id", "created_at", "updated_at")
 
 
-def columns_as(alias: str, prefix: str) -> str:
-    """An action's columns of the table ``alias``, named ``prefix…``, to read an action
-    joined to another row (:func:`parse_prefixed` reads them)."""
-    return ", ".join(f"{alias}.{name} AS {prefix}{name}" for name in _COLUMNS)
-
-
 def parse_prefixed(prefix: str, row: Any) -> ActionRecord | None:
     """An action from its columns named ``prefix…``; None for a row of NULLs (none)."""
     if row is None or row[f"{prefix}id"] is None:
@@ -151,7 +145,7 @@ class ActionRepository(Repository):
         label (matched as :func:`label_key` does) or of one owner."""
         query = self.find_open_query(guild_id, channel_id, kind=kind, label=label,
                                      owner_id=owner_id)
-        rows = self._all(f"{query.sql} ORDER BY act_id", query.params)
+        rows = self._all(query.sql, query.params)
         return [record for record in map(query.parse, rows) if record is not None]
 
     @staticmethod
@@ -164,16 +158,21 @@ class ActionRepository(Repository):
         owner_id: int | None = None,
     ) -> Query[ActionRecord | None]:
         """:meth:`find_open` as a query, to read beside others (``Queries.beside_rows``),
-        its columns named ``act_…``; None for a row of NULLs (there is none). Unordered:
-        a join need not keep a subquery's order (the caller orders them by id)."""
+        its columns named ``act_…``; None for a row of NULLs (there is none). Oldest first
+        when read alone; a join need not keep a subquery's order (its caller orders them
+        by id)."""
         kind_value = None if kind is None else kind.value
         key = None if label is None else label_key(label)
         return Query(
-            "SELECT " + ", ".join(f"{name} AS act_{name}" for name in _COLUMNS)  # noqa: S608
-            + " FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
+            "SELECT id AS act_id, kind AS act_kind, guild_id AS act_guild_id,"
+            " channel_id AS act_channel_id, owner_id AS act_owner_id, label AS act_label,"
+            " status AS act_status, state_json AS act_state_json, version AS act_version,"
+            " message_id AS act_message_id, created_at AS act_created_at,"
+            " updated_at AS act_updated_at"
+            " FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
             " AND (? IS NULL OR kind = ?)"
             " AND (? IS NULL OR label_key = ?)"
-            " AND (? IS NULL OR owner_id = ?)",
+            " AND (? IS NULL OR owner_id = ?) ORDER BY id",
             (guild_id, channel_id, kind_value, kind_value, key, key, owner_id, owner_id),
             _parse_act,
         )
@@ -193,8 +192,12 @@ class ActionRepository(Repository):
         """:meth:`last_closed` as a query, to read beside others (``Queries.with_rows``),
         its columns named ``last_…`` (apart from :meth:`find_open_query`'s)."""
         return Query(
-            "SELECT " + ", ".join(f"{name} AS last_{name}" for name in _COLUMNS)  # noqa: S608
-            + " FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
+            "SELECT id AS last_id, kind AS last_kind, guild_id AS last_guild_id,"
+            " channel_id AS last_channel_id, owner_id AS last_owner_id, label AS last_label,"
+            " status AS last_status, state_json AS last_state_json, version AS last_version,"
+            " message_id AS last_message_id, created_at AS last_created_at,"
+            " updated_at AS last_updated_at"
+            " FROM actions WHERE guild_id = ? AND channel_id = ? AND kind = ?"
             " AND label_key = ? AND status = 'closed' ORDER BY id DESC LIMIT 1",
             (guild_id, channel_id, kind.value, label_key(label)),
             partial(parse_prefixed, "last_"),

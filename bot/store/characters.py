@@ -79,7 +79,7 @@ class CharacterRepository(Repository):
         """Sheets of the server with this name (case, spaces, accents aside): the owner's,
         or every owner's when ``owner_id`` is None; oldest first."""
         query = self.named_query(guild_id, name, owner_id)
-        rows = self._all(f"{query.sql} ORDER BY nch_id", query.params)
+        rows = self._all(query.sql, query.params)
         return [record for record in map(query.parse, rows) if record is not None]
 
     @staticmethod
@@ -87,13 +87,14 @@ class CharacterRepository(Repository):
         guild_id: int, name: str, owner_id: int | None = None
     ) -> Query[CharacterRecord | None]:
         """:meth:`named` as a query, to read beside the settings (``Queries.beside_rows``),
-        its columns named ``nch_…``; None for a row of NULLs (there is none). Unordered:
-        a join need not keep a subquery's order (the caller orders them by id)."""
+        its columns named ``nch_…``; None for a row of NULLs (there is none). Oldest first
+        when read alone; a join need not keep a subquery's order (its caller orders them
+        by id)."""
         return Query(
             "SELECT c.id AS nch_id, c.guild_id AS nch_guild_id, c.owner_id AS nch_owner_id,"
             " c.version AS nch_version, c.sheet_json AS nch_sheet_json"
             " FROM characters c WHERE c.guild_id = ? AND c.name_key = ?"
-            " AND (? IS NULL OR c.owner_id = ?)",
+            " AND (? IS NULL OR c.owner_id = ?) ORDER BY c.id",
             (guild_id, fold(name), owner_id, owner_id),
             partial(record_of, prefix="nch_"),
         )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple, NotRequired, TypedDict, TypeVar, Unpack
 
-from bot.store.actions import columns_as, parse_prefixed
+from bot.store.actions import parse_prefixed
 from bot.store.characters import record_of
 from bot.store.repository import Connection, Query, Repository
 from bot.store.stats import StatsRepository
@@ -380,12 +380,17 @@ class RollRepository(Repository):
             return Pressed(roll, pool, row["pool_beats"] or 0, None, action)
 
         return Query(
-            "SELECT rolls.*, will_pools.current AS pool_current,"  # noqa: S608 - own text
+            "SELECT rolls.*, will_pools.current AS pool_current,"
             " will_pools.maximum AS pool_maximum, beats.beats AS pool_beats,"
             " rch.id AS rch_id, rch.guild_id AS rch_guild_id, rch.owner_id AS rch_owner_id,"
-            " rch.version AS rch_version, rch.sheet_json AS rch_sheet_json, "
-            + columns_as("pact", "pact_")
-            + " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
+            " rch.version AS rch_version, rch.sheet_json AS rch_sheet_json,"
+            " pact.id AS pact_id, pact.kind AS pact_kind, pact.guild_id AS pact_guild_id,"
+            " pact.channel_id AS pact_channel_id, pact.owner_id AS pact_owner_id,"
+            " pact.label AS pact_label, pact.status AS pact_status,"
+            " pact.state_json AS pact_state_json, pact.version AS pact_version,"
+            " pact.message_id AS pact_message_id, pact.created_at AS pact_created_at,"
+            " pact.updated_at AS pact_updated_at"
+            " FROM rolls LEFT JOIN will_pools ON will_pools.guild_id = rolls.guild_id"
             " AND will_pools.user_id = rolls.roller_id AND rolls.character_id IS NULL"
             " LEFT JOIN beats ON beats.guild_id = rolls.guild_id"
             " AND beats.user_id = rolls.roller_id AND rolls.character_id IS NULL"

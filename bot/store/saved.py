@@ -40,8 +40,9 @@ class SavedRollRepository(Repository):
             return _saved({name: row[f"sv_{name}"] for name in _COLUMNS})
 
         return Query(
-            "SELECT " + ", ".join(f"{column} AS sv_{column}" for column in _COLUMNS)  # noqa: S608
-            + " FROM saved_rolls WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+            "SELECT id AS sv_id, guild_id AS sv_guild_id, user_id AS sv_user_id, name AS sv_name,"
+            " asked_json AS sv_asked_json, label AS sv_label"
+            " FROM saved_rolls WHERE guild_id = ? AND user_id = ? AND name_key = ?",
             (guild_id, user_id, name_key(name)),
             parse,
         )

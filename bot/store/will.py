@@ -151,12 +151,19 @@ class WillRepository(Repository):
                 msg = f"character {record.id} changed inside its own transaction"
                 raise RuntimeError(msg)
             return sheet.beats
-        upsert = (
+        if beats is not None:
+            self._do(
+                "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats.beats + 1,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                (guild_id, user_id),
+            )
+            return beats + 1
+        row = self._returning(
             "INSERT INTO beats (guild_id, user_id, beats) VALUES (?, ?, 1)"
             " ON CONFLICT (guild_id, user_id) DO UPDATE SET beats = beats.beats + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " RETURNING beats",
+            (guild_id, user_id),
         )
-        if beats is not None:
-            self._do(upsert, (guild_id, user_id))
-            return beats + 1
-        return int(self._returning(f"{upsert} RETURNING beats", (guild_id, user_id))["beats"])
+        return int(row["beats"])
