@@ -65,6 +65,40 @@ SHAPES = (  # only "?" is joined in:
 )
 
 
+#: What /stats adds up (StatsRepository.samples): a part's counters, the tallies' and the
+#: request shapes' side by side (a shape's row padded to a tally's width), every part
+#: in one statement. Literal text, built once from literal text.
+_TALLY_SUMS = (
+    "SELECT 'tally' AS counted, ruleset, '' AS shape, sum(rolls), sum(dice), sum(will_spent),"
+    " sum(dramatic_failure), sum(failure), sum(success), sum(exceptional_success), sum(botch),"
+    " sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10)"
+    " FROM stat_tally"
+)
+_SHAPE_SUMS = (
+    "SELECT 'shape' AS counted, ruleset, shape, sum(rolls), sum(dramatic_failure),"
+    " sum(failure), sum(success), sum(exceptional_success), sum(botch),"
+    " 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM stat_shapes"
+)
+#: One part's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
+#: ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
+#: from a day on: the months after its month and the days of its month.
+_PART = (" WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+         " AND (? IS NULL OR ruleset = ?)")
+_EVERY = " AND span = 'all'"
+_FROM_DAY = (" AND ((span = 'month' AND bucket > ?)"
+             " OR (span = 'day' AND bucket >= ? AND bucket < ?))")
+#: The most parts one statement adds up (engine.stats.parts gives one or two).
+_PARTS = 2
+SAMPLES = {
+    (count, since): " UNION ALL ".join([
+        _TALLY_SUMS + _PART + (_FROM_DAY if since else _EVERY) + " GROUP BY ruleset"
+        + " UNION ALL "
+        + _SHAPE_SUMS + _PART + (_FROM_DAY if since else _EVERY) + " GROUP BY ruleset, shape"
+    ] * count)
+    for count in range(1, _PARTS + 1) for since in (False, True)
+}
+
+
 def day_number(day: date) -> int:
     """A day's bucket: days since 1970-01-01."""
     return day.toordinal() - _EPOCH
@@ -166,14 +200,19 @@ class StatsRepository(Repository):
         """
         tallies: dict[str, list[int]] = {}
         shapes: dict[tuple[str, str], list[int]] = {}
-        for part in parts:
-            for row in self._tallies(guild_id, part, since, ruleset):
-                into = tallies.setdefault(row[0], [0] * (len(row) - 1))
-                for i, value in enumerate(row[1:]):
-                    into[i] += value
-            for row in self._shapes(guild_id, part, since, ruleset):
-                into = shapes.setdefault((row[0], row[1]), [0] * (len(row) - 2))
-                for i, value in enumerate(row[2:]):
+        for first in range(0, len(parts), _PARTS):
+            some = parts[first:first + _PARTS]
+            statement = SAMPLES[len(some), since is not None]
+            params = [value for part in some
+                      for value in self._params(guild_id, part, since, ruleset) * 2]
+            for row in self._all(statement, params):
+                values = list(row[3:])
+                if row[0] == "tally":
+                    into = tallies.setdefault(row[1], [0] * len(values))
+                else:
+                    values = values[:1 + len(OUTCOME_COLUMNS)]
+                    into = shapes.setdefault((row[1], row[2]), [0] * len(values))
+                for i, value in enumerate(values):
                     into[i] += value
         samples = []
         outcomes = len(OUTCOME_COLUMNS)
@@ -208,66 +247,6 @@ class StatsRepository(Repository):
             next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
             params += [month, day_number(since), day_number(next_month)]
         return params
-
-    # One level's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
-    # ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
-    # from a day on: the months after its month and the days of its month.
-
-    def _tallies(
-        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
-    ) -> list[sqlite3.Row]:
-        params = self._params(guild_id, part, since, ruleset)
-        if since is None:
-            return self._all(
-                "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
-                " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1),"
-                " sum(f2),"
-                " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
-                " stat_tally"
-                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
-                " AND (? IS NULL OR ruleset = ?)"
-                " AND span = 'all'"
-                " GROUP BY ruleset",
-                params,
-            )
-        return self._all(
-            "SELECT ruleset, sum(rolls), sum(dice), sum(will_spent), sum(dramatic_failure),"
-            " sum(failure), sum(success), sum(exceptional_success), sum(botch), sum(f1), sum(f2),"
-            " sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10) FROM"
-            " stat_tally"
-            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
-            " AND (? IS NULL OR ruleset = ?)"
-            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
-            " ?))"
-            " GROUP BY ruleset",
-            params,
-        )
-
-    def _shapes(
-        self, guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
-    ) -> list[sqlite3.Row]:
-        params = self._params(guild_id, part, since, ruleset)
-        if since is None:
-            return self._all(
-                "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure),"
-                " sum(success),"
-                " sum(exceptional_success), sum(botch) FROM stat_shapes"
-                " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
-                " AND (? IS NULL OR ruleset = ?)"
-                " AND span = 'all'"
-                " GROUP BY ruleset, shape",
-                params,
-            )
-        return self._all(
-            "SELECT ruleset, shape, sum(rolls), sum(dramatic_failure), sum(failure), sum(success),"
-            " sum(exceptional_success), sum(botch) FROM stat_shapes"
-            " WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
-            " AND (? IS NULL OR ruleset = ?)"
-            " AND ((span = 'month' AND bucket > ?) OR (span = 'day' AND bucket >= ? AND bucket <"
-            " ?))"
-            " GROUP BY ruleset, shape",
-            params,
-        )
 
     # --- /stats export ----------------------------------------------------------------------
 

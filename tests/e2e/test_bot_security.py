@@ -390,6 +390,7 @@ PASSED_THROUGH = {
     ("rolls.py", "close_and_insert", "_CLOSE_AND_INSERT"): "literal text: _CLOSE and _INSERT",
     ("stats.py", "_tally", "TALLY"): "literal text, a VALUES row per level (stats.py)",
     ("stats.py", "_shape", "SHAPES"): "literal text, a VALUES row per level (stats.py)",
+    ("stats.py", "samples", "statement"): "literal text, a tally and a shape read per part",
     ("postgres.py", "_holding", "prepare"): (
         "PREPARE of a repository's literal SQL, translated, named by the store"
     ),

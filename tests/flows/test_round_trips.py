@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.flows import config, extended, rolls, will
+from bot.flows.stats import stats
 from bot.store.store import PostgresStore
 from tests.flows.conftest import ALICE, STORYTELLER, Table
 from tests.flows.test_config_flows import admin
@@ -47,6 +48,10 @@ async def _extended_labels(table: Table) -> Any:
     return await extended.open_labels(table.deps, table.ctx(ALICE), "door")
 
 
+async def _stats(table: Table) -> Any:
+    return await table.run(stats(table.deps, table.ctx(), since="2020-01-01"))
+
+
 #: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
 BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
@@ -55,6 +60,7 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/will show", _will, 1, 1),
     ("/extended list", _extended_list, 1, 1),
     ("/extended roll autocomplete", _extended_labels, 1, 1),
+    ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
 ]
 
 
