@@ -24,6 +24,9 @@ from bot.render.state import (
 )
 from bot.render.teamwork import scene_teamwork_ended
 from bot.store import Conflict, Tx
+from bot.store.actions import ActionRepository
+from bot.store.attempts import AttemptRepository
+from bot.store.initiative import InitiativeRepository
 from engine import will
 from engine.records import ChannelConfig, WillPool
 
@@ -44,13 +47,20 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
     guild_id, channel_id = ctx.guild_id, ctx.channel_id
 
     def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
-        attempts = tx.attempts.reset_channel(guild_id, channel_id)
+        # What the scene's end changes, read in one statement: the channel's successive
+        # attempts, its tracker, its open actions (its rolls close as they are read).
+        attempts, tracker, found = tx.queries.with_rows(
+            AttemptRepository.count_query(guild_id, channel_id),
+            InitiativeRepository.open_query(guild_id, channel_id),
+            ActionRepository.find_open_query(guild_id, channel_id),
+        )
+        tx.attempts.reset_channel(guild_id, channel_id)
         tx.attempts.reset_turn(guild_id, channel_id)
         closed = tx.rolls.close(guild_id, channel_id)
         with speaking(ctx.public_voice(config)):  # the message and the cards it closes
-            teamworks, teamwork_edits = teamwork.end_for_scene(tx, guild_id, channel_id, config)
-            contests, contest_edits = contest.end_for_scene(tx, guild_id, channel_id, config)
-            trackers, tracker_edits = initiative.end_for_scene(tx, guild_id, channel_id, config)
+            teamworks, teamwork_edits = teamwork.end_for_scene(tx, found, config)
+            contests, contest_edits = contest.end_for_scene(tx, found, config)
+            trackers, tracker_edits = initiative.end_for_scene(tx, tracker, config)
             text = (
                 scene_ended(attempts, len(closed))
                 + scene_teamwork_ended(teamworks)

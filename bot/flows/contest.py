@@ -285,17 +285,17 @@ async def pool_form_submitted(
 
 
 def end_for_scene(
-    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+    tx: Tx, found: list[ActionRecord], config: ChannelConfig
 ) -> tuple[int, tuple[Edit, ...]]:
     """`/scene end`, inside its write: close the channel's contests still waiting for a
-    resist. Answers how many closed and the edits of their cards (they say the scene
-    ended and lose Roll to resist)."""
+    resist (among its open actions, ``found``). Answers how many closed and the edits of
+    their cards (they say the scene ended and lose Roll to resist)."""
     def card(saved: ActionRecord, after: ContestState) -> tuple[Edit, ...]:
         if saved.message_id is None:
             return ()
         return (Edit(saved.channel_id, saved.message_id, contest_message(saved, after, config)),)
 
     return close_open(
-        tx, ActionKind.CONTEST, guild_id, channel_id,
+        tx, ActionKind.CONTEST, found,
         ended=lambda record: rules.scene_ended(_state(record)), card=card,
     )

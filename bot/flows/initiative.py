@@ -367,11 +367,10 @@ async def combatant_names(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
 
 
 def end_for_scene(
-    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+    tx: Tx, record: TrackerRecord | None, config: ChannelConfig
 ) -> tuple[int, tuple[Edit, ...]]:
-    """`/scene end`, inside its write: close the channel's tracker. Answers how many closed
-    (0 or 1) and the edit of its card."""
-    record = tx.initiative.open_in(guild_id, channel_id)
+    """`/scene end`, inside its write: close the channel's tracker (``record``, read in this
+    write). Answers how many closed (0 or 1) and the edit of its card."""
     if record is None:
         return 0, ()
     after = initiative.scene_ended(_state(record))

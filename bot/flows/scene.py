@@ -17,19 +17,20 @@ S = TypeVar("S", bound=BaseModel)
 def close_open(
     tx: Tx,
     kind: ActionKind,
-    guild_id: int,
-    channel_id: int,
+    found: list[ActionRecord],
     *,
     ended: Callable[[ActionRecord], S | None],
     card: Callable[[ActionRecord, S], tuple[Edit, ...]],
 ) -> tuple[int, tuple[Edit, ...]]:
-    """Inside `/scene end`'s write: close the channel's open actions of ``kind`` that the
-    engine ends with the scene (``ended`` answers the closed state, or None to leave one
-    as it is). Answers how many closed and the edits of their cards (``card``, given the
-    record as saved)."""
+    """Inside `/scene end`'s write: close the open actions of ``kind`` among the channel's
+    (``found``, read in this write) that the engine ends with the scene (``ended``
+    answers the closed state, or None to leave one as it is). Answers how many closed and
+    the edits of their cards (``card``, given the record as saved)."""
     closed = 0
     edits: list[Edit] = []
-    for record in tx.actions.find_open(guild_id, channel_id, kind=kind):
+    for record in sorted(found, key=lambda record: record.id):
+        if record.kind is not kind:
+            continue
         after = ended(record)
         if after is None:
             continue

@@ -688,15 +688,16 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
 
 def end_for_scene(
-    tx: Tx, guild_id: int, channel_id: int, config: ChannelConfig
+    tx: Tx, found: list[ActionRecord], config: ChannelConfig
 ) -> tuple[int, tuple[Edit, ...]]:
-    """`/scene end`, inside its write: end the channel's unfinished teamwork actions.
+    """`/scene end`, inside its write: end the channel's unfinished teamwork actions
+    (among its open actions, ``found``).
 
     Answers how many ended and the edits of their cards (they lose their buttons and
     say the scene ended).
     """
     return close_open(
-        tx, ActionKind.TEAMWORK, guild_id, channel_id,
+        tx, ActionKind.TEAMWORK, found,
         ended=lambda record: teamwork.scene_ended(_state(record)),
         card=lambda saved, after: _card_edit(saved, after, config, None),
     )

@@ -62,11 +62,21 @@ class AttemptRepository(Repository):
             (guild_id, channel_id, user_id, label_key(label)),
         )
 
-    def reset_channel(self, guild_id: int, channel_id: int) -> int:
-        """Forget every successive attempt in the channel (end of scene, "no pressure").
-        Answers how many actions were reset."""
-        return self._run(
+    def reset_channel(self, guild_id: int, channel_id: int) -> None:
+        """Forget every successive attempt in the channel (end of scene, "no pressure");
+        :meth:`count_query` reads how many there are first, when that is wanted."""
+        self._do(
             "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
+        )
+
+    @staticmethod
+    def count_query(guild_id: int, channel_id: int) -> Query[int]:
+        """How many actions of the channel carry successive attempts, as a query that
+        always answers one row (its column ``attempts_here``), to read beside others."""
+        return Query(
+            "SELECT count(*) AS attempts_here FROM attempts WHERE guild_id = ? AND channel_id = ?",
+            (guild_id, channel_id),
+            lambda row: 0 if row is None else int(row["attempts_here"]),
         )
 
     def turn_actions(self, guild_id: int, channel_id: int, user_id: int) -> int:

@@ -61,9 +61,14 @@ class InitiativeRepository(Repository):
         self, first: Query[T], guild_id: int, channel_id: int
     ) -> tuple[T, TrackerRecord | None]:
         """``first`` and :meth:`open_in`, in one statement."""
-        return self._both(first, Query(
+        return self._both(first, self.open_query(guild_id, channel_id))
+
+    @staticmethod
+    def open_query(guild_id: int, channel_id: int) -> Query[TrackerRecord | None]:
+        """:meth:`open_in` as a query, to read beside others (``Queries``)."""
+        return Query(
             "SELECT * FROM initiative WHERE guild_id = ? AND channel_id = ? AND status = 'open'",
-            (guild_id, channel_id), _found))
+            (guild_id, channel_id), _found)
 
     def open_in(self, guild_id: int, channel_id: int) -> TrackerRecord | None:
         """The channel's open tracker, if any."""

@@ -162,7 +162,7 @@ async def test_end_for_scene_closes_pending_contests_and_drops_their_button(
     config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL, text_only=True)
 
     def end(tx: Tx) -> tuple[int, tuple[Edit, ...]]:
-        return contest.end_for_scene(tx, GUILD, CHANNEL, config)
+        return contest.end_for_scene(tx, tx.actions.find_open(GUILD, CHANNEL), config)
 
     closed, edits = await table.store.write(end)
     assert closed == 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.flows import config, extended, rolls, will
+from bot.flows import clock, config, extended, rolls, will
 from bot.flows.stats import stats
 from bot.store.store import PostgresStore
 from tests.flows.conftest import ALICE, STORYTELLER, Table
@@ -52,6 +52,10 @@ async def _stats(table: Table) -> Any:
     return await table.run(stats(table.deps, table.ctx(), since="2020-01-01"))
 
 
+async def _scene_end(table: Table) -> Any:
+    return await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+
+
 #: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
 BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
@@ -61,6 +65,8 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/extended list", _extended_list, 1, 1),
     ("/extended roll autocomplete", _extended_labels, 1, 1),
     ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
+    # the settings; what it ends, in one statement; the rolls it closes; COMMIT
+    ("/scene end", _scene_end, 4, 2),
 ]
 
 

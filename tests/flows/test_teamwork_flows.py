@@ -292,7 +292,7 @@ async def test_end_for_scene_ends_unfinished_teamwork_and_redraws_their_cards(
     config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL)
 
     def end(tx: Tx) -> tuple[int, tuple[Edit, ...]]:
-        return teamwork.end_for_scene(tx, GUILD, CHANNEL, config)
+        return teamwork.end_for_scene(tx, tx.actions.find_open(GUILD, CHANNEL), config)
 
     ended, edits = await table.store.write(end)
     assert ended == 1

@@ -131,7 +131,12 @@ async def test_the_end_of_the_scene_resets_the_channels_attempts_only(store: Sto
     await store.write(lambda tx: _count(tx, failure(), user_id=OTHER))
     await store.write(lambda tx: _count(tx, failure(), channel_id=OTHER_CHANNEL))
 
-    reset = await store.write(lambda tx: tx.attempts.reset_channel(GUILD, CHANNEL))
+    def reset_channel(tx: Tx) -> int:
+        count = tx.queries.one(AttemptRepository.count_query(GUILD, CHANNEL))
+        tx.attempts.reset_channel(GUILD, CHANNEL)
+        return count
+
+    reset = await store.write(reset_channel)
 
     here = await _failures(store)
     elsewhere = await _failures(store, channel_id=OTHER_CHANNEL)
