@@ -605,12 +605,12 @@ async def abandon(deps: Deps, ctx: Ctx, *, label: str | None = None) -> Reply:
 def _live_in_channel(tx: Tx, ctx: Ctx) -> tuple[ChannelConfig, list[ActionRecord]]:
     """The settings and the channel's live extended actions, oldest first, in one
     statement."""
-    config, found = tx.queries.beside_rows(
+    (config, _nobody), found = tx.queries.beside_rows(
         ctx.config_query(),
         ActionRepository.find_open_query(ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED),
     )
-    return config[0], sorted((record for record in found if _action(record).live),
-                             key=lambda record: record.id)
+    return config, sorted((record for record in found if _action(record).live),
+                          key=lambda record: record.id)
 
 
 async def list_open(deps: Deps, ctx: Ctx) -> Reply:
@@ -667,7 +667,7 @@ async def _open_form(deps: Deps, ctx: Ctx, action_id: int, version: int) -> Repl
     """Take a Condition: the form, if the card is current (checked again on submit)."""
 
     def read(tx: Tx) -> None:
-        (config, _), found = tx.queries.both(
+        (config, _nobody), found = tx.queries.both(
             ctx.config_query(), ActionRepository.get_query(action_id))
         _checked(found, ctx, ctx.storyteller(config), version)
 

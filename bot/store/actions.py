@@ -177,20 +177,14 @@ class ActionRepository(Repository):
             _parse_act,
         )
 
-    def last_closed(
-        self, guild_id: int, channel_id: int, *, kind: ActionKind, label: str
-    ) -> ActionRecord | None:
-        """The channel's most recently ended action of this kind and label, if any
-        (a fresh attempt at a task inherits what the last one left, e.g. a −2)."""
-        query = self.last_closed_query(guild_id, channel_id, kind=kind, label=label)
-        return query.parse(self._one(query.sql, query.params))
-
     @staticmethod
     def last_closed_query(
         guild_id: int, channel_id: int, *, kind: ActionKind, label: str
     ) -> Query[ActionRecord | None]:
-        """:meth:`last_closed` as a query, to read beside others (``Queries.with_rows``),
-        its columns named ``last_…`` (apart from :meth:`find_open_query`'s)."""
+        """The channel's most recently ended action of this kind and label, if any (a
+        fresh attempt at a task inherits what the last one left, e.g. a −2), as a query to
+        read beside others (``Queries.with_rows``; alone, ``Queries.one``): its columns are
+        named ``last_…`` (apart from :meth:`find_open_query`'s)."""
         return Query(
             "SELECT id AS last_id, kind AS last_kind, guild_id AS last_guild_id,"
             " channel_id AS last_channel_id, owner_id AS last_owner_id, label AS last_label,"

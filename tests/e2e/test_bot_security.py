@@ -379,7 +379,6 @@ PASSED_THROUGH = {
     ("repository.py", "one", "query.sql"): "a Query's SQL, literal where it is built",
     ("settings.py", "_levels", "query.sql"): "a Query's SQL, literal where it is built",
     ("actions.py", "find_open", "query.sql"): "a Query's SQL, literal where it is built",
-    ("actions.py", "last_closed", "query.sql"): "a Query's SQL, literal where it is built",
     ("characters.py", "named", "query.sql"): "a Query's SQL, literal where it is built",
     ("settings.py", "config_and_character", "query.sql"): (
         "a Query's SQL, literal where it is built"

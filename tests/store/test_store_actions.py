@@ -215,12 +215,12 @@ async def test_the_last_closed_attempt_at_a_task_is_found_by_label(store: Store)
 
     last, teamwork = await store.read(
         lambda tx: (
-            tx.actions.last_closed(
+            tx.queries.one(ActionRepository.last_closed_query(
                 GUILD, CHANNEL, kind=ActionKind.EXTENDED, label="Research the Cult"
-            ),
-            tx.actions.last_closed(
+            )),
+            tx.queries.one(ActionRepository.last_closed_query(
                 GUILD, CHANNEL, kind=ActionKind.TEAMWORK, label="Research the cult"
-            ),
+            )),
         )
     )
 
