@@ -214,9 +214,9 @@ async def start(
         name = label or default_label(ctx.user_name)
 
     def write(tx: Tx) -> ActionRecord:
-        created = tx.actions.create_unless_open(  # none open of that name: one statement
+        created = tx.actions.create(  # none open of that name: one statement
             ActionKind.TEAMWORK, guild_id=ctx.guild_id, channel_id=ctx.channel_id,
-            owner_id=ctx.user_id, label=name, state=action,
+            owner_id=ctx.user_id, label=name, state=action, unless_open=True,
         )
         if created is None:
             raise Conflict(None)

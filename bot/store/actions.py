@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, Literal, overload
 
 from pydantic import BaseModel
 
@@ -53,6 +53,16 @@ _parse_act = partial(parse_prefixed, "act_")
 class ActionRepository(Repository):
     """Open and closed actions of a channel."""
 
+    @overload
+    def create(self, kind: ActionKind, *, guild_id: int, channel_id: int, owner_id: int,
+               label: str, state: BaseModel, unless_open: Literal[False] = False
+               ) -> ActionRecord: ...
+
+    @overload
+    def create(self, kind: ActionKind, *, guild_id: int, channel_id: int, owner_id: int,
+               label: str, state: BaseModel, unless_open: Literal[True]
+               ) -> ActionRecord | None: ...
+
     def create(
         self,
         kind: ActionKind,
@@ -62,41 +72,29 @@ class ActionRepository(Repository):
         owner_id: int,
         label: str,
         state: BaseModel,
-    ) -> ActionRecord:
+        unless_open: bool = False,
+    ) -> ActionRecord | None:
         """Store a new open action at version 1.
 
-        Nothing stops two open actions with one label: a caller that wants labels
-        unique checks :meth:`find_open` first in the same transaction, or calls
-        :meth:`create_unless_open`.
+        With ``unless_open``, only if no open action of this kind and label is in the
+        channel: None (nothing stored) when one is; the check and the insert are one
+        statement. Without it nothing stops two open actions with one label: a caller
+        that wants labels unique checks :meth:`find_open` first, in the same transaction.
         """
-        return _action(self._returning(
-            "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
-            " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
-            (kind.value, guild_id, channel_id, owner_id, label, label_key(label),
-             state.model_dump_json()),
-        ))
-
-    def create_unless_open(
-        self,
-        kind: ActionKind,
-        *,
-        guild_id: int,
-        channel_id: int,
-        owner_id: int,
-        label: str,
-        state: BaseModel,
-    ) -> ActionRecord | None:
-        """:meth:`create`, only if no open action of this kind and label is in the
-        channel; None (nothing stored) when one is. The check and the insert are one
-        statement."""
         key = label_key(label)
+        values = (kind.value, guild_id, channel_id, owner_id, label, key, state.model_dump_json())
+        if not unless_open:
+            return _action(self._returning(
+                "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
+                " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                values,
+            ))
         row = self._one(
             "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
             " state_json) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM actions"
             " WHERE guild_id = ? AND channel_id = ? AND kind = ? AND label_key = ?"
             " AND status = 'open') RETURNING *",
-            (kind.value, guild_id, channel_id, owner_id, label, key, state.model_dump_json(),
-             guild_id, channel_id, kind.value, key),
+            (*values, guild_id, channel_id, kind.value, key),
         )
         return None if row is None else _action(row)
 

@@ -79,9 +79,9 @@ async def test_a_new_action_is_open_at_version_one_with_its_state(store: Store) 
 
 async def _start_unless_open(store: Store, label: str = "Research the cult",
                              kind: ActionKind = ActionKind.TEAMWORK) -> ActionRecord | None:
-    return await store.write(lambda tx: tx.actions.create_unless_open(
+    return await store.write(lambda tx: tx.actions.create(
         kind, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER, label=label,
-        state=Progress(),
+        state=Progress(), unless_open=True,
     ))
 
 
