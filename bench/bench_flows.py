@@ -38,9 +38,7 @@ from bot.flows import initiative, rolls
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, run
 from bot.render.message import Message
-from bot.store import Store, Tx
-from bot.store.greenlets import wait
-from bot.store.postgres import READERS
+from bot.store import Store
 from engine.faces import seeded_faces
 from engine.models import Term
 from engine.parser import NamedPart
@@ -157,19 +155,6 @@ async def _counted(deps: Deps, workload: Workload, member: int) -> tuple[int, in
     return deps.store.trips - trips, deps.store.round_trips - round_trips
 
 
-async def _every_reader(store: Store) -> None:
-    """On PostgreSQL, a read on every reader at once (each waits for the others): all of
-    them connected and, once idle, in a transaction begun ahead, as in a bot that has
-    served for a while."""
-    together = asyncio.Barrier(READERS)
-
-    def read(tx: Tx) -> None:
-        wait(asyncio.wait_for(together.wait(), 5.0))
-
-    if store.round_trips != store.trips:  # PostgreSQL (SQLite has no round trips of its own)
-        await asyncio.gather(*(store.read(read) for _ in range(READERS)))
-
-
 async def _emptied(url: str) -> str:
     """The bench's PostgreSQL database with every table emptied (the schema kept)."""
     conn = await asyncpg.connect(url)
@@ -199,7 +184,7 @@ async def measure(
             # reserved while idle, so it prepares the statements of that path.
             await _counted(deps, workload, 999_997)
             await _counted(deps, workload, 999_998)
-            await _every_reader(store)
+            await store.warm()  # every worker connected, as the bot does at start-up
             trips, round_trips = await _counted(deps, workload, 999_999)
             latencies: list[float] = []
             stop = time.perf_counter() + seconds

@@ -118,6 +118,12 @@ async def serve(settings: Settings) -> int:
     except (MigrationError, StoreError) as error:
         msg = f"The database cannot be used, nothing was started: {error}"
         raise StartupError(msg) from None
+    try:
+        await store.warm()
+    except StoreError as error:
+        await store.close()
+        msg = f"The database cannot be used, nothing was started: {error}"
+        raise StartupError(msg) from None
     log.info("Store in use: %s", store.describe)
     faces = dice_source(settings)
     stop = asyncio.Event()

@@ -695,6 +695,21 @@ class PgEngine:
             (self._writes if worker.begin == WRITE else self._reads).put_nowait(None)
         await asyncio.gather(*(worker.task for worker in self._workers), return_exceptions=True)
 
+    async def warm(self) -> None:
+        """Connect every worker (PostgresStore.warm); :class:`StoreError` naming the
+        server (never the password) when one cannot connect or use its database."""
+        together = asyncio.Barrier(READERS)
+
+        def read(conn: PgConnection) -> None:  # it only has to be served
+            wait(asyncio.wait_for(together.wait(), CONNECT_TIMEOUT))
+
+        try:
+            await asyncio.gather(*(self.run(read, write=False) for _ in range(READERS)),
+                                 self.run(lambda conn: None, write=True))
+        except (asyncpg.PostgresError, TimeoutError) as error:
+            msg = f"{self.server} cannot be used: {_reason(error, self.url)}"
+            raise StoreError(msg) from None
+
     async def run(self, body: Callable[[PgConnection], T], *, write: bool) -> T:
         """``body`` in a transaction on a worker (:data:`WRITE` or :data:`READ`), re-run
         after a lost race (bounded); rolled back and re-raised when it raises.

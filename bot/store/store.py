@@ -191,6 +191,10 @@ class Store:
         """Close the connection once the transactions already queued are over."""
         await self._conn.close()
 
+    async def warm(self) -> None:
+        """Open ahead what the first commands would open (PostgreSQL's connections);
+        SQLite's one connection is open already."""
+
     async def read(self, body: Callable[[Tx], T]) -> T:
         """Run ``body`` in a read transaction (a consistent view): one trip."""
         return await self._in_thread("BEGIN", body)
@@ -253,6 +257,13 @@ class PostgresStore(Store):
 
     async def close(self) -> None:
         await self._engine.close()
+
+    async def warm(self) -> None:
+        """Connect every worker now (at start-up), so that no member's command waits for
+        a connection: each reader by a read that waits for the others (no reader takes
+        two), the writer by an empty write. Idle, each then begins its next transaction
+        ahead. :class:`StoreUnavailable` when the server cannot be reached."""
+        await self._engine.warm()
 
     async def _on_worker(self, body: Callable[[Tx], T], *, write: bool) -> T:
         self.trips += 1

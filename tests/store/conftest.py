@@ -12,7 +12,6 @@ import pytest
 
 from bot.store import Store, Tx
 from bot.store.greenlets import wait
-from bot.store.postgres import READERS
 from bot.store.saved import SavedRollRepository
 from bot.store.will import WillRepository
 from engine.models import (
@@ -209,16 +208,10 @@ BLOCKED = 5.0
 
 
 async def warm(store: Store) -> None:
-    """On PostgreSQL, a read on every reader (each waits for the others, so no reader
-    takes two), then until every worker has begun its next transaction: the round trips
-    counted next are those of a bot that has served for a while."""
-    together = asyncio.Barrier(READERS)
-
-    def read(tx: Tx) -> object:
-        wait(asyncio.wait_for(together.wait(), BLOCKED))
-        return tx.will.get(GUILD, ROLLER)
-
-    await asyncio.gather(*(store.read(read) for _ in range(READERS)))
+    """On PostgreSQL, every worker connected (``Store.warm``, as at start-up), then until
+    every worker has begun its next transaction: the round trips counted next are those
+    of a bot that has served for a while."""
+    await store.warm()
     await idle_workers(store)
 
 

@@ -216,6 +216,54 @@ async def test_a_database_gone_away_says_try_again_and_the_store_reconnects(
     assert pool.current == 5
 
 
+async def test_warming_connects_every_worker_before_any_command(
+    postgres: PostgresServer,
+) -> None:
+    """The bot warms its store at start-up: every worker connected (a reader each, the
+    writer too), so the first commands wait for no connection."""
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    admin = await asyncpg.connect(postgres.url())
+
+    async def sessions() -> int:
+        return int(await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = $1",
+            urlsplit(url).path.lstrip("/"),
+        ))
+
+    try:
+        engine = store._engine  # type: ignore[attr-defined]
+        assert all(worker._conn is None for worker in engine._workers), "none yet"
+        before = await sessions()
+        await store.warm()
+        assert len(engine._workers) == READERS + 1
+        assert all(worker._conn is not None for worker in engine._workers)
+        assert await sessions() - before == READERS + 1
+    finally:
+        await admin.close()
+        await store.close()
+
+
+async def test_warming_a_store_whose_database_is_gone_says_so_naming_the_server(
+    postgres: PostgresServer,
+) -> None:
+    name = "storybot_warm_gone"  # its own database: the suite's stays
+    admin = await asyncpg.connect(postgres.url())
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        await admin.execute(f"CREATE DATABASE {name}")
+        store = await Store.open(postgres.url(name))
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        try:
+            with pytest.raises(StoreError, match="does not exist") as refused:
+                await store.warm()
+        finally:
+            await store.close()
+    finally:
+        await admin.close()
+    assert str(store.describe) in str(refused.value)
+
+
 # --- BEGIN and a read's COMMIT between transactions -----------------------------------------
 
 
