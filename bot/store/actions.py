@@ -141,10 +141,8 @@ class ActionRepository(Repository):
     ) -> list[ActionRecord]:
         """The channel's open actions, oldest first, optionally of one kind, with one
         label (matched as :func:`label_key` does) or of one owner."""
-        query = self.find_open_query(guild_id, channel_id, kind=kind, label=label,
-                                     owner_id=owner_id)
-        rows = self._all(query.sql, query.params)
-        return [record for record in map(query.parse, rows) if record is not None]
+        return self._read_rows(self.find_open_query(guild_id, channel_id, kind=kind,
+                                                    label=label, owner_id=owner_id))
 
     @staticmethod
     def find_open_query(

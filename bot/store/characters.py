@@ -78,9 +78,7 @@ class CharacterRepository(Repository):
     def named(self, guild_id: int, name: str, owner_id: int | None = None) -> list[CharacterRecord]:
         """Sheets of the server with this name (case, spaces, accents aside): the owner's,
         or every owner's when ``owner_id`` is None; oldest first."""
-        query = self.named_query(guild_id, name, owner_id)
-        rows = self._all(query.sql, query.params)
-        return [record for record in map(query.parse, rows) if record is not None]
+        return self._read_rows(self.named_query(guild_id, name, owner_id))
 
     @staticmethod
     def named_query(

@@ -97,6 +97,15 @@ class Repository:
             return bool(held(sql, params))
         return self._conn.execute(sql, params).rowcount == 1
 
+    def _read(self, query: Query[T]) -> T:
+        """A one-row read given as a query, alone: its row (None when there is none),
+        parsed."""
+        return query.parse(self._one(query.sql, query.params))
+
+    def _read_rows(self, query: Query[V | None]) -> list[V]:
+        """A read of any number of rows given as a query, alone: each parsed."""
+        return _rows(self._all(query.sql, query.params), query)
+
     def _both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
         """Two one-row reads in one statement (one round trip on PostgreSQL): ``first``
         must always answer one row (a read from a key row, as the settings are);
@@ -154,7 +163,7 @@ class Queries(Repository):
 
     def one(self, query: Query[T]) -> T:
         """A read of another repository's, alone."""
-        return query.parse(self._one(query.sql, query.params))
+        return self._read(query)
 
     def both(self, first: Query[T], second: Query[U]) -> tuple[T, U]:
         """Two one-row reads in one statement (Repository._both)."""

@@ -21,7 +21,7 @@ def _saved(row: sqlite3.Row | dict[str, Any]) -> SavedRoll:
     )
 
 
-#: A saved roll's columns, named ``sv_…`` when read beside others (SavedRollRepository.get).
+#: A saved roll's columns, named ``sv_…`` when read beside others (SavedRollRepository.get_query).
 _COLUMNS: Final = ("id", "guild_id", "user_id", "name", "asked_json", "label")
 
 

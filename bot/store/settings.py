@@ -131,8 +131,7 @@ class SettingsRepository(Repository):
         """The settings in force (:meth:`config`) and the member's active character here
         (:meth:`bot.store.characters.CharacterRepository.active`; None for
         :data:`NOBODY`) in one statement: what nearly every command reads first."""
-        query = self.config_query(guild_id, channel_id, parent_id, user_id)
-        return query.parse(self._one(query.sql, query.params))
+        return self._read(self.config_query(guild_id, channel_id, parent_id, user_id))
 
     @staticmethod
     def config_query(

@@ -376,13 +376,9 @@ PASSED_THROUGH = {
     ("repository.py", "_expected", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_joined", "sql"): "Queries' SQL, each literal where it is built",
     ("attempts.py", "standing", "query.sql"): "a Query's SQL, literal where it is built",
-    ("repository.py", "one", "query.sql"): "a Query's SQL, literal where it is built",
+    ("repository.py", "_read", "query.sql"): "a Query's SQL, literal where it is built",
+    ("repository.py", "_read_rows", "query.sql"): "a Query's SQL, literal where it is built",
     ("settings.py", "_levels", "query.sql"): "a Query's SQL, literal where it is built",
-    ("actions.py", "find_open", "query.sql"): "a Query's SQL, literal where it is built",
-    ("characters.py", "named", "query.sql"): "a Query's SQL, literal where it is built",
-    ("settings.py", "config_and_character", "query.sql"): (
-        "a Query's SQL, literal where it is built"
-    ),
     ("postgres.py", "changes_one", "sql"): "a repository's literal SQL, passed on",
     ("rolls.py", "insert", "_INSERT"): "literal text, shared with close_and_insert (rolls.py)",
     ("rolls.py", "close", "_CLOSE_RETURNING"): "literal text, shared with close_and_insert",
