@@ -11,6 +11,8 @@ process; the bot is ``python -m bot``, or the bare discord.py bot, in its own)::
     .venv/bin/python -m bench.load --bot real --whatif direct-store   # bench/whatif.py
     .venv/bin/python -m bench.load --bot real --store both --mode open --rate 50
     .venv/bin/python -m bench.load --bot real --store postgres --processes 1 2 --mode closed
+    .venv/bin/python -m bench.load --bot real --store postgres --processes 1 2 --mode closed \
+        --cpu-limit 0.4
 
 Modes: ``open`` offers a fixed rate (``--rate`` interactions/s on a fixed schedule,
 whatever the bot answers); ``closed`` runs ``--concurrency`` workers that each fire the
@@ -30,7 +32,9 @@ suite's, tests/postgres_server.py) started once, a new database per run, and its
 processes' CPU reported beside the bot's. ``--processes N`` (PostgreSQL only) spreads
 the tables over N servers (guilds), one on each shard of N, and starts N bot processes
 (``SHARD_COUNT=N``, ``SHARD_IDS=n``), commands synced globally by shard 0's: CPU is
-then the processes' sum, RSS the largest process's.
+then the processes' sum, RSS the largest process's. ``--cpu-limit C`` holds each bot
+process to C cores, as a container's ``--cpus`` does (bench/cpulimit.py; Linux, as root),
+so that one and several processes compare on a machine whose cores the whole rig fills.
 
 The bot runs with ``DICE_SEED`` (reproducible dice), a fresh SQLite file in
 ``--db-dir`` and ``LOG_LEVEL=INFO`` (production's default). ``--profile`` runs the bot
@@ -48,6 +52,7 @@ import io
 import itertools
 import json
 import math
+import os
 import platform
 import pstats
 import shutil
@@ -58,7 +63,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench import procstat
+from bench import cpulimit, procstat
 from bench.load_driver import Driver, Recorder
 from bench.load_mix import BARE_MIX, DEFAULT_MIX, NEEDS, Table, build_tables, configure, parse_mix
 from tests.e2e.harness import BotProcess, FakeDiscord
@@ -99,6 +104,8 @@ class RunConfig:
     store: str = "sqlite"
     #: Bot processes, one shard each (``SHARD_COUNT`` = this); over 1 needs PostgreSQL.
     processes: int = 1
+    #: Cores each bot process may use (bench/cpulimit.py); None: as many as it takes.
+    cpu_limit: float | None = None
 
     @property
     def name(self) -> str:
@@ -107,6 +114,8 @@ class RunConfig:
         where = "" if self.store == "sqlite" else f" {self.store}"
         if self.processes > 1:
             where += f" ×{self.processes} processes"
+        if self.cpu_limit is not None:
+            where += f" at {self.cpu_limit:g} CPU each"
         return f"{self.bot}{patched}{where} {self.mode} ({load})"
 
     def argv(self) -> list[str]:
@@ -151,6 +160,9 @@ class RunResult:
     database_cpu_ms_per_1000: float | None
     #: REST requests the fake answered per interaction, by method and route.
     rest_per_interaction: dict[str, float]
+    #: With ``--cpu-limit``: the share of the window the bot processes waited for their
+    #: quota (the mean over them); near 0, the budget was not what held them back.
+    throttled_share: float | None
     load_before: str
     load_after: str
     profile_top: list[str] = field(default_factory=list)
@@ -284,7 +296,8 @@ async def run_one(config: RunConfig, postgres: PostgresServer | None = None) -> 
         env: dict[str, str] = {}
         if postgres is not None:
             env["DATABASE_URL"] = await postgres.new_database()
-        bots = []
+        bots: list[BotProcess] = []
+        groups: list[Path] = []
         try:
             # Shard 0 last: it syncs the commands, and its start waits until the fake's own
             # server, whichever shard owns it, is served.
@@ -300,10 +313,16 @@ async def run_one(config: RunConfig, postgres: PostgresServer | None = None) -> 
                 )
                 bots.append(bot)
                 await bot.start(timeout=60, synced=shard == 0)
-            return await _measure(config, fake, bots, tables, _postmaster(postgres))
+                if config.cpu_limit is not None and bot.pid is not None:
+                    groups.append(cpulimit.limit(bot.pid, config.cpu_limit,
+                                                 f"storyteller-load-{os.getpid()}-{shard}"))
+            return await _measure(config, fake, bots, tables, _postmaster(postgres),
+                                  groups=groups)
         finally:
             for bot in bots:
                 await bot.stop(timeout=30)
+            for group in groups:
+                cpulimit.release(group)
     finally:
         await fake.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -329,6 +348,8 @@ async def _measure(
     bots: list[BotProcess],
     tables: list[Table],
     postmaster: int | None,
+    *,
+    groups: list[Path],
 ) -> RunResult:
     pids = [bot.pid for bot in bots]
     if None in pids:
@@ -361,6 +382,7 @@ async def _measure(
     threads = [procstat.thread_cpu(pid) for pid in alive]
     database = {} if postmaster is None else procstat.family_cpu(postmaster)
     own_cpu = time.process_time()
+    throttled = [cpulimit.throttled_seconds(group) for group in groups]
     peaks = {pid: [0.0] for pid in alive}
     stop_sampling = asyncio.Event()
     samplers = [asyncio.create_task(_sample_rss(pid, peaks[pid], stop_sampling))
@@ -373,6 +395,8 @@ async def _measure(
     database_cpu = (None if postmaster is None
                     else _database_cpu(database, procstat.family_cpu(postmaster)))
     own_cpu = time.process_time() - own_cpu
+    throttled = [cpulimit.throttled_seconds(group) - before
+                 for group, before in zip(groups, throttled, strict=True)]
     requests = fake.requests - requests_before
     peak = max(max(procstat.memory(pid).hwm_mib, peaks[pid][0]) for pid in alive)
     load_after = procstat.load_average()
@@ -437,6 +461,7 @@ async def _measure(
         database_cpu_ms_per_1000=(None if database_cpu is None
                                   else database_cpu * 1000 / thousand),
         rest_per_interaction={route: n / max(count, 1) for route, n in requests.most_common()},
+        throttled_share=(sum(throttled) / len(throttled) / window) if throttled else None,
         load_before=load_before,
         load_after=load_after,
         profile_top=_profile_top(config.profile) if config.profile else [],
@@ -465,6 +490,9 @@ def print_run(result: RunResult) -> None:
           f" {result.generator_cpu_ms_per_1000:.0f}" + (
               "" if result.database_cpu_ms_per_1000 is None
               else f", PostgreSQL server {result.database_cpu_ms_per_1000:.0f}"))
+    if result.throttled_share is not None:
+        print(f"bot processes throttled by their CPU budget {result.throttled_share:.0%}"
+              " of the window (mean over them)")
     split = ", ".join(f"{k} {v:.0f}" for k, v in result.bot_cpu_split_ms_per_1000.items())
     print(f"bot CPU by thread, ms per 1,000 interactions: {split}")
     routes = ", ".join(f"{route} {n:.2f}" for route, n in result.rest_per_interaction.items())
@@ -591,6 +619,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, nargs="+", default=[1],
                         help="bot processes, one shard each, over PostgreSQL; one run per"
                              " value (default 1)")
+    parser.add_argument("--cpu-limit", type=float, default=None,
+                        help="cores each bot process may use, as a container's --cpus"
+                             " (cgroups; Linux, as root); default: no limit")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args()
 
@@ -609,7 +640,7 @@ def main() -> None:
                         turn_every=0 if bot == "bare" else args.turn_every,
                         timeout=args.timeout, seed=args.seed, db_dir=args.db_dir,
                         log_level=args.log_level, profile=args.profile, whatif=args.whatif,
-                        store=store, processes=processes,
+                        store=store, processes=processes, cpu_limit=args.cpu_limit,
                     ))
     if args.profile is not None and (len(configs) != 1 or configs[0].processes != 1):
         parser.error("--profile needs exactly one run of one process: pick --bot, --mode,"
