@@ -13,7 +13,7 @@ from typing import Any, Final, Literal, overload
 
 from pydantic import BaseModel
 
-from bot.store.repository import Query, Repository
+from bot.store.repository import Query, Repository, stamp
 from engine.records import ActionKind, ActionRecord, ActionStatus, label_key
 
 
@@ -74,7 +74,8 @@ class ActionRepository(Repository):
         state: BaseModel,
         unless_open: bool = False,
     ) -> ActionRecord | None:
-        """Store a new open action at version 1.
+        """Store a new open action at version 1 (with an id reserved ahead on PostgreSQL,
+        ``Queries.reserve``, nothing is read back).
 
         With ``unless_open``, only if no open action of this kind and label is in the
         channel: None (nothing stored) when one is; the check and the insert are one
@@ -83,6 +84,21 @@ class ActionRepository(Repository):
         """
         key = label_key(label)
         values = (kind.value, guild_id, channel_id, owner_id, label, key, state.model_dump_json())
+        action_id = None if unless_open else self._reserved_id("actions")
+        if action_id is not None:  # nothing to read back: sent with the transaction's COMMIT
+            text, _ = stamp()
+            self._do(
+                "INSERT INTO actions (id, kind, guild_id, channel_id, owner_id, label,"
+                " label_key, state_json, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (action_id, *values, text, text),
+            )
+            return _action({
+                "id": action_id, "kind": kind.value, "guild_id": guild_id,
+                "channel_id": channel_id, "owner_id": owner_id, "label": label,
+                "status": ActionStatus.OPEN.value, "state_json": values[-1], "version": 1,
+                "message_id": None, "created_at": text, "updated_at": text,
+            })
         if not unless_open:
             return _action(self._returning(
                 "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"

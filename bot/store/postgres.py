@@ -295,8 +295,9 @@ class PgConnection:
     #: The statements prepared on this connection (``PREPARE``) and their names: the
     #: worker's, kept as long as its session (a prepared statement outlives a rollback).
     prepared: dict[str, str] = field(default_factory=dict)
-    #: A roll id the writer reserved in an idle moment (the worker's: :meth:`reserved_id`).
-    ids: list[int] = field(default_factory=list)
+    #: Ids the writer reserved ahead, by table, smallest first (the worker's:
+    #: :meth:`reserved_id`, :meth:`reserve`).
+    ids: dict[str, list[int]] = field(default_factory=dict)
 
     def execute(self, sql: str, parameters: Params = (), /) -> _Cursor | _Held:
         translated = translate(sql)
@@ -421,12 +422,28 @@ class PgConnection:
         values = [row[name] for row in expected for name in names]
         return self._check(condition, translated, [*args, *values])
 
-    def reserved_id(self) -> int | None:
-        """The roll id the writer reserved while idle, if any, for the next roll stored
+    def reserved_id(self, table: str = "rolls") -> int | None:
+        """An id the writer reserved ahead for the next row stored in ``table``, if any
         (taken: used by it, or dropped), so that storing it reads nothing back
-        (RollRepository.close_and_insert). Ids are taken from the sequence in the order
-        rolls are stored in this process; a dropped one leaves a gap."""
-        return self.ids.pop() if self.ids and self.care is _Care.TRUSTING else None
+        (RollRepository.close_and_insert): one for a roll while idle (_Worker._reserve),
+        more by :meth:`reserve`. Ids are taken from the sequence in the order rows are
+        stored in this process; a dropped one leaves a gap."""
+        stock = self.ids.get(table)
+        return stock.pop(0) if stock and self.care is _Care.TRUSTING else None
+
+    def reserve(self, rows: Mapping[str, int]) -> None:
+        """Have ids reserved for the rows a write is about to store (``rows``: how many
+        in each table), so that :meth:`reserved_id` answers each: those reserved while
+        idle first, the rest taken from the sequences in one statement (one round trip
+        for all of them, none when the stock suffices). Nothing when not trusting (a
+        re-run stores its rows as SQLite does) or in a read."""
+        if self.care is not _Care.TRUSTING or not self.writes:
+            return
+        wanted = [table for table, count in rows.items()
+                  for _ in range(count - len(self.ids.get(table, ())))]
+        if wanted:
+            taken = self._call(self.conn.fetch(RESERVE, wanted))
+            _stock(self.ids, taken)
 
     def trusting(self) -> bool:
         """Whether answers were given on trust: checked writes are held back, unsent."""
@@ -566,8 +583,8 @@ class _Worker:
         self._ending: Literal["COMMIT", "ROLLBACK"] | None = None
         #: The statements prepared in this connection's session (PgConnection.prepared).
         self.prepared: dict[str, str] = {}
-        #: A roll id reserved for the writer's next roll (PgConnection.reserved_id).
-        self.ids: list[int] = []
+        #: Ids reserved for the writer's next rows, by table (PgConnection.reserved_id).
+        self.ids: dict[str, list[int]] = {}
         self.task = asyncio.get_running_loop().create_task(self._serve(), name=name)
 
     async def _serve(self) -> None:
@@ -621,7 +638,7 @@ class _Worker:
         if self.primed or self._conn is None:
             return
         try:
-            if self.begin == WRITE and not self.ids and self._ending is None:
+            if self.begin == WRITE and not self.ids.get("rolls") and self._ending is None:
                 self._reserve()
             self._engine.idle_round_trips += self.open()
         except Exception as error:
@@ -633,7 +650,7 @@ class _Worker:
         in the next one would take its snapshot now, while idle): the writer's next roll
         is then stored without reading its id back."""
         conn = self.connection()
-        self.ids.append(int(wait(conn.fetchval(RESERVE))))
+        _stock(self.ids, wait(conn.fetch(RESERVE, ["rolls"])))
         self._engine.idle_round_trips += 1
 
     def drop(self) -> None:
@@ -644,8 +661,20 @@ class _Worker:
         self.primed, self._ending = False, None
 
 
-#: A roll id taken ahead (:meth:`_Worker._reserve`).
-RESERVE: Final = "SELECT nextval(pg_get_serial_sequence('rolls', 'id'))"
+#: Ids taken ahead (:meth:`_Worker._reserve`, :meth:`PgConnection.reserve`): one from the
+#: sequence of each table named in the parameter (an array, a name once per id).
+RESERVE: Final = (
+    "SELECT wanted.name, nextval(pg_get_serial_sequence(wanted.name, 'id')) AS id"
+    " FROM unnest($1::text[]) WITH ORDINALITY AS wanted(name, n) ORDER BY wanted.n"
+)
+
+
+def _stock(ids: dict[str, list[int]], taken: Iterable[Any]) -> None:
+    """Add the ids :data:`RESERVE` took (its rows) to a writer's stock, smallest first."""
+    for row in taken:
+        ids.setdefault(row["name"], []).append(int(row["id"]))
+    for stock in ids.values():
+        stock.sort()
 #: How each kind of transaction begins.
 READ: Final = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 WRITE: Final = "BEGIN ISOLATION LEVEL SERIALIZABLE"

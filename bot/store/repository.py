@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 Params = Sequence[Any] | Mapping[str, Any]
@@ -20,6 +21,14 @@ T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
 W = TypeVar("W")
+
+
+def stamp() -> tuple[str, datetime]:
+    """Now, as the stores write time stamps (UTC, milliseconds) and as a record holds it:
+    for a row stored with its time stamps given (an id reserved ahead)."""
+    now = datetime.now(UTC)
+    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z", now
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,15 @@ class Repository:
             return bool(held(sql, params))
         return self._conn.execute(sql, params).rowcount == 1
 
+    def _reserved_id(self, table: str) -> int | None:
+        """An id PostgreSQL reserved for the next row stored in ``table``
+        (PgConnection.reserved_id): a row stored with it (and its time stamps) needs
+        nothing read back, and goes with the transaction's COMMIT. None on SQLite, whose
+        ``INSERT ... RETURNING`` costs no trip of its own."""
+        reserved = getattr(self._conn, "reserved_id", None)  # not sqlite3.Connection's
+        found = None if reserved is None else reserved(table)
+        return None if found is None else int(found)
+
     def _read(self, query: Query[T]) -> T:
         """A one-row read given as a query, alone: its row (None when there is none),
         parsed."""
@@ -160,6 +178,14 @@ class Repository:
 
 class Queries(Repository):
     """Reads of several repositories in one statement."""
+
+    def reserve(self, **rows: int) -> None:
+        """Ids ahead for the rows a write is about to store (``rolls=2, actions=1``): on
+        PostgreSQL taken together, in one round trip at most (PgConnection.reserve), so
+        that each is then stored with nothing read back; nothing on SQLite."""
+        reserve = getattr(self._conn, "reserve", None)  # not sqlite3.Connection's
+        if reserve is not None:
+            reserve(rows)
 
     def one(self, query: Query[T]) -> T:
         """A read of another repository's, alone."""

@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple, NotRequired, TypedDict, TypeVar, Unpa
 
 from bot.store.actions import parse_prefixed
 from bot.store.characters import record_of
-from bot.store.repository import Connection, Query, Repository
+from bot.store.repository import Connection, Query, Repository, stamp
 from bot.store.stats import StatsRepository
 from engine.models import RollRequest, RollResult, WillUse
 from engine.records import (
@@ -38,8 +38,8 @@ MAX_HISTORY = 100
 _INSERT = (
     "INSERT INTO rolls (guild_id, channel_id, roller_id, roller_name, label, private,"
     " request_json, result_json, will_state, action_id, character_id, character_name,"
-    " asked_json)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at"
+    " asked_json, closed)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at, updated_at"
 )
 #: Closing a channel's open rolls (of one roller, unless the third parameter is NULL).
 _CLOSE = (
@@ -63,8 +63,8 @@ _CLOSE_AND_INSERT = (
 _INSERT_AS = (
     "INSERT INTO rolls (id, guild_id, channel_id, roller_id, roller_name, label, private,"
     " request_json, result_json, will_state, action_id, character_id, character_name,"
-    " asked_json, created_at, updated_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " asked_json, closed, created_at, updated_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 #: A roller's open rolls closed at a given time stamp (the rolls as read before).
 _CLOSE_AS = (
@@ -93,13 +93,6 @@ class OpenRoll:
         return _roll(self.row)
 
 
-def _stamp() -> tuple[str, datetime]:
-    """Now, as the stores write time stamps (UTC, milliseconds) and as a record holds it."""
-    now = datetime.now(UTC)
-    now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z", now
-
-
 class NewRoll(TypedDict):
     """What a new roll is stored with (:meth:`RollRepository.insert`)."""
 
@@ -115,6 +108,9 @@ class NewRoll(TypedDict):
     character_id: NotRequired[int | None]
     character_name: NotRequired[str | None]
     asked: NotRequired[Asked | None]
+    closed: NotRequired[bool]
+    """Stored closed: its card offers no buttons (/multi); else open until its roller's
+    next roll closes it."""
 
 
 def _insert_params(fields: NewRoll) -> tuple[object, ...]:
@@ -133,6 +129,7 @@ def _insert_params(fields: NewRoll) -> tuple[object, ...]:
         fields.get("character_id"),
         fields.get("character_name"),
         None if asked is None else asked.model_dump_json(),
+        fields.get("closed", False),
     )
 
 
@@ -206,9 +203,9 @@ class RollRepository(Repository):
         The request stored is ``result.request``, kept as first rolled. This does not
         close the roller's earlier rolls: :meth:`close_and_insert` does both.
         """
-        roll_id = self._reserved_id()
+        roll_id = self._reserved_id("rolls")
         if roll_id is not None:  # nothing to read back: sent with the transaction's COMMIT
-            text, _ = _stamp()
+            text, _ = stamp()
             self._do(_INSERT_AS, (roll_id, *_insert_params(fields), text, text))
             return self._inserted(fields, roll_id, text, text)
         row = self._returning(_INSERT, _insert_params(fields))
@@ -229,18 +226,12 @@ class RollRepository(Repository):
         the UPDATE sees the snapshot before the INSERT, so the new roll stays open); on
         SQLite the two."""
         closing = (fields["guild_id"], fields["channel_id"], fields["roller_id"])
-        roll_id = self._reserved_id()
+        roll_id = self._reserved_id("rolls")
         if roll_id is not None:
-            text, now = _stamp()
-            if open_as_read is not None and self._still_open(closing, open_as_read):
-                self._do(_CLOSE_AS, (text, *closing))
-                closed = [roll.record.model_copy(update={"closed": True, "updated_at": now})
-                          for roll in open_as_read]
-            else:  # they are read as they close: the round trip of this write
-                closed = self.close(*closing)
+            text, now = stamp()
+            closed = self._close_as_read(closing, open_as_read, text, now)
             self._do(_INSERT_AS, (roll_id, *_insert_params(fields), text, text))
-            return (self._inserted(fields, roll_id, text, text),
-                    sorted(closed, key=lambda roll: roll.id))
+            return self._inserted(fields, roll_id, text, text), closed
         if isinstance(self._conn, sqlite3.Connection):
             closed = self.close(*closing)
             return self.insert(**fields), closed
@@ -252,11 +243,28 @@ class RollRepository(Repository):
         closed = [_roll(row) for row in rows if row["id"] is not None]
         return record, sorted(closed, key=lambda roll: roll.id)
 
-    def _reserved_id(self) -> int | None:
-        """The id PostgreSQL reserved for the next roll stored (PgConnection.reserved_id):
-        a roll stored with it and its time stamps needs nothing read back."""
-        reserved = getattr(self._conn, "reserved_id", None)  # not sqlite3.Connection's
-        return None if reserved is None else reserved()
+    def close_as_read(
+        self, guild_id: int, channel_id: int, roller_id: int, *,
+        open_as_read: Sequence[OpenRoll] | None,
+    ) -> list[RollRecord]:
+        """:meth:`close` for one roller, given their open rolls as the flow read them ahead
+        (:meth:`open_query`, None: not read): on PostgreSQL the server checks, with the
+        transaction's COMMIT, that they are still those, and closes them then, nothing
+        read back; otherwise (SQLite, a re-run) they are read as they close. The rolls
+        closed, oldest first."""
+        return self._close_as_read((guild_id, channel_id, roller_id), open_as_read, *stamp())
+
+    def _close_as_read(
+        self, closing: tuple[int, int, int], open_as_read: Sequence[OpenRoll] | None,
+        text: str, now: datetime,
+    ) -> list[RollRecord]:
+        """:meth:`close_as_read` at the time stamp ``text`` (``now``, as a record holds it)."""
+        if open_as_read is not None and self._still_open(closing, open_as_read):
+            self._do(_CLOSE_AS, (text, *closing))
+            closed = [roll.record.model_copy(update={"closed": True, "updated_at": now})
+                      for roll in open_as_read]
+            return sorted(closed, key=lambda roll: roll.id)
+        return self.close(*closing)  # they are read as they close: a round trip
 
     def _still_open(
         self, closing: tuple[int, int, int], open_as_read: Sequence[OpenRoll]
@@ -305,7 +313,8 @@ class RollRepository(Repository):
             roller_id=fields["roller_id"], roller_name=fields.get("roller_name", ""),
             label=fields.get("label"), private=fields.get("private", False),
             request=result.request, result=result, will_state=fields["will_state"],
-            beat=False, retried=False, closed=False, void=False, voided_by=None,
+            beat=False, retried=False, closed=fields.get("closed", False), void=False,
+            voided_by=None,
             action_id=fields.get("action_id"), message_id=None, copy_channel_id=None,
             copy_message_id=None, created_at=created_at, updated_at=updated_at,
             character_id=fields.get("character_id"),

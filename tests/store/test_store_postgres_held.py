@@ -408,7 +408,7 @@ async def test_a_roll_id_reserved_while_idle_is_taken_once_and_the_next_comes_af
     await idle_workers(store)
     engine = _engine(store)
     writer = next(worker for worker in engine._workers if worker.name == "pg-write")
-    reserved = list(writer.ids)
+    reserved = list(writer.ids["rolls"])
 
     def body(tx: PgConnection) -> list[int | None]:
         taken = [tx.reserved_id(), tx.reserved_id()]
@@ -420,4 +420,32 @@ async def test_a_roll_id_reserved_while_idle_is_taken_once_and_the_next_comes_af
     assert len(reserved) == 1
     assert ids == [reserved[0], None]  # taken once
     await idle_workers(store)
-    assert writer.ids[0] > reserved[0]  # the next one, from the sequence
+    assert writer.ids["rolls"][0] > reserved[0]  # the next one, from the sequence
+
+
+async def test_ids_reserved_for_a_write_take_the_stock_first_and_the_rest_in_one_round_trip(
+    store: Store,
+) -> None:
+    """A write about to store several rows has their ids reserved together: the roll id
+    reserved while idle is used first, the others come from their sequences in one
+    statement; with the stock enough, nothing is sent."""
+    await _write(store, lambda tx: tx.execute("INSERT INTO probe (n) VALUES (1)"))
+    await idle_workers(store)
+    writer = next(worker for worker in _engine(store)._workers if worker.name == "pg-write")
+    stocked = writer.ids["rolls"][0]
+
+    def body(tx: PgConnection) -> tuple[int, list[int | None], int]:
+        tx.reserve({"rolls": 3, "actions": 1})
+        reserving = tx.round_trips
+        taken = [tx.reserved_id("rolls") for _ in range(4)] + [tx.reserved_id("actions")]
+        tx.reserve({"rolls": 0})
+        return reserving, taken, tx.round_trips
+
+    reserving, taken, after = await _write(store, body)
+
+    assert reserving == after == 1  # one statement for three ids, none for enough
+    assert taken[0] == stocked
+    rolls = [each for each in taken[:3] if each is not None]
+    assert rolls == sorted(rolls) and len(set(rolls)) == 3  # in the order they are stored
+    assert taken[3] is None  # as many as reserved
+    assert taken[4] is not None
