@@ -140,7 +140,7 @@ async def contest(
         raise UserError(_(AGAINST_YOURSELF))
     if opponent is not None and opponent.bot:
         raise UserError(_(NOT_A_PLAYER))
-    gathered = await deps.store.read(lambda tx: gather(tx, ctx))
+    gathered = await deps.store.read(lambda tx: gather(tx, ctx, ahead=True, label=label))
     config, character = gathered.config, gathered.character
     if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
         raise UserError(foreign_option("opponent_difficulty", config.ruleset))
@@ -152,8 +152,10 @@ async def contest(
 
     def write(tx: Tx) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
         # The dice are drawn once this transaction holds the table (see rolls.roll).
+        # What the roll depends on and the open rolls it closes were read ahead: on
+        # PostgreSQL they are checked with COMMIT, and the rows stored with it too.
         table = read_table(tx, ctx, config, label, None if character is None else character.id,
-                           request=asked)
+                           request=asked, ahead=gathered.ahead)
         ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces))
         if opposition is not None:
             theirs = _rolled(roll_dice(opposition, deps.faces), opposition=True)
@@ -168,6 +170,9 @@ async def contest(
             except RuleError as error:
                 raise UserError(cannot_contest(refusal_text(error.refusal))) from error
         count_roll(tx, ctx, table, label, state.actor)
+        # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
+        opposed = None if opposition is None else state.opponent
+        tx.queries.reserve(actions=1, rolls=1 if opposed is None else 2)
         record = tx.actions.create(
             ActionKind.CONTEST, guild_id=ctx.guild_id, channel_id=ctx.channel_id,
             owner_id=ctx.user_id, label=label or "", state=state,
@@ -175,11 +180,13 @@ async def contest(
         if state.status is ContestStatus.DECIDED:
             version = tx.actions.update(record.id, record.version, state, ActionStatus.CLOSED)
             record = record.saved(state, version or record.version + 1, ActionStatus.CLOSED)
-        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-        # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
+        closed = tx.rolls.close_as_read(
+            ctx.guild_id, ctx.channel_id, ctx.user_id,
+            open_as_read=None if gathered.ahead is None else gathered.ahead.open,
+        )
         _store_roll(tx, ctx, record, state.actor, character)
-        if opposition is not None and state.opponent is not None:
-            _store_roll(tx, ctx, record, state.opponent, None)
+        if opposed is not None:
+            _store_roll(tx, ctx, record, opposed, None)
         return record, state, closed
 
     record, state, closed = await deps.store.write(write)

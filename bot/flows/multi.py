@@ -1,8 +1,9 @@
 """`/multi` (`v20`): several actions declared for one turn, rolled with their penalties.
 
-One read (the settings), the engine prepares the whole declaration or refuses it, the
-dice are rolled, and one write stores every roll closed (the card offers no buttons)
-with the roller's earlier open rolls, whose messages lose their buttons.
+One read (the settings and the roller's open rolls), the engine prepares the whole
+declaration or refuses it, the dice are rolled, and one write closes the roller's earlier
+open rolls, whose messages lose their buttons, and stores every roll closed (the card
+offers no buttons).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.render.messages import out_of_range
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal
 from bot.store import Tx
+from bot.store.rolls import RollRepository
 from engine.constants import DIFFICULTY_RANGE
 from engine.models import RollRequest, Term
 from engine.parser import PoolSyntaxError, format_pool, parse_pool
@@ -61,7 +63,11 @@ async def multi_actions(
     """v20: take several actions this turn; action k has -k dice and +k difficulty."""
     _check_bounds(actions, difficulty, label)
     pools = _pools(actions)
-    config = await deps.store.read(ctx.config)
+    # The settings, and the roller's open rolls that this roll closes, read ahead.
+    (config, _), open_rolls = await deps.store.read(lambda tx: tx.queries.beside_rows(
+        ctx.config_query(),
+        RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
+    ))
     asked = [
         RollRequest(ruleset=config.ruleset, terms=terms, difficulty=difficulty) for terms in pools
     ]
@@ -75,17 +81,17 @@ async def multi_actions(
     results = [roll_dice(request, deps.faces) for request in declared]
 
     def write(tx: Tx) -> list[RollRecord]:
-        stored = {
+        # On PostgreSQL the open rolls are checked, and every row stored, with COMMIT.
+        tx.queries.reserve(rolls=len(results))
+        closed = tx.rolls.close_as_read(ctx.guild_id, ctx.channel_id, ctx.user_id,
+                                        open_as_read=open_rolls)
+        for result in results:  # stored closed: the card offers no buttons
             tx.rolls.insert(
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result, will_state=WillState.NONE,
-                label=label,
-            ).id
-            for result in results
-        }
-        # Closed as stored, with the roller's earlier rolls: the card offers no buttons.
-        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
-        return [record for record in closed if record.id not in stored]
+                label=label, closed=True,
+            )
+        return closed
 
     closed = await deps.store.write(write)
     with speaking(ctx.public_voice(config)):

@@ -11,11 +11,15 @@ from typing import Any
 
 import pytest
 
-from bot.flows import clock, config, extended, rolls, will
+from bot.flows import clock, config, extended, multi, rolls, will
+from bot.flows.contest import contest
 from bot.flows.stats import stats
 from bot.store.store import PostgresStore
-from tests.flows.conftest import ALICE, STORYTELLER, Table
+from engine.models import Ruleset
+from engine.records import ChannelOption
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Table
 from tests.flows.test_config_flows import admin
+from tests.flows.test_contest_flows import terms
 from tests.flows.test_extended_flows import begin
 from tests.flows.test_roll_flows import ask
 from tests.store.conftest import warm
@@ -56,6 +60,27 @@ async def _scene_end(table: Table) -> Any:
     return await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
 
 
+async def _contest(table: Table) -> Any:
+    table.faces.add(8, 8, 2, 8, 2, 2)  # 2 successes against 1
+    said = await table.run(contest(table.deps, table.ctx(), terms(3), against=terms(3),
+                                   opponent=None, label="arm wrestle", difficulty=None,
+                                   opponent_difficulty=None))
+    assert "Alice" in said.answer.text  # decided, not refused
+    return said
+
+
+async def _v20(table: Table) -> None:
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20))
+
+
+async def _multi(table: Table) -> Any:
+    table.faces.add(8, 8, 8, 8, 8)
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 4"))
+    assert "Action 2 of 2" in said.answer.text
+    return said
+
+
 #: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
 BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
@@ -67,7 +92,15 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
     # the settings; what it ends, in one statement; the rolls it closes; COMMIT
     ("/scene end", _scene_end, 4, 2),
+    # the settings with what the roll reads ahead; the write (ids taken ahead, its COMMIT);
+    # the card's message id
+    ("/contest against", _contest, 4, 3),
+    # the settings with the open rolls; the write (ids taken ahead, its COMMIT)
+    ("/multi", _multi, 3, 2),
 ]
+#: What a command needs done first (not counted): a contest before, whose two open rolls
+#: each contest then closes (so the statements the counted one sends are prepared).
+SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest}
 
 
 @pytest.mark.parametrize(("command", "round_trips", "trips"),
@@ -78,6 +111,8 @@ async def test_a_command_makes_one_round_trip_a_read(
 ) -> None:
     store = table.store
     await begin(table)  # an open extended action, for the lists to find
+    if command in SETUP:
+        await SETUP[command](table)
     await command(table)  # each statement prepared once per session on PostgreSQL
     if isinstance(store, PostgresStore):
         await warm(store)
