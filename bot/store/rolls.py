@@ -18,7 +18,7 @@ from bot.store.actions import parse_prefixed
 from bot.store.characters import record_of
 from bot.store.repository import Connection, Query, Repository, stamp
 from bot.store.stats import StatsRepository
-from engine.models import RollRequest, RollResult, WillUse
+from engine.models import Outcome, RollRequest, RollResult, WillUse
 from engine.records import (
     ActionRecord,
     CharacterRecord,
@@ -75,6 +75,15 @@ _CLOSE_AS = (
 #: them (its time stamp alone is to the millisecond).
 _VERSION: Final = ("id", "updated_at", "result_json", "will_state", "beat", "retried", "void",
                    "message_id", "copy_message_id")
+
+
+#: A roll with its first reading (StatsRepository.reread), as a void reads it.
+_TO_VOID: Final = (
+    "SELECT rolls.*, stat_first.roll_id AS first_roll_id, stat_first.outcome AS first_outcome"
+    " FROM rolls LEFT JOIN stat_first ON stat_first.roll_id = rolls.id WHERE rolls.id = ?"
+)
+#: What tells one state of a roll to void from another (its first reading is kept once).
+_TO_VOID_VERSION: Final = (*_VERSION, "first_roll_id", "first_outcome")
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,8 +568,23 @@ class RollRepository(Repository):
         )
         return [_roll(row) for row in rows]
 
+    @staticmethod
+    def to_void_query(roll_id: int) -> Query[OpenRoll | None]:
+        """A roll as /history void reads it ahead, beside the settings (Queries.both), to
+        hand to :meth:`void`: its row with its first reading's (``first_roll_id``,
+        ``first_outcome``: StatsRepository.reread), and the columns that tell its state;
+        None for a row of NULLs (there is none)."""
+
+        def parse(row: Any) -> OpenRoll | None:
+            if row is None or row["id"] is None:
+                return None
+            return OpenRoll(row, {name: row[name] for name in _TO_VOID_VERSION})
+
+        return Query(_TO_VOID, (roll_id,), parse)
+
     def void(
-        self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int
+        self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int, *,
+        read: OpenRoll | None = None,
     ) -> Voided | None:
         """Mark a roll of this channel void (it stays listed; its buttons stop acting).
 
@@ -568,19 +592,32 @@ class RollRepository(Repository):
         the second time and says so (``already``). A roll made in an action
         (extended, teamwork, contest) is not voided: its effect on the action
         cannot be taken back, so the answer's roll is not ``void``.
+
+        ``read``: the roll as the flow read it ahead (:meth:`to_void_query`). On
+        PostgreSQL the server then checks, with the transaction's COMMIT, that it is
+        still as read, and the void and its counters go with it, nothing read back
+        (Repository._expected); else it is read here.
         """
-        row = self._one(
-            "UPDATE rolls SET void = 1, closed = 1, voided_by = ?,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND guild_id = ? AND channel_id = ? AND void = 0"
-            " AND action_id IS NULL RETURNING *",
-            (by_user_id, roll_id, guild_id, channel_id),
-        )
-        if row is not None:
-            record = _roll(row)
-            self._stats.uncounted(record)
-            return Voided(roll=record, already=False)
-        roll = self.get(roll_id)
-        if roll is None or (roll.guild_id, roll.channel_id) != (guild_id, channel_id):
+        row = self._expected(_TO_VOID, (roll_id,), None if read is None else read.version)
+        if read is not None and row is not None and all(
+            row[name] == value for name, value in read.version.items()
+        ):
+            row = read.row  # the same roll (on PostgreSQL, answered on trust)
+        if row is None or (row["guild_id"], row["channel_id"]) != (guild_id, channel_id):
             return None
-        return Voided(roll=roll, already=roll.void)
+        roll = _roll(row)
+        if roll.void or roll.action_id is not None:
+            return Voided(roll=roll, already=roll.void)
+        text, now = stamp()
+        self._do(
+            "UPDATE rolls SET void = 1, closed = 1, voided_by = ?, updated_at = ?"
+            " WHERE id = ? AND void = 0",
+            (by_user_id, text, roll_id),
+        )
+        record = roll.model_copy(update={"void": True, "closed": True,
+                                         "voided_by": by_user_id, "updated_at": now})
+        # The outcome its request shape was counted with: its first reading's, when it was
+        # re-read (none kept: nothing to take back), else the one it has.
+        first = row["first_outcome"] if row["first_roll_id"] is not None else roll.result.outcome
+        self._stats.uncounted(record, None if first is None else Outcome(first))
+        return Voided(roll=record, already=False)

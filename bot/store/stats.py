@@ -27,16 +27,35 @@ _EPOCH = date(1970, 1, 1).toordinal()
 OUTCOME_COLUMNS = (Outcome.DRAMATIC_FAILURE, Outcome.FAILURE, Outcome.SUCCESS,
                    Outcome.EXCEPTIONAL_SUCCESS, Outcome.BOTCH)
 #: A roll's rows in each table: every level (its channel and the server's 0, the roller
-#: and everyone's 0) at every span (all, day, month); StatsRepository._keys.
-LEVELS = 12
-#: One statement per table and roll, a VALUES row per level (the levels' keys differ,
-#: so no row is upserted twice). Literal text, built once from literal text.
-TALLY = (  # only "?" is joined in:
-    "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"  # noqa: S608
+#: and everyone's 0) at every span (all, day, month), twelve rows. One statement per
+#: table and roll: the roll's values are sent once and joined in SQL to its levels (``storybot_level``: its channel and roller, then the channel again
+#: and the roller again; ``storybot_span``: its day and month buckets), not sent once a
+#: level. Both list the same rows in the same order, so two rolls at once lock the rows
+#: they share in that order. ``WHERE true``: SQLite's upsert after a SELECT needs a WHERE,
+#: or its ON would be read as a join's. Literal text.
+TALLY = (
+    "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"
     " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success, botch,"
-    " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10) VALUES "
-    + ", ".join(["(" + ", ".join(["?"] * 25) + ")"] * LEVELS)
-    + " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
+    " f1, f2, f3, f4, f5, f6, f7, f8, f9, f10)"
+    " SELECT v.guild_id, storybot_level.channel_id, storybot_level.roller_id,"
+    " storybot_span.span, storybot_span.bucket, v.private, v.ruleset, v.rolls, v.dice,"
+    " v.will_spent, v.dramatic_failure, v.failure, v.success, v.exceptional_success, v.botch,"
+    " v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10"
+    " FROM (SELECT CAST(? AS BIGINT) AS guild_id, CAST(? AS INTEGER) AS private,"
+    " CAST(? AS TEXT) AS ruleset, CAST(? AS INTEGER) AS rolls, CAST(? AS INTEGER) AS dice,"
+    " CAST(? AS INTEGER) AS will_spent, CAST(? AS INTEGER) AS dramatic_failure,"
+    " CAST(? AS INTEGER) AS failure, CAST(? AS INTEGER) AS success,"
+    " CAST(? AS INTEGER) AS exceptional_success, CAST(? AS INTEGER) AS botch,"
+    " CAST(? AS INTEGER) AS f1, CAST(? AS INTEGER) AS f2, CAST(? AS INTEGER) AS f3,"
+    " CAST(? AS INTEGER) AS f4, CAST(? AS INTEGER) AS f5, CAST(? AS INTEGER) AS f6,"
+    " CAST(? AS INTEGER) AS f7, CAST(? AS INTEGER) AS f8, CAST(? AS INTEGER) AS f9,"
+    " CAST(? AS INTEGER) AS f10) AS v"
+    " CROSS JOIN (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS roller_id"
+    " UNION ALL SELECT ?, 0 UNION ALL SELECT 0, ? UNION ALL SELECT 0, 0) AS storybot_level"
+    " CROSS JOIN (SELECT 'all' AS span, 0 AS bucket UNION ALL SELECT 'day', CAST(? AS INTEGER)"
+    " UNION ALL SELECT 'month', CAST(? AS INTEGER)) AS storybot_span"
+    " WHERE true"
+    " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset)"
     " DO UPDATE SET rolls = stat_tally.rolls + excluded.rolls,"
     " dice = stat_tally.dice + excluded.dice,"
     " will_spent = stat_tally.will_spent + excluded.will_spent,"
@@ -51,11 +70,23 @@ TALLY = (  # only "?" is joined in:
     " f8 = stat_tally.f8 + excluded.f8, f9 = stat_tally.f9 + excluded.f9,"
     " f10 = stat_tally.f10 + excluded.f10"
 )
-SHAPES = (  # only "?" is joined in:
-    "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"  # noqa: S608
-    " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch) VALUES "
-    + ", ".join(["(" + ", ".join(["?"] * 14) + ")"] * LEVELS)
-    + " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
+SHAPES = (
+    "INSERT INTO stat_shapes (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"
+    " shape, rolls, dramatic_failure, failure, success, exceptional_success, botch)"
+    " SELECT v.guild_id, storybot_level.channel_id, storybot_level.roller_id,"
+    " storybot_span.span, storybot_span.bucket, v.private, v.ruleset, v.shape, v.rolls,"
+    " v.dramatic_failure, v.failure, v.success, v.exceptional_success, v.botch"
+    " FROM (SELECT CAST(? AS BIGINT) AS guild_id, CAST(? AS INTEGER) AS private,"
+    " CAST(? AS TEXT) AS ruleset, CAST(? AS TEXT) AS shape, CAST(? AS INTEGER) AS rolls,"
+    " CAST(? AS INTEGER) AS dramatic_failure, CAST(? AS INTEGER) AS failure,"
+    " CAST(? AS INTEGER) AS success, CAST(? AS INTEGER) AS exceptional_success,"
+    " CAST(? AS INTEGER) AS botch) AS v"
+    " CROSS JOIN (SELECT CAST(? AS BIGINT) AS channel_id, CAST(? AS BIGINT) AS roller_id"
+    " UNION ALL SELECT ?, 0 UNION ALL SELECT 0, ? UNION ALL SELECT 0, 0) AS storybot_level"
+    " CROSS JOIN (SELECT 'all' AS span, 0 AS bucket UNION ALL SELECT 'day', CAST(? AS INTEGER)"
+    " UNION ALL SELECT 'month', CAST(? AS INTEGER)) AS storybot_span"
+    " WHERE true"
+    " ON CONFLICT (guild_id, channel_id, roller_id, span, bucket, private, ruleset, shape)"
     " DO UPDATE SET rolls = stat_shapes.rolls + excluded.rolls,"
     " dramatic_failure = stat_shapes.dramatic_failure + excluded.dramatic_failure,"
     " failure = stat_shapes.failure + excluded.failure,"
@@ -130,27 +161,22 @@ class StatsRepository(Repository):
 
     # --- kept with every roll ---------------------------------------------------------------
 
-    def _keys(self, roll: RollRecord) -> list[tuple[object, ...]]:
-        """The roll's rows at every level and time bucket (migrations/0003_stats.sql)."""
+    @staticmethod
+    def _levels(roll: RollRecord) -> tuple[object, ...]:
+        """The parameters of a roll's levels (the statements' ``storybot_level`` and
+        ``storybot_span``: migrations/0003_stats.sql)."""
         day = roll.created_at.date()
-        ruleset = roll.request.ruleset.value
-        keys: list[tuple[object, ...]] = []
-        for channel in (roll.channel_id, 0):
-            for roller in (roll.roller_id, 0):
-                keys.append((roll.guild_id, channel, roller, "all", 0, roll.private, ruleset))
-                keys.append((roll.guild_id, channel, roller, "day", day_number(day),
-                             roll.private, ruleset))
-                keys.append((roll.guild_id, channel, roller, "month", month_number(day),
-                             roll.private, ruleset))
-        return keys
+        return (roll.channel_id, roll.roller_id, roll.channel_id, roll.roller_id,
+                day_number(day), month_number(day))
 
     def _tally(self, roll: RollRecord, values: Sequence[int]) -> None:
-        self._do(TALLY, [v for key in self._keys(roll) for v in (*key, *values)])
+        self._do(TALLY, (roll.guild_id, roll.private, roll.request.ruleset.value, *values,
+                         *self._levels(roll)))
 
     def _shape(self, roll: RollRecord, first: Outcome, sign: int) -> None:
-        shape = shape_of(roll.request)
-        values = (sign, *_outcomes(first, sign))
-        self._do(SHAPES, [v for key in self._keys(roll) for v in (*key, shape, *values)])
+        self._do(SHAPES, (roll.guild_id, roll.private, roll.request.ruleset.value,
+                          shape_of(roll.request), sign, *_outcomes(first, sign),
+                          *self._levels(roll)))
 
     def counted(self, roll: RollRecord) -> None:
         """A new roll: counted at every level, its request shape with its outcome."""
@@ -171,16 +197,15 @@ class StatsRepository(Repository):
         self._do("INSERT INTO stat_first (roll_id, outcome) VALUES (?, ?) ON CONFLICT DO NOTHING",
                   (roll.id, before.outcome.value))
 
-    def uncounted(self, roll: RollRecord) -> None:
-        """A voided roll: taken out of every counter it is in."""
+    def uncounted(self, roll: RollRecord, first: Outcome | None) -> None:
+        """A voided roll: taken out of every counter it is in. ``first``: the outcome its
+        request shape was counted with (its first reading's, kept by :meth:`reread`;
+        None when none was kept), as the void read it (RollRepository.void)."""
         result = roll.result
         self._tally(roll, (-1, -len(result.dice), -_will(roll.will_state),
                            *_outcomes(result.outcome, -1), *(-n for n in _faces(result))))
-        row = self._one("SELECT outcome FROM stat_first WHERE roll_id = ?", (roll.id,))
-        if row is None:
-            self._shape(roll, result.outcome, -1)
-        elif row["outcome"] is not None:
-            self._shape(roll, Outcome(row["outcome"]), -1)
+        if first is not None:
+            self._shape(roll, first, -1)
 
     # --- read by /stats ---------------------------------------------------------------------
 

@@ -13,7 +13,9 @@ import sqlite3
 import tempfile
 from datetime import date
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,6 +224,37 @@ async def test_a_void_takes_the_roll_out_of_every_counter(store: Store) -> None:
                              faces=[2, 3])
     await store.write(lambda tx: tx.rolls.void(GUILD, CHANNEL, record.id, STORYTELLER))  # type: ignore[attr-defined]
     assert await _read(store, Part(channel_id=0, roller_id=0, private=(False, True))) == {}
+
+
+@pytest.mark.parametrize("beat_after_the_read", [False, True])
+async def test_a_void_read_ahead_takes_a_beaten_roll_out_as_its_shape_was_counted(
+    store: Store, beat_after_the_read: bool,
+) -> None:
+    """/history void reads the roll ahead, its first reading with it; a Beat taken
+    between that read and the void is seen by the void (on PostgreSQL the check made at
+    COMMIT misses, and the write runs again, reading it). The counters are then as if the
+    roll had never been made: its shape taken back with its first outcome."""
+    await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False, faces=[8, 2])
+    everyone = [Part(channel_id=0, roller_id=0, private=(False, True))]
+    before = await store.read(lambda tx: tx.stats.samples(GUILD, everyone))
+    beaten: Any = await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False,
+                                  faces=[2, 3])
+
+    async def beat() -> None:
+        await store.write(lambda tx: tx.rolls.take_beat(
+            beaten.id, ROLLER, take_beat(beaten.result)))
+
+    if not beat_after_the_read:
+        await beat()
+    read = await store.read(lambda tx: tx.queries.one(tx.rolls.to_void_query(beaten.id)))
+    if beat_after_the_read:
+        await beat()
+    done = await store.write(lambda tx: tx.rolls.void(
+        GUILD, CHANNEL, beaten.id, STORYTELLER, read=read))
+
+    assert done is not None
+    assert done.roll.void and done.roll.beat and not done.already
+    assert await store.read(lambda tx: tx.stats.samples(GUILD, everyone)) == before
 
 
 async def test_since_reads_whole_months_and_the_days_of_one_month(store: Store) -> None:
