@@ -1,9 +1,9 @@
 """`/history`: the channel's recent rolls, and the Storyteller's void.
 
 The log alone is one read (the settings say who the Storyteller is, and so whether
-secret rolls are listed). A void is the Storyteller's: the read decides that, then one
-write voids the roll and lists the log as it now stands. The voided roll's message loses
-its buttons in the background.
+secret rolls are listed). A void is the Storyteller's: the read (the settings, and the
+roll beside them) decides that, then one write voids the roll and lists the log as it
+now stands. The voided roll's message loses its buttons in the background.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.render.messages import (
 )
 from bot.render.state import history_text
 from bot.store import MAX_HISTORY, Conflict, Tx
+from bot.store.rolls import OpenRoll, RollRepository
 from engine.records import ChannelConfig, RollRecord
 
 #: Rolls listed when the member does not say how many.
@@ -61,22 +62,36 @@ async def history(
         config, records = await deps.store.read(read)
         return say(history_text(records, text_only=config.text_only))
 
-    config = await deps.store.read(ctx.config)
+    roll_id = void
+    in_range = 1 <= roll_id <= MAX_KEY
+
+    def read_void(tx: Tx) -> tuple[ChannelConfig, OpenRoll | None]:
+        if not in_range:
+            return ctx.config(tx), None
+        (config, _), roll = tx.queries.both(ctx.config_query(),
+                                            RollRepository.to_void_query(roll_id))
+        return config, roll
+
+    config, target = await deps.store.read(read_void)  # the roll with the settings
     if not ctx.storyteller(config):
         raise UserError(_(NOT_STORYTELLER))
-    if not 1 <= void <= MAX_KEY:
-        raise UserError(no_such_roll(void))
-    roll_id = void
+    if not in_range:
+        raise UserError(no_such_roll(roll_id))
 
     def write(tx: Tx) -> tuple[bool, list[RollRecord], tuple[Edit, ...]]:
-        done = tx.rolls.void(ctx.guild_id, ctx.channel_id, roll_id, ctx.user_id)
+        # The log first, the one statement whose answer this write waits for: the void
+        # (checked against the roll as read) and its counters go with COMMIT on
+        # PostgreSQL. The log then shows the voided roll as it now stands.
+        log = _log(tx, ctx, config, count, member_id)
+        done = tx.rolls.void(ctx.guild_id, ctx.channel_id, roll_id, ctx.user_id, read=target)
         if done is None:
             raise Conflict(_NO_SUCH_ROLL)
         if not done.roll.void:
             raise Conflict(_IN_AN_ACTION)
         with speaking(ctx.public_voice(config)):  # the voided roll's own message
             edits = () if done.already else closed_edits([done.roll], config)
-        return done.already, _log(tx, ctx, config, count, member_id), edits
+        log = [done.roll if record.id == roll_id else record for record in log]
+        return done.already, log, edits
 
     # The write runs in the store's thread: the member's own words are drawn here, after it.
     try:

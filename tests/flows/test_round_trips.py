@@ -13,6 +13,7 @@ import pytest
 
 from bot.flows import clock, config, extended, multi, rolls, will
 from bot.flows.contest import contest
+from bot.flows.history import history
 from bot.flows.stats import stats
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
@@ -143,3 +144,25 @@ async def test_taking_a_beat_reads_once_and_writes_with_its_commit(table: Table)
         counted.append(after - before)
         assert "Beat" in beat.of("followup")[0].text
     assert counted[1] == (2 if isinstance(table.store, PostgresStore) else 1)
+
+
+async def test_a_void_reads_the_roll_with_the_settings_and_writes_with_the_log(
+    table: Table,
+) -> None:
+    """/history void reads the roll beside the settings; its write reads the log, and the
+    void and its counters go with COMMIT."""
+    counted = []
+    for _ in range(2):  # the first prepares each statement once per session
+        table.faces.add(3, 4, 2)  # a failure
+        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
+                                          private=False))
+        roll_id = int(said.answer.custom_ids[0].rsplit(":", 1)[1])
+        store = table.store
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        voided = await table.run(history(table.deps, table.ctx(STORYTELLER), void=roll_id))
+        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(after - before)
+        assert voided.answer.text.startswith(f"Roll #{roll_id} is now void.")
+    assert counted[1] == (3 if isinstance(table.store, PostgresStore) else 2)
