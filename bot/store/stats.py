@@ -28,11 +28,12 @@ OUTCOME_COLUMNS = (Outcome.DRAMATIC_FAILURE, Outcome.FAILURE, Outcome.SUCCESS,
                    Outcome.EXCEPTIONAL_SUCCESS, Outcome.BOTCH)
 #: A roll's rows in each table: every level (its channel and the server's 0, the roller
 #: and everyone's 0) at every span (all, day, month), twelve rows. One statement per
-#: table and roll: the roll's values are sent once and joined in SQL to its levels (``storybot_level``: its channel and roller, then the channel again
-#: and the roller again; ``storybot_span``: its day and month buckets), not sent once a
-#: level. Both list the same rows in the same order, so two rolls at once lock the rows
-#: they share in that order. ``WHERE true``: SQLite's upsert after a SELECT needs a WHERE,
-#: or its ON would be read as a join's. Literal text.
+#: table and roll: the roll's values are sent once and joined in SQL to its levels
+#: (``storybot_level``: its channel and roller, then the channel again and the roller
+#: again; ``storybot_span``: its day and month buckets), not sent once a level. Both
+#: statements list the same rows in the same order, so two rolls at once lock the rows
+#: they share in that order. ``WHERE true``: SQLite's upsert after a SELECT needs a
+#: WHERE, or its ON would be read as a join's. Literal text.
 TALLY = (
     "INSERT INTO stat_tally (guild_id, channel_id, roller_id, span, bucket, private, ruleset,"
     " rolls, dice, will_spent, dramatic_failure, failure, success, exceptional_success, botch,"

@@ -383,8 +383,8 @@ PASSED_THROUGH = {
     ("rolls.py", "insert", "_INSERT"): "literal text, shared with close_and_insert (rolls.py)",
     ("rolls.py", "close", "_CLOSE_RETURNING"): "literal text, shared with close_and_insert",
     ("rolls.py", "close_and_insert", "_CLOSE_AND_INSERT"): "literal text: _CLOSE and _INSERT",
-    ("stats.py", "_tally", "TALLY"): "literal text, a VALUES row per level (stats.py)",
-    ("stats.py", "_shape", "SHAPES"): "literal text, a VALUES row per level (stats.py)",
+    ("stats.py", "_tally", "TALLY"): "literal text: the roll's values joined to its levels",
+    ("stats.py", "_shape", "SHAPES"): "literal text: the roll's shape joined to its levels",
     ("stats.py", "samples", "statement"): "literal text, a tally and a shape read per part",
     ("postgres.py", "_holding", "prepare"): (
         "PREPARE of a repository's literal SQL, translated, named by the store"
