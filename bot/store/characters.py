@@ -119,7 +119,20 @@ class CharacterRepository(Repository):
         )
 
     def insert(self, guild_id: int, owner_id: int, sheet: Character) -> CharacterRecord | None:
-        """Store a new sheet; None when the owner already has one by that name."""
+        """Store a new sheet; None when the owner already has one by that name. With an
+        id reserved ahead (PostgreSQL), nothing is read back: the server checks at COMMIT
+        that the name was free, and the write runs again, reading, when it was not."""
+        character_id = self._reserved_id("characters")
+        if character_id is not None:
+            if not self._changes_one(
+                "INSERT INTO characters (id, guild_id, owner_id, name, name_key, npc,"
+                " sheet_json) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (character_id, guild_id, owner_id, sheet.name, fold(sheet.name), sheet.npc,
+                 sheet.model_dump_json()),
+            ):
+                return None
+            return CharacterRecord(id=character_id, guild_id=guild_id, owner_id=owner_id,
+                                   version=1, sheet=sheet)
         row = self._one(
             "INSERT INTO characters (guild_id, owner_id, name, name_key, npc, sheet_json)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",

@@ -638,7 +638,7 @@ class _Worker:
         if self.primed or self._conn is None:
             return
         try:
-            if self.begin == WRITE and not self.ids.get("rolls") and self._ending is None:
+            if self.begin == WRITE and self._ending is None:
                 self._reserve()
             self._engine.idle_round_trips += self.open()
         except Exception as error:
@@ -646,12 +646,15 @@ class _Worker:
             self.drop()  # the next job connects anew
 
     def _reserve(self) -> None:
-        """Take the next roll id from the sequence, outside any transaction (a statement
-        in the next one would take its snapshot now, while idle): the writer's next roll
-        is then stored without reading its id back."""
-        conn = self.connection()
-        _stock(self.ids, wait(conn.fetch(RESERVE, ["rolls"])))
-        self._engine.idle_round_trips += 1
+        """Take the next id of each table of :data:`IDLE_STOCK` that has none in stock
+        from its sequence, outside any transaction (a statement in the next one would
+        take its snapshot now, while idle): the writer's next roll (or sheet) is then
+        stored without reading its id back. Nothing when each has one."""
+        wanted = [table for table in IDLE_STOCK if not self.ids.get(table)]
+        if wanted:
+            conn = self.connection()
+            _stock(self.ids, wait(conn.fetch(RESERVE, wanted)))
+            self._engine.idle_round_trips += 1
 
     def drop(self) -> None:
         """Forget the connection (lost, or the store closes)."""
@@ -661,6 +664,9 @@ class _Worker:
         self.primed, self._ending = False, None
 
 
+#: The tables whose next id the writer keeps reserved (:meth:`_Worker._reserve`): a roll's,
+#: and a new sheet's (CharacterRepository.insert), whose writes then need no answer.
+IDLE_STOCK: Final = ("rolls", "characters")
 #: Ids taken ahead (:meth:`_Worker._reserve`, :meth:`PgConnection.reserve`): one from the
 #: sequence of each table named in the parameter (an array, a name once per id).
 RESERVE: Final = (

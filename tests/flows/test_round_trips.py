@@ -6,15 +6,17 @@ makes one trip to its thread a transaction, counted as such."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
-from bot.flows import clock, config, extended, multi, rolls, will
+from bot.flows import characters, clock, config, extended, multi, rolls, will
 from bot.flows.contest import contest
 from bot.flows.history import history
 from bot.flows.stats import stats
+from bot.store.characters import CharacterRepository
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
 from engine.records import ChannelOption
@@ -82,6 +84,16 @@ async def _multi(table: Table) -> Any:
     return said
 
 
+_HEROES = itertools.count()
+
+
+async def _character_create(table: Table) -> Any:
+    said = await table.run(characters.create(table.deps, table.ctx(),
+                                             f"Hero {next(_HEROES)}"))
+    assert "Hero" in said.answer.text  # created, not refused
+    return said
+
+
 #: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
 BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
@@ -98,6 +110,9 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/contest against", _contest, 4, 3),
     # the settings with the open rolls; the write (ids taken ahead, its COMMIT)
     ("/multi", _multi, 3, 2),
+    # the settings and the member's count of sheets; the sheet (its id reserved while
+    # idle, the name checked) and the active one with COMMIT
+    ("/character create", _character_create, 2, 1),
 ]
 #: What a command needs done first (not counted): a contest before, whose two open rolls
 #: each contest then closes (so the statements the counted one sends are prepared).
@@ -166,3 +181,22 @@ async def test_a_void_reads_the_roll_with_the_settings_and_writes_with_the_log(
         counted.append(after - before)
         assert voided.answer.text.startswith(f"Roll #{roll_id} is now void.")
     assert counted[1] == (3 if isinstance(table.store, PostgresStore) else 2)
+
+
+async def test_a_sheet_stored_with_a_reserved_id_still_refuses_a_name_taken(
+    table: Table,
+) -> None:
+    """On PostgreSQL the new sheet's name is checked at COMMIT (its id reserved while
+    idle): a name taken makes the check miss, and the write runs again, reading, to
+    refuse it as SQLite does."""
+    await table.run(characters.create(table.deps, table.ctx(), "Twin"))
+    store = table.store
+    if isinstance(store, PostgresStore):
+        await warm(store)
+        writer = next(worker for worker in store._engine._workers if worker.name == "pg-write")
+        assert writer.ids.get("characters")  # the reserved path is the one taken
+    again = await table.run(characters.create(table.deps, table.ctx(), "twin"))
+    assert again.answer.ephemeral
+    sheets = await store.read(lambda tx: tx.queries.one(
+        CharacterRepository.count_query(GUILD, ALICE)))
+    assert sheets == 1
