@@ -77,11 +77,6 @@ _VERSION: Final = ("id", "updated_at", "result_json", "will_state", "beat", "ret
                    "message_id", "copy_message_id")
 
 
-#: A roll with its first reading (StatsRepository.reread), as a void reads it.
-_TO_VOID: Final = (
-    "SELECT rolls.*, stat_first.roll_id AS first_roll_id, stat_first.outcome AS first_outcome"
-    " FROM rolls LEFT JOIN stat_first ON stat_first.roll_id = rolls.id WHERE rolls.id = ?"
-)
 #: What tells one state of a roll to void from another (its first reading is kept once).
 _TO_VOID_VERSION: Final = (*_VERSION, "first_roll_id", "first_outcome")
 
@@ -580,7 +575,14 @@ class RollRepository(Repository):
                 return None
             return OpenRoll(row, {name: row[name] for name in _TO_VOID_VERSION})
 
-        return Query(_TO_VOID, (roll_id,), parse)
+        return Query(
+            "SELECT rolls.*, stat_first.roll_id AS first_roll_id,"
+            " stat_first.outcome AS first_outcome"
+            " FROM rolls LEFT JOIN stat_first ON stat_first.roll_id = rolls.id"
+            " WHERE rolls.id = ?",
+            (roll_id,),
+            parse,
+        )
 
     def void(
         self, guild_id: int, channel_id: int, roll_id: int, by_user_id: int, *,
@@ -598,7 +600,8 @@ class RollRepository(Repository):
         still as read, and the void and its counters go with it, nothing read back
         (Repository._expected); else it is read here.
         """
-        row = self._expected(_TO_VOID, (roll_id,), None if read is None else read.version)
+        query = self.to_void_query(roll_id)
+        row = self._expected(query.sql, query.params, None if read is None else read.version)
         if read is not None and row is not None and all(
             row[name] == value for name, value in read.version.items()
         ):
