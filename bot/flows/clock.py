@@ -28,7 +28,7 @@ from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
 from bot.store.initiative import InitiativeRepository
 from engine import will
-from engine.records import ChannelConfig, WillPool
+from engine.records import ChannelConfig, CharacterRecord, WillPool
 
 
 async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
@@ -93,10 +93,10 @@ async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
 async def night(deps: Deps, ctx: Ctx) -> Reply:
     """A night passes: every tracked Will pool in the server regains 1, up to its maximum."""
     async def attempt() -> Reply:
-        def read(tx: Tx) -> tuple[ChannelConfig, list[WillPool]]:
-            return ctx.config(tx), tx.will.pools(ctx.guild_id)
+        def read(tx: Tx) -> tuple[tuple[ChannelConfig, CharacterRecord | None], list[WillPool]]:
+            return tx.will.pools_beside(ctx.config_query(), ctx.guild_id)  # one statement
 
-        config, pools = await deps.store.read(read)
+        (config, _sheet), pools = await deps.store.read(read)
         if not ctx.storyteller(config):
             raise UserError(_(NOT_STORYTELLER))
         changes = will.night(pools)

@@ -175,10 +175,3 @@ class CharacterRepository(Repository):
             " DO UPDATE SET character_id = excluded.character_id",
             (guild_id, user_id, channel_id, character_id),
         )
-
-    def every(self, guild_id: int) -> list[CharacterRecord]:
-        """Every sheet of the server (the night restores their Will)."""
-        rows = self._all("SELECT c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
-            " FROM characters c WHERE c.guild_id = ?"
-                         " ORDER BY c.id", (guild_id,))
-        return [_record(row) for row in rows]

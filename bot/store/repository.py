@@ -132,6 +132,12 @@ class Repository:
         row = self._joined(first, second)[0]
         return first.parse(row), second.parse(row)
 
+    def _beside_rows(self, first: Query[T], rows: Query[V | None]) -> tuple[T, list[V]]:
+        """A one-row read and the rows of another (none, one or several) in one
+        statement; ``rows`` parses a row with its columns NULL (it had none) as None."""
+        joined = self._joined(first, rows)
+        return first.parse(joined[0]), _rows(joined, rows)
+
     def _joined(self, *queries: Query[Any]) -> list[Any]:
         """The rows of reads joined side by side in one statement: the first answers one
         row, the others are joined to it (NULL columns when one has no row; a row each
@@ -196,10 +202,9 @@ class Queries(Repository):
         return self._both(first, second)
 
     def beside_rows(self, first: Query[T], rows: Query[V | None]) -> tuple[T, list[V]]:
-        """A one-row read and the rows of another (none, one or several) in one
-        statement; ``rows`` parses a row with its columns NULL (it had none) as None."""
-        joined = self._joined(first, rows)
-        return first.parse(joined[0]), _rows(joined, rows)
+        """A one-row read and the rows of another in one statement
+        (Repository._beside_rows)."""
+        return self._beside_rows(first, rows)
 
     def with_rows(
         self, first: Query[T], second: Query[U], rows: Query[V | None]

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.store.characters import CharacterRepository
+from bot.store.characters import CharacterRepository, record_of
 from bot.store.repository import Connection, Query, Repository
 from engine import will
 from engine.characters import beat_added, with_will
 from engine.records import CharacterRecord, WillPool
 
+T = TypeVar("T")
+
 
 def _pool(row: sqlite3.Row) -> WillPool:
     return WillPool.model_validate(dict(row))
+
+
+def _in_order(pools: list[WillPool]) -> list[WillPool]:
+    """Members' pools by member, then characters' by sheet (a join keeps no order)."""
+    return sorted(pools, key=lambda pool: (pool.character_id is not None,
+                                           pool.character_id or pool.user_id))
 
 
 class WillRepository(Repository):
@@ -71,13 +79,40 @@ class WillRepository(Repository):
 
     def pools(self, guild_id: int) -> list[WillPool]:
         """Every tracked pool of the server (for the night): members', then characters'."""
-        rows = self._all(
-            "SELECT guild_id, user_id, current, maximum FROM will_pools WHERE guild_id = ?"
-            " ORDER BY user_id",
-            (guild_id,),
+        return _in_order(self._read_rows(self.pools_query(guild_id)))
+
+    def pools_beside(self, first: Query[T], guild_id: int) -> tuple[T, list[WillPool]]:
+        """``first`` (a one-row read such as the settings) and :meth:`pools`, in one
+        statement."""
+        found, pools = self._beside_rows(first, self.pools_query(guild_id))
+        return found, _in_order(pools)
+
+    @staticmethod
+    def pools_query(guild_id: int) -> Query[WillPool | None]:
+        """Every tracked pool of the server, members' and characters' (their sheets) in
+        one read, in no order (:func:`_in_order`), its columns named ``np_…`` (a
+        member's) and ``nc_…`` (a sheet's); None for a row of NULLs (there is none)."""
+
+        def parse(row: Any) -> WillPool | None:
+            if row is None:
+                return None
+            if row["np_user_id"] is not None:
+                return WillPool(guild_id=guild_id, user_id=row["np_user_id"],
+                                current=row["np_current"], maximum=row["np_maximum"])
+            record = record_of(row, "nc_")
+            return None if record is None else record.will_pool()
+
+        return Query(
+            "SELECT user_id AS np_user_id, current AS np_current, maximum AS np_maximum,"
+            " CAST(NULL AS BIGINT) AS nc_id, CAST(NULL AS BIGINT) AS nc_guild_id,"
+            " CAST(NULL AS BIGINT) AS nc_owner_id, CAST(NULL AS INTEGER) AS nc_version,"
+            " CAST(NULL AS TEXT) AS nc_sheet_json FROM will_pools WHERE guild_id = ?"
+            " UNION ALL"
+            " SELECT NULL, NULL, NULL, c.id, c.guild_id, c.owner_id, c.version, c.sheet_json"
+            " FROM characters c WHERE c.guild_id = ?",
+            (guild_id, guild_id),
+            parse,
         )
-        characters = [record.will_pool() for record in self._characters.every(guild_id)]
-        return [*(_pool(row) for row in rows), *characters]
 
     def save(self, old: WillPool | None, new: WillPool) -> bool:
         """Store the pool the engine decided, if the stored one is still ``old`` (None: not

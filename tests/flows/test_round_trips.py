@@ -19,7 +19,7 @@ from bot.flows.stats import stats
 from bot.store.characters import CharacterRepository
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
-from engine.records import ChannelOption
+from engine.records import ChannelOption, WillPool
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Table
 from tests.flows.test_config_flows import admin
 from tests.flows.test_contest_flows import terms
@@ -61,6 +61,17 @@ async def _stats(table: Table) -> Any:
 
 async def _scene_end(table: Table) -> Any:
     return await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+
+
+async def _night(table: Table) -> Any:
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert str(ALICE) in said.answer.text  # a pool regained Will
+    return said
+
+
+async def _low_pool(table: Table) -> None:
+    await table.store.write(lambda tx: tx.will.save(None, WillPool(
+        guild_id=GUILD, user_id=ALICE, current=0, maximum=5)))
 
 
 async def _contest(table: Table) -> Any:
@@ -105,6 +116,8 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
     # the settings; what it ends, in one statement; the rolls it closes; COMMIT
     ("/scene end", _scene_end, 4, 2),
+    # the settings with every Will pool, in one statement; the pools regained, with COMMIT
+    ("/night", _night, 2, 2),
     # the settings with what the roll reads ahead; the write (ids taken ahead, its COMMIT);
     # the card's message id
     ("/contest against", _contest, 4, 3),
@@ -114,9 +127,10 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     # idle, the name checked) and the active one with COMMIT
     ("/character create", _character_create, 2, 1),
 ]
-#: What a command needs done first (not counted): a contest before, whose two open rolls
-#: each contest then closes (so the statements the counted one sends are prepared).
-SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest}
+#: What a command needs done first (not counted): a pool below its maximum for the night;
+#: a contest before, whose two open rolls each contest then closes (so the statements the
+#: counted one sends are prepared).
+SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest, _night: _low_pool}
 
 
 @pytest.mark.parametrize(("command", "round_trips", "trips"),
