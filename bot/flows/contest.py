@@ -5,7 +5,10 @@ contest is decided in one transaction. Against a member (`opponent`) the
 actor rolls now and the card waits: only that member's **Roll to resist**
 opens the pool form, and its submission rolls, decides and closes the contest
 in one transaction (the roll is drawn inside it, after the contest is seen
-still waiting, so a second submission finds it decided and draws nothing).
+still waiting, so a second submission finds it decided and draws nothing; on
+PostgreSQL the contest as the form's read found it is checked with the
+COMMIT, and a write that misses runs again and finds it decided: the first
+draw, never shown nor stored, is dropped, as a roll's is in bot.flows.rolls).
 The rules and the contest's status are the engine's
 (:mod:`engine.table.contest`).
 
@@ -27,12 +30,14 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
 from bot.flows.rolls import (
+    Ahead,
     ByName,
     Table,
     closed_edits,
     count_roll,
     gather,
     read_table,
+    standing_beside,
     with_table_state,
 )
 from bot.flows.scene import close_open
@@ -53,6 +58,8 @@ from bot.render.contest import (
 from bot.render.lang import _, speaking
 from bot.render.refusals import refusal_text
 from bot.store import Conflict, Tx
+from bot.store.actions import ActionRepository
+from bot.store.rolls import RollRepository
 from engine import characters
 from engine.models import RollResult, Ruleset
 from engine.parser import NamedPart
@@ -228,11 +235,20 @@ async def resist_form(
     active character's (RULES.md §6)."""
     parts, _difficulty = read_form(values)
     async def attempt() -> Reply:
-        def read(tx: Tx) -> tuple[Table, ActionRecord | None, CharacterRecord | None]:
-            config, character = ctx.config_and_character(tx)
-            return read_table(tx, ctx, config, None), tx.actions.get(press.key), character
+        def read(
+            tx: Tx,
+        ) -> tuple[Table, ActionRecord | None, CharacterRecord | None, Ahead]:
+            # One statement: the settings and sheet, the standing, the contest, and the
+            # open rolls the resist closes (its write has them checked, not read again).
+            (config, character), standing, found, rolls = tx.queries.three_with_rows(
+                ctx.config_query(character=True), standing_beside(ctx),
+                ActionRepository.get_query(press.key),
+                RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
+            )
+            table = read_table(tx, ctx, config, None, read=standing)
+            return table, found, character, Ahead(None, standing, tuple(rolls))
 
-        table, found, character = await deps.store.read(read)
+        table, found, character, ahead = await deps.store.read(read)
         config = table.config
         record = _contest(found)
         state = _state(record)
@@ -250,11 +266,11 @@ async def resist_form(
             tx: Tx, record: ActionRecord = record, state: ContestState = state,
             table: Table = table,
         ) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
-            now = tx.actions.get(record.id)
-            if now is None or now.version != record.version:
-                raise Conflict(None)  # decided (or closed) since it was read: read again
-            # the counters as they stand
-            table = read_table(tx, ctx, table.config, None, request=asked)
+            # As read (PostgreSQL has the server check it, and what was read ahead, with
+            # COMMIT), else decided (or closed) since it was read: read again.
+            if not tx.actions.still(record):
+                raise Conflict(None)
+            table = read_table(tx, ctx, table.config, None, request=asked, ahead=ahead)
             request = with_table_state(asked, table)
             theirs = _rolled(roll_dice(request, deps.faces))
             after = rules.resisted(state, ctx.user_id, theirs)
@@ -262,7 +278,8 @@ async def resist_form(
             if version is None:
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, theirs)
-            closed = tx.rolls.close(ctx.guild_id, ctx.channel_id, ctx.user_id)
+            closed = tx.rolls.close_as_read(ctx.guild_id, ctx.channel_id, ctx.user_id,
+                                            open_as_read=ahead.open)
             _store_roll(tx, ctx, record, theirs, character)
             return record.saved(after, version, ActionStatus.CLOSED), after, closed
 

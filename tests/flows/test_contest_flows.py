@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 
 from bot.edge import ids
@@ -105,6 +106,28 @@ async def test_a_member_rolls_to_resist_and_the_card_is_decided_in_place(table: 
     assert again.answer.ephemeral
     assert again.answer.text == CONTEST_DECIDED
     assert table.faces.left == 0
+
+
+async def test_two_resist_forms_at_once_decide_the_contest_once(table: Table) -> None:
+    """Both submissions read the contest waiting; the one written second finds it decided
+    (on PostgreSQL the check of what it read misses at COMMIT, and its write runs again
+    and reads it) and is told so."""
+    table.faces.add(8, 9, 10, 2)
+    key = action_id(await table.run(ask(table, opponent=BOB_SIDE, label="grapple")))
+    table.faces.add(8, 2)  # one resist's dice: a second would run out
+    said = await asyncio.gather(*(resist(table, BOB, key, "2") for _ in range(2)))
+
+    answers = sorted((each.answer for each in said), key=lambda answer: answer.ephemeral)
+    assert "**Alice wins** by 2 successes" in answers[0].text
+    assert answers[1].ephemeral
+    assert answers[1].text == CONTEST_DECIDED
+    record = await table.store.read(lambda tx: tx.actions.get(key))
+    assert record is not None
+    assert record.version == 2
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=BOB, viewer_is_storyteller=True)
+    )
+    assert [roll.roller_id for roll in history] == [BOB, ALICE]
 
 
 async def test_a_contest_needs_exactly_one_other_side(table: Table) -> None:

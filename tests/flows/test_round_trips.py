@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from bot.flows import characters, clock, config, extended, multi, rolls, will
-from bot.flows.contest import contest
+from bot.flows.contest import Opponent, contest
 from bot.flows.history import history
 from bot.flows.stats import stats
 from bot.store.characters import CharacterRepository
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
 from engine.records import ChannelOption, WillPool
-from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
 from tests.flows.test_config_flows import admin
-from tests.flows.test_contest_flows import terms
+from tests.flows.test_contest_flows import action_id, resist, terms
 from tests.flows.test_extended_flows import begin
 from tests.flows.test_roll_flows import ask
 from tests.store.conftest import warm
@@ -195,6 +195,28 @@ async def test_a_void_reads_the_roll_with_the_settings_and_writes_with_the_log(
         counted.append(after - before)
         assert voided.answer.text.startswith(f"Roll #{roll_id} is now void.")
     assert counted[1] == (3 if isinstance(table.store, PostgresStore) else 2)
+
+
+async def test_a_resist_reads_once_and_writes_with_its_commit(table: Table) -> None:
+    """The resist form reads the settings, the standing, the contest and the open rolls
+    in one statement; its write has them checked, and the roll stored, with COMMIT."""
+    counted = []
+    for _ in range(2):  # the first prepares each statement once per session
+        table.faces.add(8, 9, 2)
+        said = await table.run(contest(table.deps, table.ctx(), terms(3), against=None,
+                                       opponent=Opponent(BOB, "Bob"), label="grapple",
+                                       difficulty=None, opponent_difficulty=None))
+        key = action_id(said)
+        store = table.store
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        table.faces.add(8, 2)
+        decided = await resist(table, BOB, key, "2")
+        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(after - before)
+        assert "Alice wins" in decided.answer.text
+    assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
 
 
 async def test_a_sheet_stored_with_a_reserved_id_still_refuses_a_name_taken(
