@@ -27,28 +27,33 @@ from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
 from bot.store.attempts import AttemptRepository
 from bot.store.initiative import InitiativeRepository
+from bot.store.rolls import OpenRoll, RollRepository
 from engine import will
 from engine.records import ChannelConfig, CharacterRecord, WillPool
 
 
-async def _storyteller_config(deps: Deps, ctx: Ctx) -> ChannelConfig:
-    """The settings in force, once the member is known to be the Storyteller here."""
-    config = await deps.store.read(ctx.config)
+async def _storyteller_read(deps: Deps, ctx: Ctx) -> tuple[ChannelConfig, tuple[OpenRoll, ...]]:
+    """The settings in force, once the member is known to be the Storyteller here, and
+    the channel's open rolls read beside them, which the write closes (on PostgreSQL the
+    server checks them with its COMMIT rather than the write reading them back)."""
+    (config, _sheet), rolls = await deps.store.read(lambda tx: tx.queries.beside_rows(
+        ctx.config_query(), RollRepository.channel_open_query(ctx.guild_id, ctx.channel_id)))
     if not ctx.storyteller(config):
         raise UserError(_(NOT_STORYTELLER))
-    return config
+    return config, tuple(rolls)
 
 
 async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
     """End the scene: successive attempts and the turn count start over, open rolls close,
     unfinished teamwork ends, contests still waiting for a resistance close and the
     initiative tracker ends."""
-    config = await _storyteller_config(deps, ctx)
+    config, open_rolls = await _storyteller_read(deps, ctx)
     guild_id, channel_id = ctx.guild_id, ctx.channel_id
 
     def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
         # What the scene's end changes, read in one statement: the channel's successive
-        # attempts, its tracker, its open actions (its rolls close as they are read).
+        # attempts, its tracker, its open actions (its open rolls were read with the
+        # settings).
         attempts, tracker, found = tx.queries.with_rows(
             AttemptRepository.count_query(guild_id, channel_id),
             InitiativeRepository.open_query(guild_id, channel_id),
@@ -56,7 +61,7 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
         )
         tx.attempts.reset_channel(guild_id, channel_id)
         tx.attempts.reset_turn(guild_id, channel_id)
-        closed = tx.rolls.close(guild_id, channel_id)
+        closed = tx.rolls.close_as_read(guild_id, channel_id, None, open_as_read=open_rolls)
         with speaking(ctx.public_voice(config)):  # the message and the cards it closes
             teamworks, teamwork_edits = teamwork.end_for_scene(tx, found, config)
             contests, contest_edits = contest.end_for_scene(tx, found, config)
@@ -78,11 +83,12 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
 async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
     """Next turn: the `fistful` Successive Action Penalty starts over and open rolls close
     (their Spend Will buttons with them)."""
-    config = await _storyteller_config(deps, ctx)
+    config, open_rolls = await _storyteller_read(deps, ctx)
 
     def write(tx: Tx) -> tuple[str, tuple[Edit, ...]]:
         tx.attempts.reset_turn(ctx.guild_id, ctx.channel_id)
-        closed = tx.rolls.close(ctx.guild_id, ctx.channel_id)
+        closed = tx.rolls.close_as_read(ctx.guild_id, ctx.channel_id, None,
+                                        open_as_read=open_rolls)
         with speaking(ctx.public_voice(config)):
             return turn_advanced(len(closed)), closed_edits(closed, config)
 

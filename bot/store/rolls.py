@@ -71,6 +71,11 @@ _CLOSE_AS = (
     "UPDATE rolls SET closed = 1, updated_at = ?"
     " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?"
 )
+#: Every open roll of a channel closed at a given time stamp (the rolls as read before).
+_CLOSE_ALL_AS = (
+    "UPDATE rolls SET closed = 1, updated_at = ?"
+    " WHERE guild_id = ? AND channel_id = ? AND closed = 0"
+)
 #: What tells one state of an open roll from another: any write to a roll changes one of
 #: them (its time stamp alone is to the millisecond).
 _VERSION: Final = ("id", "updated_at", "result_json", "will_state", "beat", "retried", "void",
@@ -248,35 +253,42 @@ class RollRepository(Repository):
         return record, sorted(closed, key=lambda roll: roll.id)
 
     def close_as_read(
-        self, guild_id: int, channel_id: int, roller_id: int, *,
+        self, guild_id: int, channel_id: int, roller_id: int | None, *,
         open_as_read: Sequence[OpenRoll] | None,
     ) -> list[RollRecord]:
-        """:meth:`close` for one roller, given their open rolls as the flow read them ahead
-        (:meth:`open_query`, None: not read): on PostgreSQL the server checks, with the
-        transaction's COMMIT, that they are still those, and closes them then, nothing
+        """:meth:`close` (for one roller, or the whole channel when ``roller_id`` is
+        None), given the open rolls as the flow read them ahead (:meth:`open_query`,
+        :meth:`channel_open_query`; None: not read): on PostgreSQL the server checks, with
+        the transaction's COMMIT, that they are still those, and closes them then, nothing
         read back; otherwise (SQLite, a re-run) they are read as they close. The rolls
         closed, oldest first."""
         return self._close_as_read((guild_id, channel_id, roller_id), open_as_read, *stamp())
 
     def _close_as_read(
-        self, closing: tuple[int, int, int], open_as_read: Sequence[OpenRoll] | None,
+        self, closing: tuple[int, int, int | None], open_as_read: Sequence[OpenRoll] | None,
         text: str, now: datetime,
     ) -> list[RollRecord]:
         """:meth:`close_as_read` at the time stamp ``text`` (``now``, as a record holds it)."""
         if open_as_read is not None and self._still_open(closing, open_as_read):
-            self._do(_CLOSE_AS, (text, *closing))
+            guild_id, channel_id, roller_id = closing
+            if roller_id is None:
+                self._do(_CLOSE_ALL_AS, (text, guild_id, channel_id))
+            else:
+                self._do(_CLOSE_AS, (text, guild_id, channel_id, roller_id))
             closed = [roll.record.model_copy(update={"closed": True, "updated_at": now})
                       for roll in open_as_read]
             return sorted(closed, key=lambda roll: roll.id)
         return self.close(*closing)  # they are read as they close: a round trip
 
     def _still_open(
-        self, closing: tuple[int, int, int], open_as_read: Sequence[OpenRoll]
+        self, closing: tuple[int, int, int | None], open_as_read: Sequence[OpenRoll]
     ) -> bool:
         """Whether the server will check, with the transaction's COMMIT, that the
-        roller's open rolls are still those read (PgConnection.expects_rows)."""
+        open rolls are still those read (PgConnection.expects_rows)."""
         expects = getattr(self._conn, "expects_rows", None)
-        query = self.open_query(*closing)
+        guild_id, channel_id, roller_id = closing
+        query = (self.channel_open_query(guild_id, channel_id) if roller_id is None
+                 else self.open_query(guild_id, channel_id, roller_id))
         return expects is not None and bool(
             expects(query.sql, query.params, [roll.version for roll in open_as_read])
         )
@@ -303,6 +315,16 @@ class RollRepository(Repository):
             "SELECT * FROM rolls"
             " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?",
             (guild_id, channel_id, roller_id),
+            _open_roll,
+        )
+
+    @staticmethod
+    def channel_open_query(guild_id: int, channel_id: int) -> Query[OpenRoll | None]:
+        """:meth:`open_query` for every roller of the channel (what /scene end and /turn
+        next close), to read ahead beside the settings (Queries.beside_rows)."""
+        return Query(
+            "SELECT * FROM rolls WHERE guild_id = ? AND channel_id = ? AND closed = 0",
+            (guild_id, channel_id),
             _open_roll,
         )
 

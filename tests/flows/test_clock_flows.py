@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.flows import clock, rolls, will
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
@@ -36,6 +38,39 @@ async def test_scene_end_resets_attempts_and_closes_open_rolls(table: Table) -> 
         ).failures
     )
     assert failures == 0
+
+
+async def test_a_roll_between_the_scene_end_s_read_and_its_write_is_closed_too(
+    table: Table,
+) -> None:
+    """The scene's end read Alice's open roll with the settings; Bob rolls before it
+    writes (PostgreSQL's check of the rolls read misses, and the write runs again,
+    reading them as they close): both close, as on SQLite."""
+    await _roll(table, 2, 3, label="climb")
+    store, write = table.store, table.store.write
+
+    async def bob_first(body: Any) -> Any:  # once, before the scene end's write
+        if store.write is bob_first:
+            store.write = write  # type: ignore[method-assign]
+            table.faces.add(8, 2)
+            await table.run(rolls.roll(
+                table.deps, table.ctx(BOB),
+                lambda config: rolls.build_request(config.ruleset, (Term(value=2),)),
+                label=None, private=False,
+            ))
+        return await write(body)
+
+    store.write = bob_first  # type: ignore[method-assign]
+    try:
+        said = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+    finally:
+        store.write = write  # type: ignore[method-assign]
+
+    assert "2 open rolls closed" in said.answer.text
+    assert len(said.of("edit")) == 2
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True))
+    assert [roll.closed for roll in history] == [True, True]
 
 
 async def test_only_the_storyteller_ends_the_scene_and_nothing_changes(table: Table) -> None:

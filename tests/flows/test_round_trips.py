@@ -114,8 +114,9 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/extended list", _extended_list, 1, 1),
     ("/extended roll autocomplete", _extended_labels, 1, 1),
     ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
-    # the settings; what it ends, in one statement; the rolls it closes; COMMIT
-    ("/scene end", _scene_end, 4, 2),
+    # the settings with the open rolls; what it ends, in one statement; COMMIT (the rolls
+    # it closes checked with it)
+    ("/scene end", _scene_end, 3, 2),
     # the settings with every Will pool, in one statement; the pools regained, with COMMIT
     ("/night", _night, 2, 2),
     # the settings with what the roll reads ahead; the write (ids taken ahead, its COMMIT);
@@ -217,6 +218,32 @@ async def test_a_resist_reads_once_and_writes_with_its_commit(table: Table) -> N
         counted.append(after - before)
         assert "Alice wins" in decided.answer.text
     assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
+
+
+@pytest.mark.parametrize("ends", [clock.scene_end, clock.turn_next],
+                         ids=["/scene end", "/turn next"])
+async def test_the_storyteller_s_clock_closes_the_rolls_it_read_with_the_settings(
+    table: Table, ends: Callable[..., Awaitable[Any]],
+) -> None:
+    """/scene end and /turn next read the channel's open rolls beside the settings; the
+    write closes them with COMMIT, the server checking they are still those."""
+    counted = []
+    for _ in range(2):  # the first prepares each statement once per session
+        table.faces.add(3, 4, 2)
+        await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
+                                   private=False))
+        store = table.store
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        said = await table.run(ends(table.deps, table.ctx(STORYTELLER)))
+        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(after - before)
+        assert "1 open roll closed" in said.answer.text
+        assert [edit.buttons for edit in said.of("edit")] == [[]]
+    # the settings with the rolls; /scene end's reads, in one statement; COMMIT
+    round_trips = 3 if ends is clock.scene_end else 2
+    assert counted[1] == (round_trips if isinstance(table.store, PostgresStore) else 2)
 
 
 async def test_a_sheet_stored_with_a_reserved_id_still_refuses_a_name_taken(
