@@ -346,11 +346,7 @@ async def character_suggestions(deps: Deps, ctx: Ctx, typed: str) -> list[tuple[
     """Autocomplete of a ``character`` option: the member's sheets (a Storyteller's: every
     sheet of the server, with NPCs marked), names containing ``typed`` first by prefix."""
 
-    def read(tx: Tx) -> list[CharacterName]:
-        storyteller = ctx.storyteller(ctx.config(tx))
-        return tx.characters.names(ctx.guild_id, None if storyteller else ctx.user_id)
-
-    found = await deps.store.read(read)
+    found = await deps.store.read(lambda tx: tx.characters.names_seen(ctx.viewer()))
     key = fold(typed)
     first = [n for n in found if fold(n.name).startswith(key)]
     more = [n for n in found if key in fold(n.name) and not fold(n.name).startswith(key)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.render.lang import Voice, public_voice
 from bot.store import Store, Tx
-from bot.store.repository import Query
+from bot.store.repository import Query, Viewer
 from bot.store.settings import NOBODY, SettingsRepository
 from engine.faces import FaceSource
 from engine.records import ChannelConfig, CharacterRecord
@@ -76,6 +76,14 @@ class Ctx:
         """The language of messages the table sees here; draw them inside
         ``with speaking(ctx.public_voice(config))`` (a member's own answers keep theirs)."""
         return public_voice(config.language, self.guild_locale)
+
+    def viewer(self, *, server: bool = False) -> Viewer:
+        """Who reads, for a read that decides in its statement what a Storyteller alone sees
+        (:meth:`storyteller` with the settings as they are there; with ``server``, a
+        Storyteller over the whole server: Manage Server, or the server's role)."""
+        return Viewer(self.guild_id, self.user_id,
+                      storyteller=self.manages_guild if server else self.manages_channel,
+                      role_ids=self.role_ids)
 
     def storyteller(self, config: ChannelConfig) -> bool:
         """A Storyteller here: Manage Channels, or the role an admin set."""

@@ -178,24 +178,36 @@ def _read_target(
     (``rolling``: the owner's Will pool too when it declares ``will``) or a decision
     needs besides."""
     open_rolls: tuple[OpenRoll, ...] | None = None
+    newest: dict[int, RollRecord | None] = {}  # a decision's: each action's newest roll
     if action_id is not None and rolling:  # a roll's press: with its owner's open rolls
         (config, character), found, rolls = tx.queries.with_rows(
             ctx.config_query(character=True), ActionRepository.get_query(action_id),
             RollRepository.open_of_owner_query(ctx.guild_id, ctx.channel_id, action_id))
         open_rolls = tuple(rolls)
         storyteller = ctx.storyteller(config)
-    elif action_id is not None:  # a button's: the settings and the action in one statement
-        (config, character), found = tx.queries.both(
-            ctx.config_query(), ActionRepository.get_query(action_id))
+    elif action_id is not None:  # a button's: the settings, the action and its newest roll
+        (config, character), found, last = tx.queries.with_rows(
+            ctx.config_query(), ActionRepository.get_query(action_id),
+            RollRepository.newest_in_action_query(action_id))
+        newest[action_id] = next(iter(last), None)
         storyteller = ctx.storyteller(config)
-    else:  # a command's: the settings beside the open actions it may mean
+    elif rolling:  # a roll's command: the settings beside the open actions it may mean
         (config, character), named = tx.queries.beside_rows(
-            ctx.config_query(character=rolling),
+            ctx.config_query(character=True),
             ActionRepository.find_open_query(
                 ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=label),
         )
         storyteller = ctx.storyteller(config)
         found = _named(named, ctx, storyteller, label)
+    else:  # a decision's command: those actions, each beside its newest roll
+        (config, character), pairs = tx.queries.beside_rows(
+            ctx.config_query(),
+            RollRepository.open_with_newest_query(
+                ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=label),
+        )
+        newest = {record.id: roll for record, roll in pairs}
+        storyteller = ctx.storyteller(config)
+        found = _named([record for record, _ in pairs], ctx, storyteller, label)
     record, action = _checked(found, ctx, storyteller, version, stale)
     if rolling:
         owner = record.owner_id
@@ -207,7 +219,11 @@ def _read_target(
             character=character,
             open_rolls=open_rolls,
         )
-    last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
+    # The action's last roll is its newest, read with it; should the state name another,
+    # that one is read (as it always was before).
+    last_roll = newest.get(record.id)
+    if last_roll is None or last_roll.id != action.last_roll_id:
+        last_roll = None if action.last_roll_id is None else tx.rolls.get(action.last_roll_id)
     return Target(config=config, record=record, action=action, last_roll=last_roll)
 
 

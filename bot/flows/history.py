@@ -1,9 +1,10 @@
 """`/history`: the channel's recent rolls, and the Storyteller's void.
 
-The log alone is one read (the settings say who the Storyteller is, and so whether
-secret rolls are listed). A void is the Storyteller's: the read (the settings, and the
-roll beside them) decides that, then one write voids the roll and lists the log as it
-now stands. The voided roll's message loses its buttons in the background.
+The log alone is one read, the settings beside it: the statement itself tests the
+server's Storyteller role, which decides whether others' secret rolls are listed. A void
+is the Storyteller's: the read (the settings, and the roll beside them) decides that, then
+one write voids the roll and lists the log as it now stands. The voided roll's message
+loses its buttons in the background.
 """
 
 from __future__ import annotations
@@ -56,10 +57,14 @@ async def history(
     if void is None:
 
         def read(tx: Tx) -> tuple[ChannelConfig, list[RollRecord]]:
-            config = ctx.config(tx)
-            return config, _log(tx, ctx, config, count, member_id)
+            (config, _), rows = tx.queries.beside_rows(
+                ctx.config_query(),
+                RollRepository.history_query(ctx.guild_id, ctx.channel_id, viewer=ctx.viewer(),
+                                             count=count, member_id=member_id),
+            )
+            return config, sorted(rows, key=lambda record: record.id, reverse=True)
 
-        config, records = await deps.store.read(read)
+        config, records = await deps.store.read(read)  # one statement: who may see what in it
         return say(history_text(records, text_only=config.text_only))
 
     roll_id = void

@@ -801,9 +801,16 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     Will like any roll. The press claims the roll's one retry in the new roll's write,
     so two presses at once roll once."""
     def read(tx: Tx) -> PressedAgain:
-        pressed = tx.rolls.get(roll_id)
+        # The roll pressed beside the settings and the sheet, in one statement (gather's
+        # without the roll); the sheets a named resist_target reads, when it names one.
+        (config, character), pressed = tx.rolls.beside(ctx.config_query(character=True),
+                                                       roll_id)
         asked = None if pressed is None or pressed.asked is None else ByName.of(pressed.asked)
-        return PressedAgain(roll=pressed, gathered=gather(tx, ctx, asked))
+        target = None if asked is None else asked.target
+        return PressedAgain(roll=pressed, gathered=Gathered(
+            config=config, character=character,
+            targets=() if target is None else read_targets(tx, ctx, target),
+        ))
 
     state = await deps.store.read(read)
     record = state.roll

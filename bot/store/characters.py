@@ -11,7 +11,7 @@ import functools
 import sqlite3
 from functools import partial
 
-from bot.store.repository import Query, Repository
+from bot.store.repository import Query, Repository, Viewer
 from engine.characters import Character, fold
 from engine.records import CharacterName, CharacterRecord
 
@@ -106,6 +106,20 @@ class CharacterRepository(Repository):
         else:
             rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
                              " AND owner_id = ? ORDER BY name_key, id", (guild_id, owner_id))
+        return [_name(row) for row in rows]
+
+    def names_seen(self, viewer: Viewer) -> list[CharacterName]:
+        """:meth:`names` as a member's autocomplete offers them: their own sheets, a
+        Storyteller's every sheet of the server, the statement deciding which
+        (:class:`bot.store.repository.Viewer`), so it needs no settings read first."""
+        rows = self._all(
+            "SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
+            " AND (owner_id = ? OR ? = 1"
+            " OR ? LIKE '%,' || (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
+            " WHERE guild_id = ?) || ',%')"
+            " ORDER BY name_key, id",
+            (viewer.guild_id, viewer.user_id, *viewer.params()),
+        )
         return [_name(row) for row in rows]
 
     @staticmethod

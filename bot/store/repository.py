@@ -43,6 +43,29 @@ class Query(Generic[T]):
     parse: Callable[[Any], T]
 
 
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who reads, for a read that decides in SQL whether they see what only a Storyteller
+    sees (others' secret rolls, every sheet), so that it needs no settings read first.
+
+    Its statement says, in literal text, ``(? = 1 OR ? LIKE '%,' || (SELECT
+    CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?) || ',%')``
+    with :meth:`params`: a Storyteller whatever the settings (``storyteller``: Manage
+    Channels), or one by the server's Storyteller role (among ``role_ids``), as
+    ``bot.flows.context.Ctx.storyteller`` decides from the settings read."""
+
+    guild_id: int
+    user_id: int
+    storyteller: bool
+    role_ids: frozenset[int] = frozenset()
+
+    def params(self) -> tuple[int, str, int]:
+        """The Storyteller test's parameters: the flag, the roles each between commas
+        (``,12,77,``, so that a role is matched whole), the server."""
+        roles = "".join(f"{role}," for role in sorted(self.role_ids))
+        return int(self.storyteller), "," + roles, self.guild_id
+
+
 class Cursor(Protocol):
     """What a statement answers: its rows, or how many rows it changed."""
 

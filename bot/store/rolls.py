@@ -16,16 +16,18 @@ from typing import Any, Final, NamedTuple, NotRequired, TypedDict, TypeVar, Unpa
 
 from bot.store.actions import parse_prefixed
 from bot.store.characters import record_of
-from bot.store.repository import Connection, Query, Repository, stamp
+from bot.store.repository import Connection, Query, Repository, Viewer, stamp
 from bot.store.stats import StatsRepository
 from engine.models import Outcome, RollRequest, RollResult, WillUse
 from engine.records import (
+    ActionKind,
     ActionRecord,
     CharacterRecord,
     RollRecord,
     Voided,
     WillPool,
     WillState,
+    label_key,
 )
 from engine.saved import Asked
 
@@ -379,6 +381,50 @@ class RollRepository(Repository):
 
         return self._both(first, Query("SELECT * FROM rolls WHERE id = ?", (roll_id,), parse))
 
+    @staticmethod
+    def newest_in_action_query(action_id: int) -> Query[RollRecord | None]:
+        """The newest roll made in an action, as a query to read beside it
+        (``Queries.with_rows``): an extended action's last roll, which its state names
+        (the caller checks it is that one); None for a row of NULLs (there is none)."""
+        return Query(
+            "SELECT * FROM rolls"
+            " WHERE id = (SELECT max(id) FROM rolls WHERE action_id = ?)",
+            (action_id,),
+            lambda row: None if row is None or row["id"] is None else _roll(row),
+        )
+
+    @staticmethod
+    def open_with_newest_query(
+        guild_id: int, channel_id: int, *, kind: ActionKind, label: str | None
+    ) -> Query[tuple[ActionRecord, RollRecord | None] | None]:
+        """The channel's open actions of a kind (``label``'s when given, matched as
+        ``label_key`` does), each beside the newest roll made in it (or None), as a query
+        to read beside the settings (``Queries.beside_rows``): the action's columns named
+        ``act_…`` as ActionRepository.find_open_query's, the roll's as the table's. None
+        for a row of NULLs (there is none); in no particular order."""
+        key = None if label is None else label_key(label)
+
+        def parse(row: Any) -> tuple[ActionRecord, RollRecord | None] | None:
+            action = parse_prefixed("act_", row)
+            if action is None:
+                return None
+            return action, None if row["id"] is None else _roll(row)
+
+        return Query(
+            "SELECT act.*, rolls.* FROM (SELECT id AS act_id, kind AS act_kind,"
+            " guild_id AS act_guild_id, channel_id AS act_channel_id,"
+            " owner_id AS act_owner_id, label AS act_label, status AS act_status,"
+            " state_json AS act_state_json, version AS act_version,"
+            " message_id AS act_message_id, created_at AS act_created_at,"
+            " updated_at AS act_updated_at"
+            " FROM actions WHERE guild_id = ? AND channel_id = ? AND status = 'open'"
+            " AND kind = ? AND (? IS NULL OR label_key = ?)) AS act"
+            " LEFT JOIN rolls"
+            " ON rolls.id = (SELECT max(id) FROM rolls WHERE action_id = act.act_id)",
+            (guild_id, channel_id, kind.value, key, key),
+            parse,
+        )
+
     def beside_with_pool(
         self, first: Query[T], roll_id: int
     ) -> tuple[T, RollRecord | None, WillPool | None]:
@@ -563,27 +609,36 @@ class RollRepository(Repository):
         ``member_id`` keeps one member's rolls. Raises ValueError for a count
         outside 1..MAX_HISTORY.
         """
+        viewer = Viewer(guild_id, viewer_id, storyteller=viewer_is_storyteller)
+        return self._read_rows(self.history_query(guild_id, channel_id, viewer=viewer,
+                                                  count=count, member_id=member_id))
+
+    @staticmethod
+    def history_query(
+        guild_id: int, channel_id: int, *, viewer: Viewer, count: int,
+        member_id: int | None = None,
+    ) -> Query[RollRecord | None]:
+        """:meth:`history` as a query, to read beside the settings (``Queries.beside_rows``):
+        the server's Storyteller role is tested in the statement (:class:`Viewer`), so
+        another member's secret roll never leaves the database for a member who is not
+        one. Newest first when read alone; a join need not keep a subquery's order (its
+        caller orders them by id). None for a row of NULLs (there is none)."""
         if not 1 <= count <= MAX_HISTORY:
             msg = f"history shows 1 to {MAX_HISTORY} rolls, not {count}"
             raise ValueError(msg)
-        rows = self._all(
+        return Query(
             "SELECT rolls.*, actions.kind AS action_kind FROM rolls"
             " LEFT JOIN actions ON actions.id = rolls.action_id"
             " WHERE rolls.guild_id = ? AND rolls.channel_id = ?"
             " AND (? IS NULL OR roller_id = ?)"
-            " AND (private = 0 OR roller_id = ? OR ? = 1)"
+            " AND (private = 0 OR roller_id = ? OR ? = 1"
+            " OR ? LIKE '%,' || (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
+            " WHERE guild_id = ?) || ',%')"
             " ORDER BY rolls.id DESC LIMIT ?",
-            (
-                guild_id,
-                channel_id,
-                member_id,
-                member_id,
-                viewer_id,
-                viewer_is_storyteller,
-                count,
-            ),
+            (guild_id, channel_id, member_id, member_id, viewer.user_id, *viewer.params(),
+             count),
+            lambda row: None if row is None or row["id"] is None else _roll(row),
         )
-        return [_roll(row) for row in rows]
 
     @staticmethod
     def to_void_query(roll_id: int) -> Query[OpenRoll | None]:

@@ -334,6 +334,12 @@ async def test_autocomplete_offers_the_active_characters_traits_with_values(
     everyone = await characters.character_suggestions(table.deps, table.ctx(STORYTELLER), "")
     assert [v for _, v in mine] == ["Mara"]
     assert sorted(v for _, v in everyone) == ["Goon", "Mara"]
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    by_role = await characters.character_suggestions(table.deps, table.ctx(BOB, roles=[77]), "")
+    other_role = await characters.character_suggestions(table.deps, table.ctx(BOB, roles=[7]),
+                                                        "")
+    assert sorted(v for _, v in by_role) == ["Goon", "Mara"]
+    assert other_role == []
 
 
 async def test_a_sheet_is_never_reached_from_another_server(table: Table) -> None:

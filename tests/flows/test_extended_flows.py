@@ -14,6 +14,7 @@ from bot.flows import extended
 from bot.flows.reply import run
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
+from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import (
     ActionKind,
@@ -394,6 +395,27 @@ async def test_a_decision_settles_the_last_roll_and_its_buttons(table: Table) ->
     [settled] = [s for s in decided.of("edit") if "extended action" not in s.text]
     assert settled.buttons == []
     refused_with(await click(table, roll, SPEND_WILL), wording.ROLL_MOVED_ON)
+
+
+async def test_a_decision_settles_the_roll_the_state_names_not_a_newer_one_in_the_action(
+    table: Table,
+) -> None:
+    """A decision reads the action's newest roll with it, as its last roll; should the
+    state name another (no flow stores one so), that one is read and settled."""
+    card, _ = await failed_once(table)
+    last = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert last is not None and last.message_id is not None
+
+    def write(tx: Tx) -> None:
+        tx.rolls.insert(guild_id=last.guild_id, channel_id=last.channel_id,
+                        roller_id=last.roller_id, result=last.result,
+                        will_state=last.will_state, action_id=last.action_id)
+
+    await table.store.write(write)
+    decided = await click(table, card, "Lose progress")
+    [settled] = [s for s in decided.of("edit") if "extended action" not in s.text]
+    assert settled.target == last.message_id
+    assert settled.buttons == []
 
 
 async def test_waiving_a_botch_is_the_storytellers(table: Table) -> None:

@@ -53,6 +53,29 @@ async def test_a_secret_roll_is_listed_to_its_roller_and_the_storyteller_only(
     assert "hidden" not in other.answer.text
 
 
+async def test_a_secret_roll_is_listed_to_a_storyteller_by_role_and_no_other_role(
+    table: Table,
+) -> None:
+    """The log's one statement tests the server's Storyteller role itself: the role whole
+    (not a role whose digits contain it), and nobody else sees another's secret roll."""
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    await _roll(table, ALICE, "hidden", private=True)
+    await _roll(table, ALICE, "open")
+    by_role = await table.run(history.history(table.deps, table.ctx(BOB, roles=[5, 77])))
+    assert "hidden" in by_role.answer.text
+    for roles in ([], [7], [177], [770], [7, 7_700]):
+        other = await table.run(history.history(table.deps, table.ctx(BOB, roles=roles)))
+        assert "hidden" not in other.answer.text, roles
+        assert "open" in other.answer.text
+    hers = await table.run(history.history(table.deps, table.ctx(BOB, roles=[77]),
+                                           member_id=ALICE))
+    assert "hidden" in hers.answer.text  # with a member filter too
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, None))
+    cleared = await table.run(history.history(table.deps, table.ctx(BOB, roles=[77])))
+    assert "hidden" not in cleared.answer.text
+    assert "open" in cleared.answer.text
+
+
 async def test_a_count_out_of_range_gets_a_clear_refusal(table: Table) -> None:
     zero = await table.run(history.history(table.deps, table.ctx(), count=0))
     many = await table.run(history.history(table.deps, table.ctx(), count=101))

@@ -20,11 +20,12 @@ from bot.store.characters import CharacterRepository
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
 from engine.records import ChannelOption, WillPool
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Said, Table
 from tests.flows.test_config_flows import admin
 from tests.flows.test_contest_flows import action_id, resist, terms
-from tests.flows.test_extended_flows import begin
+from tests.flows.test_extended_flows import begin, card_of, click
 from tests.flows.test_roll_flows import ask
+from tests.flows.test_saved_flows import roll_id, slash_roll
 from tests.store.conftest import warm
 
 Command = Callable[[Table], Awaitable[Any]]
@@ -105,6 +106,20 @@ async def _character_create(table: Table) -> Any:
     return said
 
 
+async def _history(table: Table) -> Any:
+    return await table.run(history(table.deps, table.ctx(BOB, roles=[77])))
+
+
+async def _character_names(table: Table) -> Any:
+    return await characters.character_suggestions(table.deps, table.ctx(BOB, roles=[77]), "")
+
+
+async def _export(table: Table) -> Any:
+    said = await table.run(stats(table.deps, table.ctx(BOB, roles=[77]), export=True))
+    assert said.answer.message.file is not None  # the log, not refused
+    return said
+
+
 #: Each command: its round trips on PostgreSQL (SQLite: its trips, one a transaction).
 BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/config option", _set_option, 2, 1),  # the levels read; the write with COMMIT
@@ -114,6 +129,9 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/extended list", _extended_list, 1, 1),
     ("/extended roll autocomplete", _extended_labels, 1, 1),
     ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
+    # the settings beside the log, which tests the Storyteller role itself
+    ("/history", _history, 1, 1),
+    ("/character autocomplete", _character_names, 1, 1),  # the role tested in the statement
     # the settings with the open rolls; what it ends, in one statement; COMMIT (the rolls
     # it closes checked with it)
     ("/scene end", _scene_end, 3, 2),
@@ -263,3 +281,89 @@ async def test_a_sheet_stored_with_a_reserved_id_still_refuses_a_name_taken(
     sheets = await store.read(lambda tx: tx.queries.one(
         CharacterRepository.count_query(GUILD, ALICE)))
     assert sheets == 1
+
+
+async def _counted(table: Table, before: Command, command: Command) -> list[int]:
+    """Round trips (SQLite: trips) of ``command``, twice, each after ``before`` (not
+    counted): the first prepares each statement once per session; a warm store then."""
+    counted = []
+    store = table.store
+    for _ in range(2):
+        await before(table)
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        start = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        await command(table)
+        end = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(end - start)
+    return counted
+
+
+async def test_roll_again_reads_the_roll_with_the_settings(table: Table) -> None:
+    """Roll again reads the roll pressed beside the settings and the sheet, in one
+    statement; then rolls as any roll does."""
+    pressed: list[int] = []
+
+    async def rolled(table: Table) -> None:
+        table.faces.add(8, 8, 8)
+        pressed.append(roll_id(await slash_roll(table, "3")))
+
+    async def again(table: Table) -> None:
+        table.faces.add(8, 8, 8)
+        said = await table.run(rolls.roll_again_pressed(table.deps, table.ctx(), pressed[-1]))
+        assert not said.answer.ephemeral  # rolled, not refused
+
+    counted = await _counted(table, rolled, again)
+    # the roll with the settings; the write (its COMMIT); the message id
+    # the roll with the settings; the write (the roll pressed claimed, the open rolls
+    # closed: a round trip, then COMMIT); the message id
+    assert counted[1] == (5 if isinstance(table.store, PostgresStore) else 3)
+
+
+_TASKS = itertools.count()
+
+
+async def _failed_once(table: Table) -> tuple[str, Said]:
+    """A new extended action whose first roll failed: its label and its card."""
+    label = f"task {next(_TASKS)}"
+    said = await begin(table, label=label)
+    table.faces.add(2, 3, 4)
+    return label, card_of(await click(table, said.answer, "Roll"))
+
+
+async def test_a_decision_on_the_card_reads_the_action_with_its_last_roll(
+    table: Table,
+) -> None:
+    """A card's decision reads the settings, the action and its newest roll (the last
+    roll it settles) in one statement; its write is its COMMIT."""
+    cards = []
+
+    async def failed(table: Table) -> None:
+        cards.append((await _failed_once(table))[1])
+
+    async def lose(table: Table) -> None:
+        decided = await click(table, cards[-1], "Lose progress")
+        assert decided.answer.kind == "update"
+        assert [s.buttons for s in decided.of("edit")] == [[]]  # the last roll settled
+
+    counted = await _counted(table, failed, lose)
+    assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
+
+
+async def test_a_decision_by_command_reads_the_actions_with_their_last_rolls(
+    table: Table,
+) -> None:
+    """/extended abandon reads the settings beside the open actions of its label, each
+    with its newest roll, in one statement; its write is its COMMIT."""
+    labels = []
+
+    async def failed(table: Table) -> None:
+        labels.append((await _failed_once(table))[0])
+
+    async def abandon(table: Table) -> None:
+        said = await table.run(extended.abandon(table.deps, table.ctx(), label=labels[-1]))
+        assert said.answer.message.content == f"**Alice**, **{labels[-1]}**: Abandoned."
+        assert [s.buttons for s in said.of("edit") if s is not card_of(said)] == [[]]
+
+    counted = await _counted(table, failed, abandon)
+    assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
