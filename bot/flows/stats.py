@@ -1,10 +1,11 @@
 """`/stats`: are this table's dice fair? Counts, tests against the exact odds, a chart;
 and `/stats export`, the roll log as CSV.
 
-One read: the settings (who is the Storyteller) and the counters the viewer may see
-(a few rows whatever the log's length, kept by the store with every roll). Then,
-off the event loop, the engine's tests (the odds of each distinct request shape,
-computed once and cached) and the chart. The export is one read of the log.
+One read, one statement: the settings and the counters the viewer may see (a few rows
+whatever the log's length, kept by the store with every roll; the statement tests the
+server's Storyteller role, which decides whether others' secret rolls count). Then, off
+the event loop, the engine's tests (the odds of each distinct request shape, computed
+once and cached) and the chart. The export is one statement too, the same way.
 """
 
 from __future__ import annotations
@@ -33,11 +34,9 @@ from bot.render.stats import (
     stats_embed,
     whose,
 )
-from bot.store import Tx
-from bot.store.stats import MAX_EXPORT
+from bot.store.stats import MAX_EXPORT, Guarded, StatsRepository, samples_of
 from engine.models import Ruleset
-from engine.records import ChannelConfig
-from engine.stats import LoggedRoll, Report, Sample, analyse, parse_since, parts
+from engine.stats import Part, Report, Sample, analyse, parse_since, parts
 
 
 class Scope(StrEnum):
@@ -53,16 +52,6 @@ class Member:
 
     user_id: int
     name: str
-
-
-def sees_secrets(ctx: Ctx, config: ChannelConfig, scope: Scope) -> bool:
-    """Whether others' secret rolls count for this viewer: the Storyteller here; over the
-    whole server, only a Storyteller by the server's role or a server admin (Manage
-    Channels in this channel says nothing of the others)."""
-    if scope is Scope.CHANNEL:
-        return ctx.storyteller(config)
-    by_role = config.storyteller_role_id is not None and config.storyteller_role_id in ctx.role_ids
-    return ctx.manages_guild or by_role
 
 
 def _since(text: str | None) -> date | None:
@@ -125,17 +114,24 @@ async def _summary(
     first_day: date | None,
 ) -> Reply:
     """Counts, tests and chart of the rolls the viewer may see."""
-    def read(tx: Tx) -> tuple[ChannelConfig, list[Sample]]:
-        config = ctx.config(tx)
-        wanted = parts(
-            channel_id=ctx.channel_id if scope is Scope.CHANNEL else None,
-            member_id=None if member is None else member.user_id,
-            viewer_id=ctx.user_id,
-            sees_secrets=sees_secrets(ctx, config, scope),
-        )
-        return config, tx.stats.samples(ctx.guild_id, wanted, since=first_day, ruleset=ruleset)
+    def counted(sees_secrets: bool) -> tuple[Part, ...]:
+        return parts(channel_id=ctx.channel_id if scope is Scope.CHANNEL else None,
+                     member_id=None if member is None else member.user_id,
+                     viewer_id=ctx.user_id, sees_secrets=sees_secrets)
 
-    config, samples = await deps.store.read(read)
+    # Others' secret rolls count for a Storyteller here; over the whole server, only for
+    # one by the server's role or a server admin (Manage Channels in this channel says
+    # nothing of the others). The statement decides which parts count (Viewer).
+    secret, plain = counted(sees_secrets=True), counted(sees_secrets=False)
+    guarded: list[Guarded] = [(part, None) for part in plain]
+    if secret != plain:
+        guarded = [(part, when) for when, split in ((True, secret), (False, plain))
+                   for part in split]
+    query = StatsRepository.samples_query(ctx.viewer(server=scope is Scope.SERVER), guarded,
+                                          since=first_day, ruleset=ruleset)
+    (config, _), rows = await deps.store.read(
+        lambda tx: tx.queries.beside_rows(ctx.config_query(), query))
+    samples = samples_of(rows)
     name, server = None if member is None else member.name, scope is Scope.SERVER
     if not samples:
         return say(no_rolls(name, server=server))
@@ -159,24 +155,15 @@ async def _export(
     if scope is Scope.SERVER:
         raise UserError(_(EXPORT_THIS_CHANNEL))
 
-    def read(tx: Tx) -> tuple[list[LoggedRoll], bool] | None:
-        """The rows and whether they are everyone's; None: another member's, refused."""
-        storyteller = ctx.storyteller(ctx.config(tx))
-        if member is not None and member.user_id != ctx.user_id and not storyteller:
-            return None
-        if member is not None:
-            roller: int | None = member.user_id
-        else:
-            roller = None if storyteller else ctx.user_id
-        rows = tx.stats.log(ctx.guild_id, ctx.channel_id, roller_id=roller, since=since,
-                            ruleset=ruleset, limit=MAX_EXPORT)
-        return rows, roller is None
-
-    # The read runs in the store's thread: the member's own words are drawn here, after it.
-    found = await deps.store.read(read)
-    if found is None:
+    # One statement: whether the viewer is the Storyteller, and the rows they may have
+    # (a Storyteller any member's, another their own only: none of another's is read).
+    roller = None if member is None else member.user_id
+    storyteller, rows = await deps.store.read(lambda tx: tx.stats.log(
+        ctx.viewer(), ctx.channel_id, roller_id=roller, since=since, ruleset=ruleset,
+        limit=MAX_EXPORT))
+    if roller is not None and roller != ctx.user_id and not storyteller:
         raise UserError(_(EXPORT_ONLY_OWN))
-    rows, everyone = found
+    everyone = roller is None and storyteller
     data = await asyncio.to_thread(export_csv, rows)
     text = export_text(len(rows), member=None if member is None else member.name,
                        everyone=everyone, limit=MAX_EXPORT)

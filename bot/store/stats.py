@@ -12,8 +12,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
-from bot.store.repository import Repository
+from bot.store.repository import Query, Repository, Viewer
 from engine.constants import SIDES
 from engine.models import Outcome, RollResult, Ruleset
 from engine.records import RollRecord, WillState
@@ -97,13 +98,18 @@ SHAPES = (
 )
 
 
-#: What /stats adds up (StatsRepository.samples): a part's counters, the tallies' and the
-#: request shapes' side by side (a shape's row padded to a tally's width), every part
-#: in one statement. Literal text, built once from literal text.
+#: What /stats adds up (StatsRepository.samples_query): a part's counters, the tallies'
+#: and the request shapes' side by side (a shape's row padded to a tally's width, its
+#: columns named by the tally's), every part in one statement. A part may be guarded by
+#: whether the viewer is a Storyteller (bot.store.repository.Viewer), tested in the
+#: statement: ``? IS NULL`` for a part every viewer sees, else its guard (1: only a
+#: Storyteller's, 0: only another's). Literal text, built once from literal text.
 _TALLY_SUMS = (
-    "SELECT 'tally' AS counted, ruleset, '' AS shape, sum(rolls), sum(dice), sum(will_spent),"
-    " sum(dramatic_failure), sum(failure), sum(success), sum(exceptional_success), sum(botch),"
-    " sum(f1), sum(f2), sum(f3), sum(f4), sum(f5), sum(f6), sum(f7), sum(f8), sum(f9), sum(f10)"
+    "SELECT 'tally' AS counted, ruleset, '' AS shape, sum(rolls) AS n0, sum(dice) AS n1,"
+    " sum(will_spent) AS n2, sum(dramatic_failure) AS n3, sum(failure) AS n4,"
+    " sum(success) AS n5, sum(exceptional_success) AS n6, sum(botch) AS n7,"
+    " sum(f1) AS n8, sum(f2) AS n9, sum(f3) AS n10, sum(f4) AS n11, sum(f5) AS n12,"
+    " sum(f6) AS n13, sum(f7) AS n14, sum(f8) AS n15, sum(f9) AS n16, sum(f10) AS n17"
     " FROM stat_tally"
 )
 _SHAPE_SUMS = (
@@ -111,16 +117,21 @@ _SHAPE_SUMS = (
     " sum(failure), sum(success), sum(exceptional_success), sum(botch),"
     " 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 FROM stat_shapes"
 )
+#: The values of a row of :data:`SAMPLES` (a tally's; a shape's fill the first six).
+_VALUES = tuple(f"n{n}" for n in range(18))
 #: One part's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
 #: ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
 #: from a day on: the months after its month and the days of its month.
 _PART = (" WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
-         " AND (? IS NULL OR ruleset = ?)")
+         " AND (? IS NULL OR ruleset = ?)"
+         " AND (? IS NULL OR CASE WHEN (? = 1 OR ? LIKE '%,' || (SELECT"
+         " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
+         " || ',%') THEN 1 ELSE 0 END = ?)")
 _EVERY = " AND span = 'all'"
 _FROM_DAY = (" AND ((span = 'month' AND bucket > ?)"
              " OR (span = 'day' AND bucket >= ? AND bucket < ?))")
-#: The most parts one statement adds up (engine.stats.parts gives one or two).
-_PARTS = 2
+#: The most parts one statement adds up: a Storyteller's one, and another's two.
+_PARTS = 3
 SAMPLES = {
     (count, since): " UNION ALL ".join([
         _TALLY_SUMS + _PART + (_FROM_DAY if since else _EVERY) + " GROUP BY ruleset"
@@ -129,6 +140,71 @@ SAMPLES = {
     ] * count)
     for count in range(1, _PARTS + 1) for since in (False, True)
 }
+#: A part of :meth:`StatsRepository.samples_query`, and whom it counts for: every viewer
+#: (None), a Storyteller only (True), anyone else only (False).
+Guarded = tuple[Part, bool | None]
+#: A row of :data:`SAMPLES`: what it counts ("tally" or "shape"), its ruleset, its shape
+#: ("" for a tally) and its values.
+Counted = tuple[str, str, str, list[int]]
+
+
+def samples_of(rows: Sequence[Counted]) -> list[Sample]:
+    """Each ruleset's counters, added up over the rows of :data:`SAMPLES`."""
+    tallies: dict[str, list[int]] = {}
+    shapes: dict[tuple[str, str], list[int]] = {}
+    for counted, ruleset, shape, row in rows:
+        values = list(row)
+        if counted == "tally":
+            into = tallies.setdefault(ruleset, [0] * len(values))
+        else:
+            values = values[:1 + len(OUTCOME_COLUMNS)]
+            into = shapes.setdefault((ruleset, shape), [0] * len(values))
+        for i, value in enumerate(values):
+            into[i] += value
+    samples = []
+    outcomes = len(OUTCOME_COLUMNS)
+    for name in sorted(tallies, key=lambda name: list(Ruleset).index(Ruleset(name))):
+        values = tallies[name]
+        if values[0] <= 0:
+            continue
+        tally = Tally(
+            rolls=values[0], dice=values[1], will_spent=values[2],
+            outcomes=dict(zip(OUTCOME_COLUMNS, values[3:3 + outcomes], strict=True)),
+            faces=tuple(values[3 + outcomes:]),
+        )
+        counted_shapes = tuple(
+            ShapeCount(shape=shape, rolls=counts[0],
+                       outcomes=dict(zip(OUTCOME_COLUMNS, counts[1:], strict=True)))
+            for (of, shape), counts in sorted(shapes.items())
+            if of == name and counts[0] > 0
+        )
+        samples.append(Sample(ruleset=Ruleset(name), tally=tally, shapes=counted_shapes))
+    return samples
+
+
+def _counted(row: Any) -> Counted | None:
+    """A row of :data:`SAMPLES` (None for a row of NULLs: there was none)."""
+    if row is None or row["counted"] is None:
+        return None
+    return (row["counted"], row["ruleset"], row["shape"],
+            [int(row[name]) for name in _VALUES])
+
+
+def _params(
+    viewer: Viewer, part: Part, guard: bool | None, since: date | None,
+    ruleset: Ruleset | None,
+) -> list[object]:
+    """The parameters of one part's reads (:data:`_PART`, then the span's)."""
+    kept = None if ruleset is None else ruleset.value
+    when = None if guard is None else int(guard)
+    params: list[object] = [viewer.guild_id, part.channel_id, part.roller_id,
+                            part.private[0], part.private[-1], kept, kept,
+                            when, *viewer.params(), when]
+    if since is not None:
+        month = month_number(since)
+        next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
+        params += [month, day_number(since), day_number(next_month)]
+    return params
 
 
 def day_number(day: date) -> int:
@@ -224,75 +300,60 @@ class StatsRepository(Repository):
         and the days of that month from ``since`` on. A few rows per part (and per request
         shape), however long the log.
         """
-        tallies: dict[str, list[int]] = {}
-        shapes: dict[tuple[str, str], list[int]] = {}
+        rows: list[Counted] = []
         for first in range(0, len(parts), _PARTS):
-            some = parts[first:first + _PARTS]
-            statement = SAMPLES[len(some), since is not None]
-            params = [value for part in some
-                      for value in self._params(guild_id, part, since, ruleset) * 2]
-            for row in self._all(statement, params):
-                values = list(row[3:])
-                if row[0] == "tally":
-                    into = tallies.setdefault(row[1], [0] * len(values))
-                else:
-                    values = values[:1 + len(OUTCOME_COLUMNS)]
-                    into = shapes.setdefault((row[1], row[2]), [0] * len(values))
-                for i, value in enumerate(values):
-                    into[i] += value
-        samples = []
-        outcomes = len(OUTCOME_COLUMNS)
-        for name in sorted(tallies, key=lambda name: list(Ruleset).index(Ruleset(name))):
-            values = tallies[name]
-            if values[0] <= 0:
-                continue
-            tally = Tally(
-                rolls=values[0], dice=values[1], will_spent=values[2],
-                outcomes=dict(zip(OUTCOME_COLUMNS, values[3:3 + outcomes], strict=True)),
-                faces=tuple(values[3 + outcomes:]),
+            query = self.samples_query(
+                Viewer(guild_id, 0, storyteller=False),
+                [(part, None) for part in parts[first:first + _PARTS]],
+                since=since, ruleset=ruleset,
             )
-            counted = tuple(
-                ShapeCount(shape=shape, rolls=counts[0],
-                           outcomes=dict(zip(OUTCOME_COLUMNS, counts[1:], strict=True)))
-                for (of, shape), counts in sorted(shapes.items())
-                if of == name and counts[0] > 0
-            )
-            samples.append(Sample(ruleset=Ruleset(name), tally=tally, shapes=counted))
-        return samples
+            rows += self._read_rows(query)
+        return samples_of(rows)
 
     @staticmethod
-    def _params(
-        guild_id: int, part: Part, since: date | None, ruleset: Ruleset | None
-    ) -> list[object]:
-        """The parameters of one part's reads."""
-        kept = None if ruleset is None else ruleset.value
-        params: list[object] = [guild_id, part.channel_id, part.roller_id,
-                                part.private[0], part.private[-1], kept, kept]
-        if since is not None:
-            month = month_number(since)
-            next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
-            params += [month, day_number(since), day_number(next_month)]
-        return params
+    def samples_query(
+        viewer: Viewer,
+        parts: Sequence[Guarded],
+        *,
+        since: date | None = None,
+        ruleset: Ruleset | None = None,
+    ) -> Query[Counted | None]:
+        """The rows :meth:`samples` adds up (:func:`samples_of`), as a query to read
+        beside the settings (``Queries.beside_rows``), of at most three parts: each counts
+        for every viewer, or only when ``viewer`` is (True) or is not (False) a
+        Storyteller here, which the statement decides (:class:`Viewer`)."""
+        if not 1 <= len(parts) <= _PARTS:
+            msg = f"a read of 1 to {_PARTS} parts, not {len(parts)}"
+            raise ValueError(msg)
+        statement = SAMPLES[len(parts), since is not None]
+        params = [value for part, guard in parts
+                  for value in _params(viewer, part, guard, since, ruleset) * 2]
+        return Query(statement, tuple(params), _counted)
 
     # --- /stats export ----------------------------------------------------------------------
 
     def log(
         self,
-        guild_id: int,
+        viewer: Viewer,
         channel_id: int,
         *,
         roller_id: int | None,
         since: date | None = None,
         ruleset: Ruleset | None = None,
         limit: int = MAX_EXPORT,
-    ) -> list[LoggedRoll]:
-        """A channel's rolls (one roller's, when given), newest first, at most ``limit``;
-        secret and void ones included (the caller decides who may see them)."""
+    ) -> tuple[bool, list[LoggedRoll]]:
+        """Whether ``viewer`` is a Storyteller here, and the channel's rolls (one roller's,
+        when given) that they may export, newest first, at most ``limit``: a Storyteller
+        any roller's, another only their own (secret and void ones included). One
+        statement: it decides who the viewer is itself (:class:`Viewer`)."""
         day = None if since is None else since.isoformat()
         kept = None if ruleset is None else ruleset.value
         rows = self._all(
-            "SELECT id, created_at, roller_id, roller_name, label, private, void, beat,"
-            " will_state, json_extract(request_json, '$.ruleset') AS ruleset,"
+            "SELECT k.storyteller, l.* FROM (SELECT CASE WHEN (? = 1 OR ? LIKE '%,' ||"
+            " (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
+            " WHERE guild_id = ?) || ',%') THEN 1 ELSE 0 END AS storyteller) AS k"
+            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, label, private,"
+            " void, beat, will_state, json_extract(request_json, '$.ruleset') AS ruleset,"
             " coalesce(json_extract(result_json, '$.breakdown.dice'), 0) AS dice,"
             " json_extract(result_json, '$.outcome') AS outcome,"
             " json_extract(result_json, '$.successes') AS successes,"
@@ -301,13 +362,19 @@ class StatsRepository(Repository):
             " FROM rolls WHERE guild_id = ? AND channel_id = ?"
             " AND (? IS NULL OR roller_id = ?) AND (? IS NULL OR created_at >= ?)"
             " AND (? IS NULL OR json_extract(request_json, '$.ruleset') = ?)"
-            " ORDER BY id DESC LIMIT ?",
+            " AND (roller_id = ? OR ? = 1 OR ? LIKE '%,' || (SELECT"
+            " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
+            " || ',%')"
+            " ORDER BY id DESC LIMIT ?) AS l ON 1 = 1",
             (
-                guild_id, channel_id, roller_id, roller_id,
-                day, day, kept, kept, limit,
+                *viewer.params(), viewer.guild_id, channel_id, roller_id, roller_id,
+                day, day, kept, kept, viewer.user_id, *viewer.params(), limit,
             ),
-            postgres="SELECT id, created_at, roller_id, roller_name, label, private, void, beat,"
-            " will_state, request_json::jsonb ->> 'ruleset' AS ruleset,"
+            postgres="SELECT k.storyteller, l.* FROM (SELECT CASE WHEN (? = 1 OR ? LIKE"
+            " '%,' || (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
+            " WHERE guild_id = ?) || ',%') THEN 1 ELSE 0 END AS storyteller) AS k"
+            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, label, private,"
+            " void, beat, will_state, request_json::jsonb ->> 'ruleset' AS ruleset,"
             " coalesce((result_json::jsonb #>> '{breakdown,dice}')::bigint, 0) AS dice,"
             " result_json::jsonb ->> 'outcome' AS outcome,"
             " (result_json::jsonb ->> 'successes')::bigint AS successes,"
@@ -318,9 +385,14 @@ class StatsRepository(Repository):
             " FROM rolls WHERE guild_id = ? AND channel_id = ?"
             " AND (? IS NULL OR roller_id = ?) AND (? IS NULL OR created_at >= ?)"
             " AND (? IS NULL OR request_json::jsonb ->> 'ruleset' = ?)"
-            " ORDER BY id DESC LIMIT ?",
+            " AND (roller_id = ? OR ? = 1 OR ? LIKE '%,' || (SELECT"
+            " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
+            " || ',%')"
+            " ORDER BY id DESC LIMIT ?) AS l ON 1 = 1",
         )
-        return [_logged(row) for row in rows]
+        logged = sorted((_logged(row) for row in rows if row["id"] is not None),
+                        key=lambda roll: roll.id, reverse=True)
+        return bool(rows[0]["storyteller"]), logged
 
 
 def _logged(row: sqlite3.Row) -> LoggedRoll:

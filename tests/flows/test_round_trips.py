@@ -128,7 +128,9 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/will show", _will, 1, 1),
     ("/extended list", _extended_list, 1, 1),
     ("/extended roll autocomplete", _extended_labels, 1, 1),
-    ("/stats since", _stats, 2, 1),  # the settings; then every counter the viewer may see
+    # the settings beside every counter the viewer may see, the statement telling which
+    ("/stats since", _stats, 1, 1),
+    ("/stats export", _export, 1, 1),  # the Storyteller role tested beside the log
     # the settings beside the log, which tests the Storyteller role itself
     ("/history", _history, 1, 1),
     ("/character autocomplete", _character_names, 1, 1),  # the role tested in the statement

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from bot.flows import help as help_flow
 from bot.flows import history, rolls
+from bot.flows.context import Ctx
 from bot.flows.stats import Member, stats
 from bot.render.stats import CHART_NAME, EXPORT_NAME
 from engine.faces import ScriptedFaces
@@ -14,7 +16,7 @@ from engine.models import Again, RollRequest, Ruleset, Term
 from engine.offers import will_state_for
 from engine.records import ChannelConfig
 from engine.roll import roll as roll_dice
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -98,6 +100,30 @@ async def test_others_secret_rolls_count_only_for_the_storyteller_and_their_roll
     assert "2 rolls, 5 dice" in bob
     assert "2 rolls, 5 dice" in storyteller
     assert alice_on_bob.message.content == "No rolls to count for Bob's rolls in this channel yet."
+
+
+async def test_a_storyteller_by_role_counts_others_secret_rolls_and_no_other_role_does(
+    table: Table,
+) -> None:
+    """The counters' statement tests the server's Storyteller role itself (the role whole,
+    over the server too); Manage Channels alone says nothing of the whole server."""
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [9, 9], user=BOB, private=True)
+
+    async def seen(ctx: Ctx, **options: Any) -> str:
+        return (await table.run(stats(table.deps, ctx, **options))).answer.text
+
+    assert "2 rolls, 5 dice" in await seen(table.ctx(ALICE, roles=[5, 77]))
+    assert "2 rolls, 5 dice" in await seen(table.ctx(ALICE, roles=[77]), scope="server")
+    assert "1 roll, 2 dice" in await seen(table.ctx(ALICE, roles=[77]),
+                                          member=Member(BOB, "Bob"))
+    assert "No rolls to count" in await seen(table.ctx(ALICE, roles=[7]),
+                                             member=Member(BOB, "Bob"))
+    for roles in ([], [7], [177], [770]):
+        assert "1 roll, 3 dice" in await seen(table.ctx(ALICE, roles=roles)), roles
+    assert "1 roll, 3 dice" in await seen(table.ctx(STORYTELLER), scope="server")
+    assert "2 rolls, 5 dice" in await seen(table.ctx(STORYTELLER))
 
 
 async def test_a_voided_roll_no_longer_counts(table: Table) -> None:
@@ -188,6 +214,31 @@ async def test_export_gives_the_storyteller_the_channels_log(table: Table) -> No
     server = await table.run(stats(table.deps, table.ctx(STORYTELLER), export=True,
                                    scope="server"))
     assert "The export lists this channel's log" in (server.answer.message.content or "")
+
+
+async def test_export_gives_a_storyteller_by_role_the_log_and_no_other_role(
+    table: Table,
+) -> None:
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [9, 9], user=BOB, private=True)
+
+    async def exported(roles: list[int], member: Member | None = None) -> Recorder:
+        return await table.run(stats(table.deps, table.ctx(ALICE, roles=roles), export=True,
+                                     member=member))
+
+    def rollers(said: Recorder) -> list[str]:
+        assert said.answer.message.file is not None
+        return [row["roller_id"] for row in _csv(said.answer.message.file.data)]
+
+    assert rollers(await exported([77])) == [str(BOB), str(ALICE)]
+    assert rollers(await exported([77], Member(BOB, "Bob"))) == [str(BOB)]
+    assert rollers(await exported([7])) == [str(ALICE)]
+    assert rollers(await exported([7], Member(ALICE, "Alice"))) == [str(ALICE)]
+    refused = await exported([770], Member(BOB, "Bob"))
+    assert refused.answer.message.file is None
+    assert "only the Storyteller can export another member's" in (
+        refused.answer.message.content or "")
 
 
 async def test_help_has_a_stats_topic(table: Table) -> None:
