@@ -29,7 +29,7 @@ from bot.render.saved import (
     unknown_saved,
 )
 from bot.store import Tx
-from bot.store.saved import SavedRollRepository
+from bot.store.saved import SavedRollRepository, Standing
 from engine.characters import fold
 from engine.offers import pressed_refusal
 from engine.parser import NamedPart
@@ -42,17 +42,19 @@ MAX_SUGGESTIONS = 25
 
 def _save(
     tx: Tx, ctx: Ctx, name: str, asked: Asked, label: str | None, *, replace: bool,
-    standing: tuple[bool, int] | None = None,
+    standing: Standing | None = None,
 ) -> tuple[SavedRoll, bool]:
     """Inside a write: save if the rule allows (name, limit, replace), else refuse.
-    ``standing``: whether the name is taken and how many the member keeps, as this
+    ``standing``: the member's roll of that name and how many they keep, as this
     transaction read them (else read here)."""
-    taken, count = standing or tx.queries.one(
+    standing = standing or tx.queries.one(
         SavedRollRepository.standing_query(ctx.guild_id, ctx.user_id, name))
-    refused = save_refusal(name, taken=taken, count=count, replace=replace)
+    refused = save_refusal(name, taken=standing.taken, count=standing.count, replace=replace)
     if refused is not None:
         raise UserError(save_refused(refused, name))
-    return tx.saved.put(ctx.guild_id, ctx.user_id, name, asked, label), taken
+    saved = tx.saved.put(ctx.guild_id, ctx.user_id, name, asked, label,
+                         replacing=standing.id)
+    return saved, standing.taken
 
 
 async def add(

@@ -665,8 +665,9 @@ class _Worker:
 
 
 #: The tables whose next id the writer keeps reserved (:meth:`_Worker._reserve`): a roll's,
-#: and a new sheet's (CharacterRepository.insert), whose writes then need no answer.
-IDLE_STOCK: Final = ("rolls", "characters")
+#: a new sheet's (CharacterRepository.insert) and a new saved roll's
+#: (SavedRollRepository.put), whose writes then need no answer.
+IDLE_STOCK: Final = ("rolls", "characters", "saved_rolls")
 #: Ids taken ahead (:meth:`_Worker._reserve`, :meth:`PgConnection.reserve`): one from the
 #: sequence of each table named in the parameter (an array, a name once per id).
 RESERVE: Final = (

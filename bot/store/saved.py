@@ -8,6 +8,7 @@ flow's rule, checked in the same write that saves.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.store.repository import Query, Repository
@@ -19,6 +20,21 @@ def _saved(row: sqlite3.Row | dict[str, Any]) -> SavedRoll:
         id=row["id"], guild_id=row["guild_id"], user_id=row["user_id"], name=row["name"],
         asked=Asked.model_validate_json(row["asked_json"]), label=row["label"],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What saving a roll under a name decides on (SavedRollRepository.standing_query)."""
+
+    id: int | None
+    """The member's saved roll of that name (folded), if any: what a replacement rewrites."""
+    count: int
+    """How many saved rolls the member keeps in the server."""
+
+    @property
+    def taken(self) -> bool:
+        """Whether the name is taken."""
+        return self.id is not None
 
 
 #: A saved roll's columns, named ``sv_…`` when read beside others (SavedRollRepository.get_query).
@@ -48,17 +64,19 @@ class SavedRollRepository(Repository):
         )
 
     @staticmethod
-    def standing_query(guild_id: int, user_id: int, name: str) -> Query[tuple[bool, int]]:
-        """Whether the member has a saved roll of this name (folded), and how many saved
+    def standing_query(guild_id: int, user_id: int, name: str) -> Query[Standing]:
+        """The member's saved roll of this name (folded), if any, and how many saved
         rolls they keep in the server, as a query that always answers one row (its
-        columns ``saved_taken`` and ``saved_count``): what saving one decides on."""
+        columns ``saved_id`` and ``saved_count``): what saving one decides on, and the
+        row a replacement rewrites (:meth:`put`)."""
 
-        def parse(row: Any) -> tuple[bool, int]:
-            return (False, 0) if row is None else (bool(row["saved_taken"]),
-                                                   int(row["saved_count"]))
+        def parse(row: Any) -> Standing:
+            if row is None or row["saved_id"] is None:
+                return Standing(None, 0 if row is None else int(row["saved_count"]))
+            return Standing(int(row["saved_id"]), int(row["saved_count"]))
 
         return Query(
-            "SELECT coalesce(sum(CASE WHEN name_key = ? THEN 1 ELSE 0 END), 0) AS saved_taken,"
+            "SELECT max(CASE WHEN name_key = ? THEN id END) AS saved_id,"
             " count(*) AS saved_count FROM saved_rolls WHERE guild_id = ? AND user_id = ?",
             (name_key(name), guild_id, user_id),
             parse,
@@ -83,24 +101,42 @@ class SavedRollRepository(Repository):
         return [str(row["name"]) for row in rows]
 
     def put(
-        self, guild_id: int, user_id: int, name: str, asked: Asked, label: str | None
+        self, guild_id: int, user_id: int, name: str, asked: Asked, label: str | None, *,
+        replacing: int | None = None,
     ) -> SavedRoll:
-        """Save (or replace: same folded name) the member's roll; the roll as saved.
+        """Save the member's roll, new or ``replacing`` their saved roll of that id (the
+        same folded name); the roll as saved, read back from nothing on PostgreSQL.
 
-        The caller decided that it may (the name is free or to be replaced, the limit
-        is not reached) in the same transaction.
+        The caller decided that it may (the name is free or that row's, the limit is not
+        reached) from :meth:`standing_query` read in the same transaction, whose
+        isolation keeps it so until COMMIT: the replacement is rewritten by its id, and a
+        new roll stored under an id reserved ahead (PostgreSQL) goes with COMMIT.
         """
         cleaned = clean_name(name)
-        row = self._returning(
-            "INSERT INTO saved_rolls (guild_id, user_id, name, name_key, asked_json, label)"
-            " VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, user_id, name_key) DO UPDATE SET name = excluded.name,"
-            " asked_json = excluded.asked_json, label = excluded.label,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " RETURNING *",
-            (guild_id, user_id, cleaned, name_key(cleaned), asked.model_dump_json(), label),
-        )
-        return _saved(row)
+        stored = asked.model_dump_json()
+        saved_id = replacing
+        if saved_id is not None:
+            self._do(
+                "UPDATE saved_rolls SET name = ?, asked_json = ?, label = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                (cleaned, stored, label, saved_id),
+            )
+        else:
+            saved_id = self._reserved_id("saved_rolls")
+            if saved_id is not None:
+                self._do(
+                    "INSERT INTO saved_rolls (id, guild_id, user_id, name, name_key,"
+                    " asked_json, label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (saved_id, guild_id, user_id, cleaned, name_key(cleaned), stored, label),
+                )
+            else:
+                saved_id = int(self._returning(
+                    "INSERT INTO saved_rolls (guild_id, user_id, name, name_key, asked_json,"
+                    " label) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                    (guild_id, user_id, cleaned, name_key(cleaned), stored, label),
+                )["id"])
+        return _saved({"id": saved_id, "guild_id": guild_id, "user_id": user_id,
+                       "name": cleaned, "asked_json": stored, "label": label})
 
     def delete(self, guild_id: int, user_id: int, name: str) -> SavedRoll | None:
         """Delete the member's saved roll by this name; the roll deleted, None if none."""

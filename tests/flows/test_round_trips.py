@@ -25,7 +25,7 @@ from tests.flows.test_config_flows import admin
 from tests.flows.test_contest_flows import action_id, resist, terms
 from tests.flows.test_extended_flows import begin, card_of, click
 from tests.flows.test_roll_flows import ask
-from tests.flows.test_saved_flows import roll_id, slash_roll
+from tests.flows.test_saved_flows import add, roll_id, slash_roll
 from tests.store.conftest import warm
 
 Command = Callable[[Table], Awaitable[Any]]
@@ -106,6 +106,25 @@ async def _character_create(table: Table) -> Any:
     return said
 
 
+_SAVED = itertools.count()
+
+
+async def _saved_add(table: Table) -> Any:
+    said = await add(table, f"punch {next(_SAVED)}", "5")
+    assert said.answer.text.startswith("Saved")
+    return said
+
+
+async def _saved_kick(table: Table) -> None:
+    await add(table, "kick", "5")
+
+
+async def _saved_replace(table: Table) -> Any:
+    said = await add(table, "kick", "6", replace=True)
+    assert said.answer.text.startswith("Replaced")
+    return said
+
+
 async def _history(table: Table) -> Any:
     return await table.run(history(table.deps, table.ctx(BOB, roles=[77])))
 
@@ -147,11 +166,16 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     # the settings and the member's count of sheets; the sheet (its id reserved while
     # idle, the name checked) and the active one with COMMIT
     ("/character create", _character_create, 2, 1),
+    # the member's roll of that name and their count; the roll (a new one's id reserved
+    # while idle, a replacement's read) with COMMIT
+    ("/saved add", _saved_add, 2, 1),
+    ("/saved add replace:True", _saved_replace, 2, 1),
 ]
 #: What a command needs done first (not counted): a pool below its maximum for the night;
 #: a contest before, whose two open rolls each contest then closes (so the statements the
-#: counted one sends are prepared).
-SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest, _night: _low_pool}
+#: counted one sends are prepared); a saved roll for each replacement to replace.
+SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest, _night: _low_pool,
+                                 _saved_replace: _saved_kick}
 
 
 @pytest.mark.parametrize(("command", "round_trips", "trips"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.edge.ids import Kind, parse
@@ -104,6 +105,14 @@ async def test_a_name_already_used_is_refused_unless_replaced(table: Table) -> N
     assert kept is not None and kept.asked.pool_text() == "Strength 3 + Brawl 2"
     done = await add(table, "punch", "5", replace=True)
     assert done.answer.text.startswith("Replaced **punch**: 5")
+    assert await count(table) == 1
+
+
+async def test_two_saves_of_one_new_name_at_once_save_it_once(table: Table) -> None:
+    said = await asyncio.gather(add(table, "Punch", "5"), add(table, "punch", "6"))
+    answers = sorted(each.answer.text for each in said)
+    assert answers[0].startswith("Saved **")
+    assert "already have a saved roll named **punch**" in answers[1]
     assert await count(table) == 1
 
 

@@ -189,7 +189,7 @@ def saved_named(tx: Tx, guild_id: int, user_id: int, name: str) -> SavedRoll | N
 
 def saved_count(tx: Tx, guild_id: int, user_id: int) -> int:
     """Inside a read: how many saved rolls a member keeps, as saving one reads it."""
-    return tx.queries.one(SavedRollRepository.standing_query(guild_id, user_id, ""))[1]
+    return tx.queries.one(SavedRollRepository.standing_query(guild_id, user_id, "")).count
 
 
 async def idle_workers(store: Store) -> None:

@@ -32,11 +32,13 @@ async def test_put_then_get_by_the_folded_name_round_trips(store: Store) -> None
     assert again.asked.named_parts() == parse_pool_names("Wits + Investigation 3 - 1")
 
 
-async def test_put_on_a_folded_name_replaces_it_in_place(store: Store) -> None:
+async def test_put_replacing_a_saved_roll_rewrites_it_in_place(store: Store) -> None:
     first = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "Punch", asked("5"), None))
-    second = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "PUNCH", asked("6"), "x"))
+    second = await store.write(lambda tx: tx.saved.put(GUILD, ROLLER, "PUNCH", asked("6"), "x",
+                                                       replacing=first.id))
     assert second.id == first.id
     assert second.name == "PUNCH" and second.label == "x"
+    assert await store.read(lambda tx: saved_named(tx, GUILD, ROLLER, "punch")) == second
     assert await store.read(lambda tx: saved_count(tx, GUILD, ROLLER)) == 1
 
 
