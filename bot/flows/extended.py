@@ -358,13 +358,16 @@ async def start(
         )
 
         def write(tx: Tx) -> ActionRecord:
-            same = tx.actions.find_open(
-                ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name
+            # as read (PostgreSQL has the server check them with COMMIT), else as they are
+            same = tx.actions.find_open_as_read(
+                ctx.guild_id, ctx.channel_id, kind=ActionKind.EXTENDED, label=name,
+                as_read=read.same,
             )
             if _keys(same) != _keys(read.same):
                 raise Conflict(None)  # started or changed meanwhile: read again
             for record in same:  # this new attempt settles them
                 tx.actions.update(record.id, record.version, _action(record), ActionStatus.CLOSED)
+            tx.queries.reserve(actions=1)  # stored with nothing read back (PostgreSQL)
             return tx.actions.create(
                 ActionKind.EXTENDED,
                 guild_id=ctx.guild_id,

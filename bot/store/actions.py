@@ -8,6 +8,7 @@ version 3 cannot both write version 4.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, Final, Literal, overload
 
@@ -159,6 +160,24 @@ class ActionRepository(Repository):
         label (matched as :func:`label_key` does) or of one owner."""
         return self._read_rows(self.find_open_query(guild_id, channel_id, kind=kind,
                                                     label=label, owner_id=owner_id))
+
+    def find_open_as_read(
+        self, guild_id: int, channel_id: int, *, kind: ActionKind, label: str,
+        as_read: Sequence[ActionRecord],
+    ) -> list[ActionRecord]:
+        """:meth:`find_open` of one kind and label, given the open actions as the flow
+        read them ahead (:meth:`find_open_query`, in an earlier transaction): on
+        PostgreSQL answered with those on trust, the server checking with the
+        transaction's COMMIT that the open ones are still those, at the same versions (a
+        miss runs the transaction again, where they are read: PgConnection.expects_rows);
+        otherwise read."""
+        query = self.find_open_query(guild_id, channel_id, kind=kind, label=label)
+        expects = getattr(self._conn, "expects_rows", None)  # not sqlite3.Connection's
+        expected = [{"act_id": record.id, "act_version": record.version}
+                    for record in as_read]
+        if expects is not None and expects(query.sql, query.params, expected):
+            return list(as_read)
+        return self._read_rows(query)
 
     @staticmethod
     def find_open_query(

@@ -166,6 +166,15 @@ async def test_a_second_open_action_with_the_same_label_is_refused(table: Table)
     assert len(found) == 1
 
 
+async def test_two_starts_of_one_label_at_once_open_one_action(table: Table) -> None:
+    said = await asyncio.gather(begin(table), begin(table))
+    answers = sorted(said, key=lambda each: each.answer.ephemeral)
+    assert not answers[0].answer.ephemeral  # the card
+    refused_with(answers[1], wording.duplicate("force the door"))
+    found = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
+    assert len(found) == 1
+
+
 async def test_without_a_label_the_pool_is_the_label(table: Table) -> None:
     said = await begin(table, dice(3, label="Strength"), label=None)
     assert "**Strength 3**" in (said.answer.message.content or "")

@@ -106,6 +106,15 @@ async def _character_create(table: Table) -> Any:
     return said
 
 
+_CLIMBS = itertools.count()
+
+
+async def _extended_start(table: Table) -> Any:
+    said = await begin(table, label=f"climb {next(_CLIMBS)}")
+    assert not said.answer.ephemeral  # started, not refused
+    return said
+
+
 _SAVED = itertools.count()
 
 
@@ -170,6 +179,10 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     # while idle, a replacement's read) with COMMIT
     ("/saved add", _saved_add, 2, 1),
     ("/saved add replace:True", _saved_replace, 2, 1),
+    # the settings with the last attempt and the open ones of the label; the write (the
+    # action's id taken ahead; the open ones checked, and the action stored, with COMMIT);
+    # the card's message id
+    ("/extended start", _extended_start, 4, 3),
 ]
 #: What a command needs done first (not counted): a pool below its maximum for the night;
 #: a contest before, whose two open rolls each contest then closes (so the statements the
