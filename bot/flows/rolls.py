@@ -57,7 +57,7 @@ from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
 from bot.store.attempts import AttemptRepository, Standing
 from bot.store.repository import Query
-from bot.store.rolls import OpenRoll, RollRepository
+from bot.store.rolls import NewRoll, OpenRoll, RollRepository, pressed_and_open
 from engine import characters, will
 from engine.constants import MAX_POOL
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource, WillUse
@@ -495,9 +495,15 @@ async def roll_gathered(
         request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
-        if retry_of is not None and tx.rolls.claim_retry(
+        ahead = gathered.ahead
+        # Roll again closes its open rolls as read ahead before its claim changes the
+        # roll pressed (one of them, when open), so that they are checked as read (Try
+        # again's claim needs its roll open: its open rolls are read as they close).
+        closed_first = None if not again or ahead is None else tx.rolls.close_as_read(
+            ctx.guild_id, ctx.channel_id, ctx.user_id, open_as_read=ahead.open)
+        if retry_of is not None and not tx.rolls.claim_retry(
             retry_of, ctx.user_id, while_open=not again
-        ) is None:
+        ):
             refused = again_refusal if again else retry_refusal
             reason = refused(tx.rolls.get(retry_of), ctx.user_id)
             raise UserError(press_refused(reason or PressRefusal.ALREADY_RETRIED))
@@ -505,12 +511,7 @@ async def roll_gathered(
         if result.refused:
             why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
             raise UserError(why)
-        # Its open rolls as read ahead: on PostgreSQL nothing of this write is then read
-        # back, and all of it goes with COMMIT.
-        record, closed = tx.rolls.close_and_insert(
-            # (a retry's claim has just changed the roll it retries, one of them)
-            open_as_read=None if gathered.ahead is None or retry_of is not None
-            else gathered.ahead.open,
+        roll = NewRoll(
             guild_id=ctx.guild_id,
             channel_id=ctx.channel_id,
             roller_id=ctx.user_id,
@@ -523,6 +524,18 @@ async def roll_gathered(
             character_name=None if character is None else character.name,
             asked=asked,
         )
+        if closed_first is not None:
+            record = tx.rolls.insert(**roll)
+            closed = [each.model_copy(update={"retried": True}) if each.id == retry_of
+                      else each for each in closed_first]  # as the claim left it
+        else:
+            # Its open rolls as read ahead: on PostgreSQL nothing of this write is then
+            # read back, and all of it goes with COMMIT.
+            record, closed = tx.rolls.close_and_insert(
+                # (a retry's claim has just changed the roll it retries, one of them)
+                open_as_read=None if ahead is None or retry_of is not None else ahead.open,
+                **roll,
+            )
         left = None
         if request.will and table.pool is not None:
             left = tx.will.debit(ctx.guild_id, ctx.user_id, character_id, read=table.pool)
@@ -788,7 +801,8 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
 @dataclass(frozen=True, slots=True)
 class PressedAgain:
-    """What Roll again reads in one trip: the roll pressed, the settings and the sheet."""
+    """What Roll again reads in one trip: the roll pressed, the settings and the sheet, and
+    what its roll reads ahead."""
 
     roll: RollRecord | None
     gathered: Gathered
@@ -801,15 +815,23 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     Will like any roll. The press claims the roll's one retry in the new roll's write,
     so two presses at once roll once."""
     def read(tx: Tx) -> PressedAgain:
-        # The roll pressed beside the settings and the sheet, in one statement (gather's
-        # without the roll); the sheets a named resist_target reads, when it names one.
-        (config, character), pressed = tx.rolls.beside(ctx.config_query(character=True),
-                                                       roll_id)
+        # The roll pressed beside the settings and the sheet, with what the new roll reads
+        # ahead (gather's), in one statement: the standing (the failures at its label
+        # are read by the write, should they count), the roller's open rolls here. The
+        # sheets a named resist_target reads, when it names one.
+        (config, character), standing, rows = tx.queries.with_rows(
+            ctx.config_query(character=True), standing_beside(ctx),
+            RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id,
+                                           ctx.user_id),
+        )
+        pressed, still_open = pressed_and_open(rows, roll_id, ctx.guild_id, ctx.channel_id,
+                                               ctx.user_id)
         asked = None if pressed is None or pressed.asked is None else ByName.of(pressed.asked)
         target = None if asked is None else asked.target
         return PressedAgain(roll=pressed, gathered=Gathered(
             config=config, character=character,
             targets=() if target is None else read_targets(tx, ctx, target),
+            ahead=Ahead(None, standing, still_open),
         ))
 
     state = await deps.store.read(read)

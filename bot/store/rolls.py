@@ -181,6 +181,25 @@ def _open_roll(row: Any) -> OpenRoll | None:
     return OpenRoll(row, {name: row[name] for name in _VERSION})
 
 
+def pressed_and_open(
+    rows: Sequence[OpenRoll], roll_id: int, guild_id: int, channel_id: int, roller_id: int
+) -> tuple[RollRecord | None, tuple[OpenRoll, ...]]:
+    """The rows of :meth:`RollRepository.with_open_query` told apart: the roll pressed
+    (None when there is none), and the roller's open rolls in the channel, as
+    :meth:`RollRepository.open_query` reads them (the roll pressed among them when it is
+    one)."""
+    pressed: RollRecord | None = None
+    still: list[OpenRoll] = []
+    for roll in rows:
+        record = roll.record
+        if record.id == roll_id:
+            pressed = record
+        if (not record.closed and record.roller_id == roller_id
+                and (record.guild_id, record.channel_id) == (guild_id, channel_id)):
+            still.append(roll)
+    return pressed, tuple(still)
+
+
 def _asked(row: sqlite3.Row) -> Asked | None:
     """The roll as asked, when the row has it (queries that name their columns may not)."""
     text = row["asked_json"] if "asked_json" in row.keys() else None  # noqa: SIM118
@@ -317,6 +336,21 @@ class RollRepository(Repository):
             "SELECT * FROM rolls"
             " WHERE guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?",
             (guild_id, channel_id, roller_id),
+            _open_roll,
+        )
+
+    @staticmethod
+    def with_open_query(
+        roll_id: int, guild_id: int, channel_id: int, roller_id: int
+    ) -> Query[OpenRoll | None]:
+        """A roll by id and the roller's open rolls in a channel (:meth:`open_query`'s),
+        as one read of rows, to read ahead beside the settings (Queries.with_rows): what
+        Roll again reads of the roll pressed and of what the new roll closes;
+        :func:`pressed_and_open` tells them apart. None for a row of NULLs."""
+        return Query(
+            "SELECT * FROM rolls WHERE id = ?"
+            " OR (guild_id = ? AND channel_id = ? AND closed = 0 AND roller_id = ?)",
+            (roll_id, guild_id, channel_id, roller_id),
             _open_roll,
         )
 
@@ -558,29 +592,25 @@ class RollRepository(Repository):
         self._stats.reread(before.result, before.will_state, record)
         return record
 
-    def claim_retry(
-        self, roll_id: int, user_id: int, *, while_open: bool = True
-    ) -> RollRecord | None:
+    def claim_retry(self, roll_id: int, user_id: int, *, while_open: bool = True) -> bool:
         """Claim the roll's one "Try again" or "Roll again" (the caller rolls the new
         attempt in the same transaction): only the roller, once, not void; Try again only
-        while the roll is open (``while_open``), Roll again whenever. None when it changed
-        nothing."""
+        while the roll is open (``while_open``), Roll again whenever. Whether it claimed:
+        PostgreSQL holds it back, answered True, and has the server check it
+        (Repository._changes_one)."""
         if while_open:
-            row = self._one(
+            return self._changes_one(
                 "UPDATE rolls SET retried = 1,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND roller_id = ? AND retried = 0 AND closed = 0 AND void = 0"
-                " RETURNING *",
+                " WHERE id = ? AND roller_id = ? AND retried = 0 AND closed = 0 AND void = 0",
                 (roll_id, user_id),
             )
-        else:
-            row = self._one(
-                "UPDATE rolls SET retried = 1,"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND roller_id = ? AND retried = 0 AND void = 0 RETURNING *",
-                (roll_id, user_id),
-            )
-        return None if row is None else _roll(row)
+        return self._changes_one(
+            "UPDATE rolls SET retried = 1,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND roller_id = ? AND retried = 0 AND void = 0",
+            (roll_id, user_id),
+        )
 
     def close(
         self, guild_id: int, channel_id: int, roller_id: int | None = None

@@ -284,6 +284,7 @@ async def test_roll_again_rolls_the_same_request_with_fresh_dice_once(table: Tab
     assert again.result.successes == 3
     assert (await stored(table, key)).closed
     assert [e.target for e in said.of("edit")] == [901]  # the first card loses its buttons
+    assert said.of("edit")[0].buttons == [SAVE_ROLL]  # Roll again too: it was claimed
     table.faces.add(8, 8, 8)
     twice = await table.run(rolls.roll_again_pressed(table.deps, table.ctx(), key))
     assert twice.answer.ephemeral
@@ -291,6 +292,23 @@ async def test_roll_again_rolls_the_same_request_with_fresh_dice_once(table: Tab
     assert table.faces.left == 3
     log = await table.run(history.history(table.deps, table.ctx()))
     assert "rolled again" in log.answer.text
+
+
+async def test_two_roll_again_presses_at_once_roll_once(table: Table) -> None:
+    """Both presses read the roll unclaimed; the one written second finds it claimed
+    (PostgreSQL's check misses and its write runs again, reading) and is told."""
+    table.faces.add(2, 3, 4)
+    key = roll_id(await slash_roll(table, "3"))
+    table.faces.add(9, 9, 9)  # one roll's faces: a second roll would run out of dice
+    said = await asyncio.gather(*(
+        table.run(rolls.roll_again_pressed(table.deps, table.ctx(), key)) for _ in range(2)))
+    answers = sorted(said, key=lambda each: each.answer.ephemeral)
+    assert not answers[0].answer.ephemeral
+    assert answers[1].answer.message.content == REFUSALS[PressRefusal.ALREADY_RETRIED]
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True, count=5))
+    assert [roll.result.successes for roll in history] == [3, 0]
+    assert (await stored(table, key)).retried
 
 
 async def test_a_closed_card_keeps_roll_again_and_save_and_is_not_edited_for_them(
