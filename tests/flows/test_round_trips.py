@@ -213,23 +213,39 @@ async def test_a_command_makes_one_round_trip_a_read(
         assert store.trips - before == trips
 
 
+async def _counted(table: Table, before: Command, command: Command) -> list[int]:
+    """Round trips (SQLite: trips) of ``command``, twice, each after ``before`` (not
+    counted): the first prepares each statement once per session; a warm store then."""
+    counted = []
+    store = table.store
+    for _ in range(2):
+        await before(table)
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        start = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        await command(table)
+        end = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        counted.append(end - start)
+    return counted
+
+
+async def _failed_roll(table: Table, pressed: list[int]) -> None:
+    """A failed roll of Alice's (no label), its id kept in ``pressed``."""
+    table.faces.add(3, 4, 2)
+    pressed.append(roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(), ask(3), label=None, private=False))))
+
+
 async def test_taking_a_beat_reads_once_and_writes_with_its_commit(table: Table) -> None:
     """Take a Beat reads the roll with the Beats (or the sheet) it adds to in one
     statement; the Beat is written with the roll's change, at COMMIT."""
-    counted = []
-    for _ in range(2):  # the first prepares each statement once per session
-        table.faces.add(3, 4, 2)  # a failure
-        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
-                                          private=False))
-        roll_id = int(said.answer.custom_ids[0].rsplit(":", 1)[1])
-        store = table.store
-        if isinstance(store, PostgresStore):
-            await warm(store)
-        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        beat = await table.run(rolls.take_beat_pressed(table.deps, table.ctx(), roll_id))
-        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        counted.append(after - before)
-        assert "Beat" in beat.of("followup")[0].text
+    pressed: list[int] = []
+
+    async def beat(table: Table) -> None:
+        said = await table.run(rolls.take_beat_pressed(table.deps, table.ctx(), pressed[-1]))
+        assert "Beat" in said.of("followup")[0].text
+
+    counted = await _counted(table, lambda table: _failed_roll(table, pressed), beat)
     assert counted[1] == (2 if isinstance(table.store, PostgresStore) else 1)
 
 
@@ -238,42 +254,32 @@ async def test_a_void_reads_the_roll_with_the_settings_and_writes_with_the_log(
 ) -> None:
     """/history void reads the roll beside the settings; its write reads the log, and the
     void and its counters go with COMMIT."""
-    counted = []
-    for _ in range(2):  # the first prepares each statement once per session
-        table.faces.add(3, 4, 2)  # a failure
-        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
-                                          private=False))
-        roll_id = int(said.answer.custom_ids[0].rsplit(":", 1)[1])
-        store = table.store
-        if isinstance(store, PostgresStore):
-            await warm(store)
-        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        voided = await table.run(history(table.deps, table.ctx(STORYTELLER), void=roll_id))
-        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        counted.append(after - before)
-        assert voided.answer.text.startswith(f"Roll #{roll_id} is now void.")
+    pressed: list[int] = []
+
+    async def void(table: Table) -> None:
+        said = await table.run(history(table.deps, table.ctx(STORYTELLER), void=pressed[-1]))
+        assert said.answer.text.startswith(f"Roll #{pressed[-1]} is now void.")
+
+    counted = await _counted(table, lambda table: _failed_roll(table, pressed), void)
     assert counted[1] == (3 if isinstance(table.store, PostgresStore) else 2)
 
 
 async def test_a_resist_reads_once_and_writes_with_its_commit(table: Table) -> None:
     """The resist form reads the settings, the standing, the contest and the open rolls
     in one statement; its write has them checked, and the roll stored, with COMMIT."""
-    counted = []
-    for _ in range(2):  # the first prepares each statement once per session
+    keys: list[int] = []
+
+    async def contested(table: Table) -> None:
         table.faces.add(8, 9, 2)
-        said = await table.run(contest(table.deps, table.ctx(), terms(3), against=None,
-                                       opponent=Opponent(BOB, "Bob"), label="grapple",
-                                       difficulty=None, opponent_difficulty=None))
-        key = action_id(said)
-        store = table.store
-        if isinstance(store, PostgresStore):
-            await warm(store)
-        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        keys.append(action_id(await table.run(contest(
+            table.deps, table.ctx(), terms(3), against=None, opponent=Opponent(BOB, "Bob"),
+            label="grapple", difficulty=None, opponent_difficulty=None))))
+
+    async def resisted(table: Table) -> None:
         table.faces.add(8, 2)
-        decided = await resist(table, BOB, key, "2")
-        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        counted.append(after - before)
-        assert "Alice wins" in decided.answer.text
+        assert "Alice wins" in (await resist(table, BOB, keys[-1], "2")).answer.text
+
+    counted = await _counted(table, contested, resisted)
     assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
 
 
@@ -284,20 +290,13 @@ async def test_the_storyteller_s_clock_closes_the_rolls_it_read_with_the_setting
 ) -> None:
     """/scene end and /turn next read the channel's open rolls beside the settings; the
     write closes them with COMMIT, the server checking they are still those."""
-    counted = []
-    for _ in range(2):  # the first prepares each statement once per session
-        table.faces.add(3, 4, 2)
-        await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=None,
-                                   private=False))
-        store = table.store
-        if isinstance(store, PostgresStore):
-            await warm(store)
-        before = store.round_trips if isinstance(store, PostgresStore) else store.trips
+
+    async def ended(table: Table) -> None:
         said = await table.run(ends(table.deps, table.ctx(STORYTELLER)))
-        after = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        counted.append(after - before)
         assert "1 open roll closed" in said.answer.text
         assert [edit.buttons for edit in said.of("edit")] == [[]]
+
+    counted = await _counted(table, lambda table: _failed_roll(table, []), ended)
     # the settings with the rolls; /scene end's reads, in one statement; COMMIT
     round_trips = 3 if ends is clock.scene_end else 2
     assert counted[1] == (round_trips if isinstance(table.store, PostgresStore) else 2)
@@ -320,22 +319,6 @@ async def test_a_sheet_stored_with_a_reserved_id_still_refuses_a_name_taken(
     sheets = await store.read(lambda tx: tx.queries.one(
         CharacterRepository.count_query(GUILD, ALICE)))
     assert sheets == 1
-
-
-async def _counted(table: Table, before: Command, command: Command) -> list[int]:
-    """Round trips (SQLite: trips) of ``command``, twice, each after ``before`` (not
-    counted): the first prepares each statement once per session; a warm store then."""
-    counted = []
-    store = table.store
-    for _ in range(2):
-        await before(table)
-        if isinstance(store, PostgresStore):
-            await warm(store)
-        start = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        await command(table)
-        end = store.round_trips if isinstance(store, PostgresStore) else store.trips
-        counted.append(end - start)
-    return counted
 
 
 async def test_roll_again_reads_the_roll_with_the_settings_and_writes_with_its_commit(
