@@ -425,7 +425,7 @@ class PgConnection:
     def reserved_id(self, table: str = "rolls") -> int | None:
         """An id the writer reserved ahead for the next row stored in ``table``, if any
         (taken: used by it, or dropped), so that storing it reads nothing back
-        (RollRepository.close_and_insert): one for a roll while idle (_Worker._reserve),
+        (RollRepository.close_and_insert): a stock kept while idle (_Worker._reserve),
         more by :meth:`reserve`. Ids are taken from the sequence in the order rows are
         stored in this process; a dropped one leaves a gap."""
         stock = self.ids.get(table)
@@ -646,11 +646,12 @@ class _Worker:
             self.drop()  # the next job connects anew
 
     def _reserve(self) -> None:
-        """Take the next id of each table of :data:`IDLE_STOCK` that has none in stock
-        from its sequence, outside any transaction (a statement in the next one would
-        take its snapshot now, while idle): the writer's next roll (or sheet) is then
-        stored without reading its id back. Nothing when each has one."""
-        wanted = [table for table in IDLE_STOCK if not self.ids.get(table)]
+        """Fill the stock of ids up to :data:`IDLE_STOCK` from their sequences, in one
+        statement, outside any transaction (a statement in the next one would take its
+        snapshot now, while idle): the writer's next rows are then stored without reading
+        their ids back. Nothing when the stock is full."""
+        wanted = [table for table, depth in IDLE_STOCK.items()
+                  for _ in range(depth - len(self.ids.get(table, ())))]
         if wanted:
             conn = self.connection()
             _stock(self.ids, wait(conn.fetch(RESERVE, wanted)))
@@ -664,10 +665,11 @@ class _Worker:
         self.primed, self._ending = False, None
 
 
-#: The tables whose next id the writer keeps reserved (:meth:`_Worker._reserve`): a roll's,
-#: a new sheet's (CharacterRepository.insert) and a new saved roll's
-#: (SavedRollRepository.put), whose writes then need no answer.
-IDLE_STOCK: Final = ("rolls", "characters", "saved_rolls")
+#: The ids the writer keeps reserved (:meth:`_Worker._reserve`), by table, as many as one
+#: write mostly stores, so that it needs no answer for them: two rolls (a contest the
+#: Storyteller opposes stores two), an action (/extended start, /contest), a new sheet
+#: (CharacterRepository.insert) and a new saved roll (SavedRollRepository.put).
+IDLE_STOCK: Final = {"rolls": 2, "actions": 1, "characters": 1, "saved_rolls": 1}
 #: Ids taken ahead (:meth:`_Worker._reserve`, :meth:`PgConnection.reserve`): one from the
 #: sequence of each table named in the parameter (an array, a name once per id).
 RESERVE: Final = (

@@ -167,11 +167,12 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     ("/scene end", _scene_end, 3, 2),
     # the settings with every Will pool, in one statement; the pools regained, with COMMIT
     ("/night", _night, 2, 2),
-    # the settings with what the roll reads ahead; the write (ids taken ahead, its COMMIT);
-    # the card's message id
-    ("/contest against", _contest, 4, 3),
-    # the settings with the open rolls; the write (ids taken ahead, its COMMIT)
-    ("/multi", _multi, 3, 2),
+    # the settings with what the roll reads ahead; the write with its COMMIT (the ids of
+    # its action and its roll from the writer's stock); the card's message id
+    ("/contest against", _contest, 3, 3),
+    # the settings with the open rolls; the write with its COMMIT (its two rolls' ids from
+    # the writer's stock)
+    ("/multi", _multi, 2, 2),
     # the settings and the member's count of sheets; the sheet (its id reserved while
     # idle, the name checked) and the active one with COMMIT
     ("/character create", _character_create, 2, 1),
@@ -179,10 +180,10 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     # while idle, a replacement's read) with COMMIT
     ("/saved add", _saved_add, 2, 1),
     ("/saved add replace:True", _saved_replace, 2, 1),
-    # the settings with the last attempt and the open ones of the label; the write (the
-    # action's id taken ahead; the open ones checked, and the action stored, with COMMIT);
-    # the card's message id
-    ("/extended start", _extended_start, 4, 3),
+    # the settings with the last attempt and the open ones of the label; the write with
+    # its COMMIT (the open ones checked, the action stored under an id from the writer's
+    # stock); the card's message id
+    ("/extended start", _extended_start, 3, 3),
 ]
 #: What a command needs done first (not counted): a pool below its maximum for the night;
 #: a contest before, whose two open rolls each contest then closes (so the statements the

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot.store import Store
-from bot.store.postgres import PgConnection, PgEngine, literal
+from bot.store.postgres import IDLE_STOCK, PgConnection, PgEngine, literal
 from tests.postgres_server import PostgresServer
 from tests.store.conftest import idle_workers
 
@@ -399,28 +399,32 @@ async def test_no_rows_expected_is_checked_too(store: Store) -> None:
     assert runs == ["TRUSTING", "TRUSTING", "EXACT"]
 
 
-async def test_a_roll_id_reserved_while_idle_is_taken_once_and_the_next_comes_after_it(
+async def test_roll_ids_reserved_while_idle_are_taken_once_and_the_next_come_after_them(
     store: Store,
 ) -> None:
-    """The writer takes the next roll id from the sequence in an idle moment; the next roll
-    stored takes it, and any stored after it a greater one."""
+    """The writer takes the next roll ids from the sequence in an idle moment, as many as
+    IDLE_STOCK says; the next rolls stored take them in order, once each, and those
+    reserved in the next idle moment come after them."""
     await _write(store, lambda tx: tx.execute("INSERT INTO probe (n) VALUES (1)"))
     await idle_workers(store)
     engine = _engine(store)
     writer = next(worker for worker in engine._workers if worker.name == "pg-write")
     reserved = list(writer.ids["rolls"])
+    depth = IDLE_STOCK["rolls"]
 
     def body(tx: PgConnection) -> list[int | None]:
-        taken = [tx.reserved_id(), tx.reserved_id()]
+        taken = [tx.reserved_id() for _ in range(depth + 1)]
         tx.execute("INSERT INTO probe (n) VALUES (?)", (taken[0],))
         return taken
 
     ids = await _write(store, body)
 
-    assert len(reserved) == 1
-    assert ids == [reserved[0], None]  # taken once
+    assert len(reserved) == depth > 1
+    assert reserved == sorted(reserved)
+    assert ids == [*reserved, None]  # each taken once, in order
     await idle_workers(store)
-    assert writer.ids["rolls"][0] > reserved[0]  # the next one, from the sequence
+    assert len(writer.ids["rolls"]) == depth
+    assert writer.ids["rolls"][0] > reserved[-1]  # the next ones, from the sequence
 
 
 async def test_ids_reserved_for_a_write_take_the_stock_first_and_the_rest_in_one_round_trip(
