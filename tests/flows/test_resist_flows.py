@@ -19,6 +19,7 @@ from engine.refusals import Refusal, RefusalCode
 from engine.table.extended import ExtendedAction
 from engine.table.teamwork import TeamworkAction
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
+from tests.flows.test_contest_flows import action_id
 
 OTHER_GUILD = 1_000_000_000_000_000_099
 MENTION_BOB = f"<@{BOB}>"
@@ -199,8 +200,10 @@ async def test_odds_of_a_named_resist_read_the_targets_sheet(table: Table) -> No
     assert "Failure: 49.00%" in said.answer.text, "2 dice: 0.7 × 0.7 fail"
 
 
-async def action(table: Table) -> ActionRecord:
-    record = await table.store.read(lambda tx: tx.actions.get(1))
+async def action(table: Table, said: Recorder) -> ActionRecord:
+    """The action whose card ``said`` posted (its buttons carry its id)."""
+    key = action_id(said)
+    record = await table.store.read(lambda tx: tx.actions.get(key))
     assert record is not None
     return record
 
@@ -213,7 +216,7 @@ async def test_an_extended_action_resists_with_the_targets_trait_each_roll(
         table.deps, table.ctx(), parse_pool_names("7"), target=10, label="persuade",
         options={"resist": "Resolve", "resist_target": "Bram"}))
     assert not said.answer.ephemeral, said.answer.text
-    request = (await action(table)).state(ExtendedAction).state.request
+    request = (await action(table, said)).state(ExtendedAction).state.request
     assert request.resist == 2
     assert request.sheet is not None and request.sheet.resist_of == "Bram"
 
@@ -233,7 +236,7 @@ async def test_teamwork_resists_with_the_targets_trait(table: Table) -> None:
             parse_pool_names("6"), {"resist": "Composure", "resist_target": MENTION_BOB}),
         label="lift", helper_limit=None))
     assert not said.answer.ephemeral, said.answer.text
-    request = (await action(table)).state(TeamworkAction).teamwork.request
+    request = (await action(table, said)).state(TeamworkAction).teamwork.request
     assert request.resist == 2
 
 
