@@ -286,30 +286,6 @@ class StatsRepository(Repository):
 
     # --- read by /stats ---------------------------------------------------------------------
 
-    def samples(
-        self,
-        guild_id: int,
-        parts: Sequence[Part],
-        *,
-        since: date | None = None,
-        ruleset: Ruleset | None = None,
-    ) -> list[Sample]:
-        """Each ruleset's counters over ``parts`` (engine.stats.parts), from ``since`` on.
-
-        Without ``since``, the all-time rows; with it, whole months after ``since``'s month
-        and the days of that month from ``since`` on. A few rows per part (and per request
-        shape), however long the log.
-        """
-        rows: list[Counted] = []
-        for first in range(0, len(parts), _PARTS):
-            query = self.samples_query(
-                Viewer(guild_id, 0, storyteller=False),
-                [(part, None) for part in parts[first:first + _PARTS]],
-                since=since, ruleset=ruleset,
-            )
-            rows += self._read_rows(query)
-        return samples_of(rows)
-
     @staticmethod
     def samples_query(
         viewer: Viewer,
@@ -318,8 +294,12 @@ class StatsRepository(Repository):
         since: date | None = None,
         ruleset: Ruleset | None = None,
     ) -> Query[Counted | None]:
-        """The rows :meth:`samples` adds up (:func:`samples_of`), as a query to read
-        beside the settings (``Queries.beside_rows``), of at most three parts: each counts
+        """Each ruleset's counters over ``parts`` (engine.stats.parts), from ``since`` on,
+        as rows for :func:`samples_of` to add up, in a query to read beside the settings
+        (``Queries.beside_rows``). Without ``since``, the all-time rows; with it, whole
+        months after ``since``'s month and the days of that month from ``since`` on: a
+        few rows per part (and per request shape), however long the log. At most three
+        parts: each counts
         for every viewer, or only when ``viewer`` is (True) or is not (False) a
         Storyteller here, which the statement decides (:class:`Viewer`)."""
         if not 1 <= len(parts) <= _PARTS:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from bot.store import Store, Tx
 from bot.store.greenlets import wait
+from bot.store.repository import Viewer
 from bot.store.saved import SavedRollRepository
+from bot.store.settings import SettingsRepository
+from bot.store.stats import StatsRepository, samples_of
 from bot.store.will import WillRepository
 from engine.models import (
     Breakdown,
@@ -29,6 +33,7 @@ from engine.models import (
 from engine.records import RollRecord, WillPool, WillState
 from engine.refusals import Refusal, RefusalCode
 from engine.saved import SavedRoll
+from engine.stats import Part, Sample
 
 GUILD = 1_000_000_000_000_000_001
 CHANNEL = 2_000_000_000_000_000_002
@@ -185,6 +190,19 @@ def beats(tx: Tx, user_id: int = ROLLER) -> int:
 def saved_named(tx: Tx, guild_id: int, user_id: int, name: str) -> SavedRoll | None:
     """Inside a read: a member's saved roll by name, as /saved roll reads it."""
     return tx.queries.one(SavedRollRepository.get_query(guild_id, user_id, name))
+
+
+def samples(tx: Tx, parts: Sequence[Part], *, since: date | None = None,
+            ruleset: Ruleset | None = None) -> list[Sample]:
+    """Inside a read: every ruleset's counters over ``parts`` (one to three, each
+    counting for anyone), as /stats reads them beside the settings."""
+    _, rows = tx.queries.beside_rows(
+        SettingsRepository.config_query(GUILD, CHANNEL, None),
+        StatsRepository.samples_query(Viewer(GUILD, 0, storyteller=False),
+                                      [(part, None) for part in parts],
+                                      since=since, ruleset=ruleset),
+    )
+    return samples_of(rows)
 
 
 def saved_count(tx: Tx, guild_id: int, user_id: int) -> int:

@@ -28,7 +28,15 @@ from engine.records import ChannelConfig
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.stats import Part, parts
-from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, STORYTELLER
+from tests.store.conftest import (
+    CHANNEL,
+    GUILD,
+    OTHER,
+    OTHER_CHANNEL,
+    ROLLER,
+    STORYTELLER,
+    samples,
+)
 from tests.support.recount import counters, recount
 
 MEMBERS = (ROLLER, OTHER, STORYTELLER)
@@ -172,7 +180,7 @@ async def test_the_migration_leaves_will_spent_rolls_out_of_the_odds_only(
     store = await Store.open(target)
     try:
         part = Part(channel_id=0, roller_id=0, private=(False, True))
-        (sample,) = await store.read(lambda tx: tx.stats.samples(GUILD, [part]))
+        (sample,) = await store.read(lambda tx: samples(tx, [part]))
     finally:
         await store.close()
     assert sample.tally.rolls == 1
@@ -182,13 +190,11 @@ async def test_the_migration_leaves_will_spent_rolls_out_of_the_odds_only(
 
 async def _read(store: Store, *wanted: Part, since: date | None = None,
                 ruleset: Ruleset | None = None) -> dict[Ruleset, tuple[int, int, int]]:
-    samples = await store.read(
-        lambda tx: tx.stats.samples(GUILD, wanted, since=since, ruleset=ruleset)
-    )
+    found = await store.read(lambda tx: samples(tx, wanted, since=since, ruleset=ruleset))
     return {
         sample.ruleset: (sample.tally.rolls, sample.tally.dice,
                          sum(shape.rolls for shape in sample.shapes))
-        for sample in samples
+        for sample in found
     }
 
 
@@ -236,7 +242,7 @@ async def test_a_void_read_ahead_takes_a_beaten_roll_out_as_its_shape_was_counte
     roll had never been made: its shape taken back with its first outcome."""
     await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False, faces=[8, 2])
     everyone = [Part(channel_id=0, roller_id=0, private=(False, True))]
-    before = await store.read(lambda tx: tx.stats.samples(GUILD, everyone))
+    before = await store.read(lambda tx: samples(tx, everyone))
     beaten: Any = await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False,
                                   faces=[2, 3])
 
@@ -254,7 +260,7 @@ async def test_a_void_read_ahead_takes_a_beaten_roll_out_as_its_shape_was_counte
 
     assert done is not None
     assert done.roll.void and done.roll.beat and not done.already
-    assert await store.read(lambda tx: tx.stats.samples(GUILD, everyone)) == before
+    assert await store.read(lambda tx: samples(tx, everyone)) == before
 
 
 async def test_since_reads_whole_months_and_the_days_of_one_month(store: Store) -> None:
@@ -310,8 +316,8 @@ async def test_a_will_spend_moves_faces_and_outcome_and_keeps_the_first_reading(
     assert current is not None
     spent = spend_will(current.result, ScriptedFaces([8, 9, 1]))
     await store.write(lambda tx: tx.rolls.spend_will(roll_id, ROLLER, spent))
-    (sample,) = await store.read(lambda tx: tx.stats.samples(
-        GUILD, [Part(channel_id=CHANNEL, roller_id=ROLLER, private=(False,))]))
+    (sample,) = await store.read(lambda tx: samples(
+        tx, [Part(channel_id=CHANNEL, roller_id=ROLLER, private=(False,))]))
     assert sample.tally.dice == 5
     assert sample.tally.will_spent == 1
     assert sample.tally.outcomes[Outcome.SUCCESS] == 1
