@@ -77,13 +77,9 @@ class WillRepository(Repository):
             parse,
         )
 
-    def pools(self, guild_id: int) -> list[WillPool]:
-        """Every tracked pool of the server (for the night): members', then characters'."""
-        return _in_order(self._read_rows(self.pools_query(guild_id)))
-
     def pools_beside(self, first: Query[T], guild_id: int) -> tuple[T, list[WillPool]]:
-        """``first`` (a one-row read such as the settings) and :meth:`pools`, in one
-        statement."""
+        """``first`` (a one-row read such as the settings) and every tracked pool of the
+        server (for the night), members' then characters', in one statement."""
         found, pools = self._beside_rows(first, self.pools_query(guild_id))
         return found, _in_order(pools)
 

@@ -10,6 +10,7 @@ from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from tests.store.conftest import will_pools
 
 
 async def _roll(table: Table, *faces: int, label: str | None = None) -> None:
@@ -118,7 +119,7 @@ async def test_the_night_gives_every_pool_below_its_maximum_one(table: Table) ->
     said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
     assert not said.answer.ephemeral
     assert said.answer.text == f"**Night falls.** 1 Will regained by <@{ALICE}>."
-    pools = await table.store.read(lambda tx: tx.will.pools(GUILD))
+    pools = await table.store.read(lambda tx: will_pools(tx, GUILD))
     assert {(pool.user_id, pool.current) for pool in pools} == {(ALICE, 2), (BOB, 4)}
 
 

@@ -205,6 +205,12 @@ def samples(tx: Tx, parts: Sequence[Part], *, since: date | None = None,
     return samples_of(rows)
 
 
+def will_pools(tx: Tx, guild_id: int = GUILD) -> list[WillPool]:
+    """Inside a read: every tracked Will pool of the server, as /night reads them."""
+    return tx.will.pools_beside(SettingsRepository.config_query(guild_id, CHANNEL, None),
+                                guild_id)[1]
+
+
 def saved_count(tx: Tx, guild_id: int, user_id: int) -> int:
     """Inside a read: how many saved rolls a member keeps, as saving one reads it."""
     return tx.queries.one(SavedRollRepository.standing_query(guild_id, user_id, "")).count

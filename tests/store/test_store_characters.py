@@ -11,7 +11,16 @@ from engine import will
 from engine.characters import new_sheet, set_traits
 from engine.models import Ruleset
 from engine.records import ChannelConfig, CharacterRecord, WillPool, WillState
-from tests.store.conftest import CHANNEL, GUILD, OTHER, OTHER_CHANNEL, ROLLER, beats, failure
+from tests.store.conftest import (
+    CHANNEL,
+    GUILD,
+    OTHER,
+    OTHER_CHANNEL,
+    ROLLER,
+    beats,
+    failure,
+    will_pools,
+)
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -161,7 +170,7 @@ async def test_will_is_spent_from_the_character_and_the_member_pool_is_untouched
 async def test_the_night_sees_member_and_character_pools(store: Store) -> None:
     record = await _create(store)
     await store.write(lambda tx: tx.will.debit(GUILD, ROLLER, record.id))
-    pools = await store.read(lambda tx: tx.will.pools(GUILD))
+    pools = await store.read(will_pools)
     assert [(p.character_id, p.current) for p in pools] == [(record.id, 1)]
     change = will.night(pools)[0]
     assert await store.write(lambda tx: tx.will.save(change.old, change.new))

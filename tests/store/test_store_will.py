@@ -7,7 +7,7 @@ import pytest
 from bot.store import Store
 from engine import will
 from engine.records import WillPool
-from tests.store.conftest import GUILD, OTHER, ROLLER, beats
+from tests.store.conftest import GUILD, OTHER, ROLLER, beats, will_pools
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -18,7 +18,7 @@ def _pool(current: int, maximum: int, user_id: int = ROLLER, guild_id: int = GUI
 
 async def test_a_pool_nobody_set_is_not_tracked(store: Store) -> None:
     assert await store.read(lambda tx: tx.will.get(GUILD, ROLLER)) is None
-    assert await store.read(lambda tx: tx.will.pools(GUILD)) == []
+    assert await store.read(will_pools) == []
 
 
 async def test_a_new_pool_is_stored_once(store: Store) -> None:
@@ -55,7 +55,7 @@ async def test_pools_are_the_servers_tracked_pools_only(store: Store) -> None:
     await store.write(lambda tx: tx.will.save(None, _pool(4, 4, user_id=OTHER)))
     await store.write(lambda tx: tx.will.save(None, _pool(0, 5, guild_id=OTHER_GUILD)))
 
-    pools = await store.read(lambda tx: tx.will.pools(GUILD))
+    pools = await store.read(will_pools)
 
     assert sorted(pools, key=lambda pool: pool.user_id) == [
         _pool(1, 5), _pool(4, 4, user_id=OTHER)
