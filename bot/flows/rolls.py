@@ -449,8 +449,6 @@ async def roll(
     *,
     label: str | None,
     private: bool,
-    retry_of: int | None = None,
-    asked: Asked | None = None,
 ) -> Reply:
     """Roll what the member asks for, store it and answer with its message.
 
@@ -462,8 +460,7 @@ async def roll(
     count from the same state.
     """
     gathered = await deps.store.read(lambda tx: gather(tx, ctx, ask, ahead=True, label=label))
-    return await roll_gathered(deps, ctx, gathered, ask, label=label, private=private,
-                               retry_of=retry_of, asked=asked)
+    return await roll_gathered(deps, ctx, gathered, ask, label=label, private=private)
 
 
 async def roll_gathered(
@@ -496,14 +493,16 @@ async def roll_gathered(
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
         ahead = gathered.ahead
-        # Roll again closes its open rolls as read ahead before its claim changes the
-        # roll pressed (one of them, when open), so that they are checked as read (Try
-        # again's claim needs its roll open: its open rolls are read as they close).
-        closed_first = None if not again or ahead is None else tx.rolls.close_as_read(
+        # A retry closes its open rolls as read ahead before its claim changes the roll
+        # pressed (one of them, when open), so that they are checked as read. Try again
+        # needs that roll open: it is one of the rolls just closed, or it is refused.
+        closed_first = None if retry_of is None or ahead is None else tx.rolls.close_as_read(
             ctx.guild_id, ctx.channel_id, ctx.user_id, open_as_read=ahead.open)
-        if retry_of is not None and not tx.rolls.claim_retry(
-            retry_of, ctx.user_id, while_open=not again
-        ):
+        still_open = again or closed_first is None or any(
+            each.id == retry_of for each in closed_first)
+        if retry_of is not None and not (still_open and tx.rolls.claim_retry(
+            retry_of, ctx.user_id, while_open=closed_first is None and not again
+        )):
             refused = again_refusal if again else retry_refusal
             reason = refused(tx.rolls.get(retry_of), ctx.user_id)
             raise UserError(press_refused(reason or PressRefusal.ALREADY_RETRIED))
@@ -649,19 +648,6 @@ def refused_press(conflict: Conflict) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Pressed:
-    """What a roll's button acts on, read in one trip."""
-
-    config: ChannelConfig
-    roll: RollRecord | None
-
-
-def _read_pressed(tx: Tx, ctx: Ctx, roll_id: int) -> Pressed:
-    (config, _), roll = tx.rolls.beside(ctx.config_query(), roll_id)
-    return Pressed(config=config, roll=roll)
-
-
-@dataclass(frozen=True, slots=True)
 class ActionRoll:
     """A roll made in an action (extended, teamwork) and what its buttons act on, read in
     one trip: the roll, its action, the roller's Will pool."""
@@ -785,27 +771,51 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
 
 async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
-    """Roll the same request again, with the successive-attempt penalty it now carries."""
-    state = await deps.store.read(lambda tx: _read_pressed(tx, ctx, roll_id))
-    refused = retry_refusal(state.roll, ctx.user_id)
-    if refused is not None or state.roll is None:
+    """Roll the same request again, with the successive-attempt penalty it now carries.
+    The press claims the roll's one retry in the new roll's write, while the roll is still
+    open, so two presses at once roll once."""
+    state = await deps.store.read(lambda tx: _read_again(tx, ctx, roll_id, by_name=False))
+    record = state.roll
+    refused = retry_refusal(record, ctx.user_id)
+    if refused is not None or record is None:
         raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
     # Will is not declared again: the retry offers Spend Will like any roll.
-    request = state.roll.request.model_copy(update={"will": False})
-    return await roll(
-        deps, ctx, lambda _: request,
-        label=state.roll.label, private=state.roll.private, retry_of=roll_id,
-        asked=state.roll.asked,
+    request = record.request.model_copy(update={"will": False})
+    return await roll_gathered(
+        deps, ctx, state.gathered, lambda _: request,
+        label=record.label, private=record.private, retry_of=roll_id, asked=record.asked,
     )
 
 
 @dataclass(frozen=True, slots=True)
 class PressedAgain:
-    """What Roll again reads in one trip: the roll pressed, the settings and the sheet, and
-    what its roll reads ahead."""
+    """What Try again and Roll again read in one trip: the roll pressed, the settings and
+    the sheet, and what the new roll reads ahead."""
 
     roll: RollRecord | None
     gathered: Gathered
+
+
+def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgain:
+    """Inside a read: the roll pressed beside the settings and the sheet, with what the new
+    roll reads ahead (gather's), in one statement: the standing (the failures at the
+    roll's label are read by the write, should they count), the roller's open rolls here.
+    ``by_name`` (Roll again: the request as asked, resolved anew): the sheets a named
+    resist_target reads, when it names one."""
+    (config, character), standing, rows = tx.queries.with_rows(
+        ctx.config_query(character=True), standing_beside(ctx),
+        RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id, ctx.user_id),
+    )
+    pressed, still_open = pressed_and_open(rows, roll_id, ctx.guild_id, ctx.channel_id,
+                                           ctx.user_id)
+    asked = None if not by_name or pressed is None or pressed.asked is None else ByName.of(
+        pressed.asked)
+    target = None if asked is None else asked.target
+    return PressedAgain(roll=pressed, gathered=Gathered(
+        config=config, character=character,
+        targets=() if target is None else read_targets(tx, ctx, target),
+        ahead=Ahead(None, standing, still_open),
+    ))
 
 
 async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
@@ -814,27 +824,7 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     rules applied as to any roll. Will is not declared again: the new roll offers Spend
     Will like any roll. The press claims the roll's one retry in the new roll's write,
     so two presses at once roll once."""
-    def read(tx: Tx) -> PressedAgain:
-        # The roll pressed beside the settings and the sheet, with what the new roll reads
-        # ahead (gather's), in one statement: the standing (the failures at its label
-        # are read by the write, should they count), the roller's open rolls here. The
-        # sheets a named resist_target reads, when it names one.
-        (config, character), standing, rows = tx.queries.with_rows(
-            ctx.config_query(character=True), standing_beside(ctx),
-            RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id,
-                                           ctx.user_id),
-        )
-        pressed, still_open = pressed_and_open(rows, roll_id, ctx.guild_id, ctx.channel_id,
-                                               ctx.user_id)
-        asked = None if pressed is None or pressed.asked is None else ByName.of(pressed.asked)
-        target = None if asked is None else asked.target
-        return PressedAgain(roll=pressed, gathered=Gathered(
-            config=config, character=character,
-            targets=() if target is None else read_targets(tx, ctx, target),
-            ahead=Ahead(None, standing, still_open),
-        ))
-
-    state = await deps.store.read(read)
+    state = await deps.store.read(lambda tx: _read_again(tx, ctx, roll_id, by_name=True))
     record = state.roll
     refused = again_refusal(record, ctx.user_id)
     if refused is not None or record is None:

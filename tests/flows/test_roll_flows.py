@@ -7,12 +7,21 @@ from typing import Any
 
 import pytest
 
-from bot.flows import rolls
+from bot.flows import clock, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
 from engine.records import ChannelOption, PressRefusal, WillPool
-from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, Recorder, Table
+from tests.flows.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    COPIES,
+    GUILD,
+    STORYTELLER,
+    Recorder,
+    Table,
+)
 from tests.store.conftest import idle_workers, warm
 
 
@@ -220,6 +229,44 @@ async def test_try_again_carries_the_successive_attempt_penalty(table: Table) ->
     assert closed[0].buttons == []
     again = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), roll_id))
     assert again.answer.ephemeral
+
+
+async def test_try_again_on_a_roll_closed_after_its_read_is_refused_and_rolls_nothing(
+    table: Table,
+) -> None:
+    """The Storyteller ends the scene between Try again's read (the roll open) and its
+    write: the write finds the roll no longer among the open rolls it closes (on
+    PostgreSQL the check at COMMIT misses and the write runs again, reading them), so it
+    refuses as a closed roll's press, and nothing is rolled, counted or stored."""
+    table.faces.add(3, 4, 2)
+    first = _roll_id(await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="door",
+                                                private=False)))
+    store, write = table.store, table.store.write
+
+    async def scene_ends_first(body: Any) -> Any:  # once, before Try again's write
+        if store.write is scene_ends_first:
+            store.write = write  # type: ignore[method-assign]
+            ended = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+            assert "1 open roll closed" in ended.answer.text
+            if not table.pseudo:  # PostgreSQL: the writer reserves the next roll's id
+                await idle_workers(store)
+        return await write(body)
+
+    table.faces.add(8, 8)
+    store.write = scene_ends_first  # type: ignore[method-assign]
+    try:
+        said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first))
+    finally:
+        store.write = write  # type: ignore[method-assign]
+
+    assert said.answer.ephemeral
+    assert said.answer.message.content == REFUSALS[PressRefusal.CLOSED]
+    assert table.faces.left == 2, "no dice drawn"
+    stored = await table.store.read(lambda tx: tx.rolls.get(first))
+    assert stored is not None and stored.closed and not stored.retried
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True))
+    assert [roll.id for roll in history] == [first]
 
 
 async def test_a_secret_roll_is_copied_to_the_storyteller_channel(table: Table) -> None:

@@ -392,3 +392,28 @@ async def test_a_decision_by_command_reads_the_actions_with_their_last_rolls(
 
     counted = await _counted(table, failed, abandon)
     assert counted[1] == 2  # on PostgreSQL round trips, on SQLite trips: one each
+
+
+async def test_try_again_reads_the_roll_with_the_settings_and_writes_with_its_commit(
+    table: Table,
+) -> None:
+    """Try again reads the roll pressed beside the settings, with what its roll reads ahead
+    (the standing, the open rolls), in one statement; its write reads the failures at the
+    roll's label (the one thing not read ahead: the statement could not know the label),
+    then has the rest and its claim checked, and the roll stored, with COMMIT."""
+    pressed: list[int] = []
+
+    async def failed(table: Table) -> None:
+        table.faces.add(3, 4, 2)
+        pressed.append(roll_id(await table.run(rolls.roll(
+            table.deps, table.ctx(), ask(3), label="door", private=False))))
+
+    async def again(table: Table) -> None:
+        table.faces.add(8, 8)
+        said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), pressed[-1]))
+        assert "trying again after a failure" in said.answer.text  # rolled, not refused
+
+    counted = await _counted(table, failed, again)
+    # PostgreSQL: the read; the failures at the label, then COMMIT; the message id (was 6).
+    # SQLite: the read, the write, the message id (was 4)
+    assert counted[1] == (4 if isinstance(table.store, PostgresStore) else 3)
