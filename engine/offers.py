@@ -59,8 +59,7 @@ def offers(roll: RollRecord) -> Offers:
         return Offers()
     result = roll.result
     live = not roll.closed
-    retry = (live and bool(roll.label) and result.failed and not roll.retried
-             and roll.action_id is None)
+    retry = live and _retries(roll) and not roll.retried
     # Only a roll kept as asked can be asked again or saved (not an action's roll).
     asked = roll.asked is not None and roll.action_id is None
     return Offers(
@@ -70,6 +69,12 @@ def offers(roll: RollRecord) -> Offers:
         again=asked and not retry and not roll.retried,
         save=asked,
     )
+
+
+def _retries(roll: RollRecord) -> bool:
+    """Whether Try again is the roll's to offer (open or not, retried or not): a failed
+    labelled roll of its own (not an action's)."""
+    return bool(roll.label) and roll.result.failed and roll.action_id is None
 
 
 def closing_changes(roll: RollRecord) -> bool:
@@ -137,6 +142,8 @@ def retry_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
         return PressRefusal.ALREADY_RETRIED
     if roll.closed:
         return PressRefusal.CLOSED
+    if not _retries(roll):
+        return PressRefusal.STALE
     return None
 
 

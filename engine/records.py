@@ -196,6 +196,8 @@ class PressRefusal(StrEnum):
     """The roller's tracked Will pool is at 0."""
     BEAT_TAKEN = "beat_taken"
     ALREADY_RETRIED = "already_retried"
+    STALE = "stale"
+    """The roll no longer offers this button (Will turned its failure into a success)."""
     BUSY = "busy"
     """The table kept changing while the bot tried to act (rare concurrent writes)."""
 

@@ -474,17 +474,22 @@ async def roll_gathered(
     retry_of: int | None = None,
     asked: Asked | None = None,
     again: bool = False,
+    rolled_as: tuple[int | None, str | None] | None = None,
 ) -> Reply:
     """:func:`roll` once its settings and sheet were read (by a flow that read them with
     what it needed besides: a saved roll, the roll pressed). ``retry_of``: the roll whose
-    one retry this roll claims in its write: Try again (only while that roll is open), or
-    Roll again (``again``: whenever); ``asked``: the request in the member's words, kept
-    with the roll (a request by name keeps its own)."""
+    one retry this roll claims in its write: Try again (only while that roll is open and
+    failed), or Roll again (``again``: whenever); ``asked``: the request in the member's
+    words, kept with the roll (a request by name keeps its own); ``rolled_as``: the
+    character (id, name) the roll is made with, when not the active one (Try again rolls
+    the request of the roll it retries, so as its character)."""
     config, character = gathered.config, gathered.character
     if isinstance(ask, ByName):
         asked = ask.asked()
     wanted = asked_request(ask, ctx, gathered)
-    character_id = None if character is None else character.id
+    if rolled_as is None:
+        rolled_as = (None, None) if character is None else (character.id, character.name)
+    character_id, character_name = rolled_as
 
     def write(tx: Tx) -> tuple[RollRecord, list[RollRecord], WillPool | None]:
         table = read_table(tx, ctx, config, label, character_id, request=wanted,
@@ -498,14 +503,8 @@ async def roll_gathered(
         # needs that roll open: it is one of the rolls just closed, or it is refused.
         closed_first = None if retry_of is None or ahead is None else tx.rolls.close_as_read(
             ctx.guild_id, ctx.channel_id, ctx.user_id, open_as_read=ahead.open)
-        still_open = again or closed_first is None or any(
-            each.id == retry_of for each in closed_first)
-        if retry_of is not None and not (still_open and tx.rolls.claim_retry(
-            retry_of, ctx.user_id, while_open=closed_first is None and not again
-        )):
-            refused = again_refusal if again else retry_refusal
-            reason = refused(tx.rolls.get(retry_of), ctx.user_id)
-            raise UserError(press_refused(reason or PressRefusal.ALREADY_RETRIED))
+        if retry_of is not None:
+            _claim(tx, ctx, retry_of, again=again, closed_first=closed_first)
         result = roll_dice(request, deps.faces)
         if result.refused:
             why = cannot_roll(refusal_text(result.refusal)) + refusal_cause(request, label)
@@ -520,7 +519,7 @@ async def roll_gathered(
             label=label,
             private=private,
             character_id=character_id,
-            character_name=None if character is None else character.name,
+            character_name=character_name,
             asked=asked,
         )
         if closed_first is not None:
@@ -543,6 +542,30 @@ async def roll_gathered(
 
     record, closed, left = await deps.store.write(write)
     return _answer(deps, ctx, record, closed, config, will_left=left)
+
+
+def _claim(
+    tx: Tx, ctx: Ctx, retry_of: int, *, again: bool, closed_first: list[RollRecord] | None
+) -> None:
+    """Inside the write of a retry: claim the roll's one retry, or refuse. Try again needs
+    that roll open and still a failure as it stood when this write closed it (one of
+    ``closed_first``: a Spend Will that landed meanwhile may have made it a success);
+    Roll again only needs it unclaimed."""
+    reason: PressRefusal | None = None
+    if not again and closed_first is not None:
+        before = next((each for each in closed_first if each.id == retry_of), None)
+        reason = (
+            retry_refusal(tx.rolls.get(retry_of), ctx.user_id) or PressRefusal.CLOSED
+            if before is None
+            else retry_refusal(before.model_copy(update={"closed": False}), ctx.user_id)
+        )
+    if reason is None and not tx.rolls.claim_retry(
+        retry_of, ctx.user_id, while_open=closed_first is None and not again
+    ):
+        refused = again_refusal if again else retry_refusal
+        reason = refused(tx.rolls.get(retry_of), ctx.user_id) or PressRefusal.ALREADY_RETRIED
+    if reason is not None:
+        raise UserError(press_refused(reason))
 
 
 def _answer(
@@ -779,11 +802,14 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     refused = retry_refusal(record, ctx.user_id)
     if refused is not None or record is None:
         raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
-    # Will is not declared again: the retry offers Spend Will like any roll.
+    # Will is not declared again: the retry offers Spend Will like any roll. The request
+    # is the roll's own (a sheet's numbers as they were), so it is rolled as the character
+    # that roll was made with, whichever is active now: its Will and Beats are that one's.
     request = record.request.model_copy(update={"will": False})
     return await roll_gathered(
         deps, ctx, state.gathered, lambda _: request,
         label=record.label, private=record.private, retry_of=roll_id, asked=record.asked,
+        rolled_as=(record.character_id, record.character_name),
     )
 
 
@@ -800,10 +826,10 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
     """Inside a read: the roll pressed beside the settings and the sheet, with what the new
     roll reads ahead (gather's), in one statement: the standing (the failures at the
     roll's label are read by the write, should they count), the roller's open rolls here.
-    ``by_name`` (Roll again: the request as asked, resolved anew): the sheets a named
-    resist_target reads, when it names one."""
+    ``by_name`` (Roll again: the request as asked, resolved anew): the active character,
+    and the sheets a named resist_target reads, when it names one."""
     (config, character), standing, rows = tx.queries.with_rows(
-        ctx.config_query(character=True), standing_beside(ctx),
+        ctx.config_query(character=by_name), standing_beside(ctx),
         RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id, ctx.user_id),
     )
     pressed, still_open = pressed_and_open(rows, roll_id, ctx.guild_id, ctx.channel_id,

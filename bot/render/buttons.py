@@ -86,6 +86,7 @@ REFUSALS: dict[PressRefusal, str] = {
     PressRefusal.ALREADY_RETRIED: N_(
         "This roll was already rolled again (or tried again): use the newer roll's buttons."
     ),
+    PressRefusal.STALE: STALE_BUTTON,
     PressRefusal.BUSY: N_(
         "The table changed several times while I tried: nothing was rolled, try again."
     ),

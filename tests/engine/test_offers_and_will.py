@@ -184,7 +184,16 @@ def test_try_again_refusals_in_order() -> None:
     assert offers.retry_refusal(record(FAILURE, retried=True, closed=True),
                                 ROLLER) is PressRefusal.ALREADY_RETRIED
     assert offers.retry_refusal(record(FAILURE, closed=True), ROLLER) is PressRefusal.CLOSED
-    assert offers.retry_refusal(record(FAILURE), ROLLER) is None
+    assert offers.retry_refusal(record(FAILURE, label="Climb"), ROLLER) is None
+
+
+def test_try_again_is_refused_as_stale_where_the_roll_does_not_offer_it() -> None:
+    """Only a failed labelled roll of its own takes Try again: a press on any other (a
+    failure Will turned into a success, a forged id) changes nothing."""
+    for stale in (record(SUCCESS, label="Climb"), record(FAILURE, label=""),
+                  record(FAILURE), record(FAILURE, label="Climb", action_id=3)):
+        assert offers.retry_refusal(stale, ROLLER) is PressRefusal.STALE
+        assert not offers.offers(stale).retry
 
 
 def test_a_spent_roll_record_keeps_the_reading_after_will() -> None:

@@ -269,6 +269,68 @@ async def test_try_again_on_a_roll_closed_after_its_read_is_refused_and_rolls_no
     assert [roll.id for roll in history] == [first]
 
 
+async def test_try_again_on_a_roll_will_turned_into_a_success_is_refused_as_stale(
+    table: Table,
+) -> None:
+    """Try again is for a failed labelled roll: once Spend Will made it a success, the card
+    no longer shows it, and a press from an older view of the card changes nothing."""
+    table.faces.add(3, 4)
+    first = _roll_id(await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="door",
+                                                private=False)))
+    table.faces.add(9, 9, 1)
+    spent = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), first))
+    assert "2 successes" in spent.answer.text
+    assert TRY_AGAIN not in spent.answer.buttons
+    table.faces.add(2, 2)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first))
+    assert said.answer.ephemeral
+    assert said.answer.message.content == REFUSALS[PressRefusal.STALE]
+    assert table.faces.left == 2, "no dice drawn"
+    stored = await table.store.read(lambda tx: tx.rolls.get(first))
+    assert stored is not None and not stored.closed and not stored.retried
+
+
+async def test_try_again_refuses_when_spend_will_lands_between_its_read_and_its_write(
+    table: Table,
+) -> None:
+    """Spend Will turns the failure into a success after Try again read the roll (failed,
+    open) and before its write: the write sees the roll as it is when it closes it (on
+    PostgreSQL the check at COMMIT misses and the write runs again, reading it), and
+    refuses; the success stays as it is, its retry unclaimed."""
+    table.faces.add(3, 4)
+    first = _roll_id(await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="door",
+                                                private=False)))
+    store, write = table.store, table.store.write
+    pressed: list[Recorder] = []
+
+    async def will_first(body: Any) -> Any:  # once, before Try again's write
+        if store.write is will_first:
+            store.write = write  # type: ignore[method-assign]
+            pressed.append(await table.run(
+                rolls.spend_will_pressed(table.deps, table.ctx(), first)))
+            if not table.pseudo:  # PostgreSQL: the writer reserves the next roll's id
+                await idle_workers(store)
+        return await write(body)
+
+    # the Will dice, then what a retry would draw (on PostgreSQL the write's first run
+    # draws them before its COMMIT's check misses)
+    table.faces.add(9, 9, 1, 2, 2)
+    store.write = will_first  # type: ignore[method-assign]
+    try:
+        said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first))
+    finally:
+        store.write = write  # type: ignore[method-assign]
+
+    assert "2 successes" in pressed[0].answer.text
+    assert said.answer.message.content == REFUSALS[PressRefusal.STALE]
+    stored = await table.store.read(lambda tx: tx.rolls.get(first))
+    assert stored is not None and stored.result.succeeded and not stored.retried
+    assert not stored.closed, "a refused write closes nothing"
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True))
+    assert [roll.id for roll in history] == [first], "no retry stored"
+
+
 async def test_a_secret_roll_is_copied_to_the_storyteller_channel(table: Table) -> None:
     await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
     table.faces.add(8, 9)

@@ -269,3 +269,37 @@ async def test_init_remove_autocompletes_combatants_and_group_names(table: Table
     assert found == ["Guards 1", "Guards", "Guards 2"]
     assert await initiative.combatant_names(table.deps, table.ctx(STORYTELLER), "ali") == [
         "Alice"]
+
+
+# --- Try again after switching character ------------------------------------------------------
+
+
+async def test_try_again_rolls_as_the_character_of_the_roll_it_retries(table: Table) -> None:
+    """Try again rolls the roll's own request (Mara's numbers), so it is Mara's roll, even
+    once the member made another character active: the card says so, and its Spend Will
+    takes Mara's Will, not the active character's (RULES.md §6 Will)."""
+    await create(table, "Mara", traits="Strength 4, Brawl 3")
+    await create(table, "Zed")
+    await table.run(characters.use(table.deps, table.ctx(), "Mara"))
+    table.faces.add(*[2] * 7)
+    first = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names("Strength + Brawl"), NOTHING),
+        label="punch", private=False))
+    await table.run(characters.use(table.deps, table.ctx(), "Zed"))
+    wills_before = await table.store.read(lambda tx: {
+        record.name: record.sheet.will
+        for record in tx.characters.named(GUILD, "Mara") + tx.characters.named(GUILD, "Zed")})
+    first_id = int(first.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    table.faces.add(*[2] * 6)
+    again = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first_id))
+    assert "trying again after a failure" in again.answer.text
+    assert "Rolled by: Mara (Alice)" in again.answer.text
+    again_id = int(again.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    retried = await table.store.read(lambda tx: tx.rolls.get(again_id))
+    assert retried is not None and retried.character_name == "Mara"
+    table.faces.add(2, 2, 2)
+    await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), again_id))
+    wills = await table.store.read(lambda tx: {
+        record.name: record.sheet.will
+        for record in tx.characters.named(GUILD, "Mara") + tx.characters.named(GUILD, "Zed")})
+    assert wills == {"Mara": wills_before["Mara"] - 1, "Zed": wills_before["Zed"]}
