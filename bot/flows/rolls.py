@@ -705,14 +705,16 @@ async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
 def _updated(
     ctx: Ctx, record: RollRecord, config: ChannelConfig
 ) -> tuple[Message, tuple[Edit, ...]]:
-    """The pressed message updated in place, and the Storyteller's copy of a secret roll
-    (in the table's language)."""
+    """The pressed message updated in place, in the language it was drawn in (a secret
+    roll's in its roller's, as :func:`_answer` drew it; the table's otherwise), and the
+    Storyteller's copy of a secret roll (in the table's language)."""
     with speaking(ctx.public_voice(config)):
-        message = roll_message(record, config)
+        public = roll_message(record, config)
+    message = roll_message(record, config) if record.private else public
     edits: tuple[Edit, ...] = ()
     if record.copy_channel_id is not None and record.copy_message_id is not None:
         edits = (Edit(record.copy_channel_id, record.copy_message_id,
-                      replace(message, view=None)),)
+                      replace(public, view=None)),)
     return message, edits
 
 

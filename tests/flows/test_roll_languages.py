@@ -15,7 +15,7 @@ import pytest
 from bot.flows import rolls, saved
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption, Language, WillPool
-from tests.flows.conftest import ALICE, CHANNEL, GUILD, Recorder, Table, parts
+from tests.flows.conftest import ALICE, CHANNEL, COPIES, GUILD, Recorder, Table, parts
 
 #: English words a translated roll, button or refusal would betray itself with.
 _ENGLISH: Final = re.compile(
@@ -151,6 +151,29 @@ async def test_spend_will_updates_the_card_in_the_tables_language_and_tells_the_
     assert said.of("followup")[0].message.content == WORDS[PT]["spent"]
     assert_no_english(rolled)
     assert_no_english(said)
+
+
+async def test_a_secret_roll_s_card_keeps_its_roller_s_language_when_will_is_spent(
+    table: Table,
+) -> None:
+    """A secret roll's card is its roller's (drawn in their language); Spend Will redraws
+    it in that language, while the Storyteller's copy keeps the table's."""
+    table.speak(PT, None)  # the member's client in pt-BR, the table in English
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    table.faces.add(3, 4)
+    rolled = await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label=None,
+                                        private=True))
+    assert rolled.answer.ephemeral and "Gastar Vontade" in rolled.answer.buttons
+
+    table.faces.add(9, 8, 2)
+    said = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), _roll_id(rolled)))
+
+    assert said.answer.kind == "update"
+    assert "2 sucessos" in said.answer.text
+    for text in (said.answer.text, *said.answer.buttons):
+        assert not _ENGLISH.findall(_KEPT.sub("", text)), text
+    (copy,) = said.of("edit")
+    assert "2 successes" in copy.text, "the Storyteller's copy in the table's language"
 
 
 async def test_a_press_refused_is_said_in_the_members_language(table: Table) -> None:
