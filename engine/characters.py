@@ -815,6 +815,37 @@ def initiative_pool(sheet: Character, ruleset: Ruleset) -> int:
 MAX_SUGGESTIONS: Final = 25
 
 
+#: What separates a pool's terms: its signs and brackets (engine.parser's tokens).
+_SIGNS: Final = frozenset("+[]\u2212\u2013-")
+
+
+def _last_sign(sheet: Character, typed: str) -> int:
+    """Where the last sign or bracket of a pool typed so far is (-1: none). A hyphen right
+    after a letter and before a letter or the end is a name's own (``Self-C`` on a `v20`
+    sheet, which :func:`engine.parser.parse_pool_names` reads as one word) when a trait's
+    name begins with the word so far; else it is a minus (``Wits-``, ``Wits-Ch``: the
+    completion ``Wits- Charisma`` reads as Wits minus Charisma)."""
+    for at in range(len(typed) - 1, -1, -1):
+        if typed[at] not in _SIGNS:
+            continue
+        if (typed[at] != "-" or at == 0 or not _word_goes_on(typed[at - 1])
+                or (at + 1 < len(typed) and not typed[at + 1].isalpha())):
+            return at
+        start = at
+        while start > 0 and (_word_goes_on(typed[start - 1]) or typed[start - 1] == "-"):
+            start -= 1
+        begun = typed[start:].lstrip("-").casefold()
+        if not any(name.casefold().startswith(begun) for name, _ in sheet.entries()):
+            return at
+    return -1
+
+
+def _word_goes_on(char: str) -> bool:
+    """Whether a pool's word goes on past ``char`` (engine.parser): a letter, a combining
+    mark or an apostrophe."""
+    return char.isalpha() or char in "'\u2019" or unicodedata.category(char).startswith("M")
+
+
 def suggestions(
     sheet: Character, typed: str, language: str | None = None
 ) -> tuple[tuple[str, str], ...]:
@@ -823,7 +854,7 @@ def suggestions(
     pool's earlier terms are kept in both. Prefix matches first, then names containing
     the word; at most 25. With ``language`` (a code of :mod:`engine.trait_names`), a
     template trait is offered under its name in that language first, else its own."""
-    cut = max(typed.rfind("+"), typed.rfind("-"), typed.rfind("["))
+    cut = _last_sign(sheet, typed)
     head, word = typed[: cut + 1], typed[cut + 1 :].strip()
     if head and not head.endswith(" "):
         head += " "

@@ -398,6 +398,28 @@ def test_autocomplete_completes_the_last_word_and_keeps_the_rest() -> None:
     assert len(suggestions(sheet, "")) == 25
 
 
+@pytest.mark.parametrize(("typed", "offered"), [
+    ("Self-C", "Self-Control"),
+    ("Self-", "Self-Control"),
+    ("Wits + Self-Co", "Wits + Self-Control"),
+    ("Self-Control - Cha", "Self-Control - Charisma"),
+    ("Self-Control-Cha", "Self-Control- Charisma"),
+    ("Wits-Cha", "Wits- Charisma"),
+    ("Wits-", "Wits- Strength"),
+])
+def test_autocomplete_keeps_a_hyphenated_name_whole_as_the_pool_reads_it(
+    typed: str, offered: str
+) -> None:
+    """A hyphen between letters is part of a word for the pool's parser (`Self-Control`):
+    autocomplete completes the whole name, never offers `Self- Charisma` (which rolls
+    Self-Control minus Charisma) for `Self-C`; a hyphen no trait's name goes on with is a
+    minus, and what is offered reads as one."""
+    sheet = sheet_with(("Charisma", 2), ruleset=Ruleset.V20)
+    first = suggestions(sheet, typed)[0][1]
+    assert first == offered
+    assert resolved(first, sheet).terms[-1].label in {"Self-Control", "Charisma", "Strength"}
+
+
 def test_initiative_per_ruleset() -> None:
     sheet = sheet_with(("Dexterity", 3), ("Composure", 2), ("Wits", 4))
     assert [t.value for t in initiative_terms(sheet, Ruleset.COFD)] == [3, 2]
