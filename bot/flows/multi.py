@@ -1,16 +1,22 @@
 """`/multi` (`v20`): several actions declared for one turn, rolled with their penalties.
 
-One read (the settings and the roller's open rolls), the engine prepares the whole
-declaration or refuses it, the dice are rolled, and one write closes the roller's earlier
-open rolls, whose messages lose their buttons, and stores every roll closed (the card
-offers no buttons).
+One read (the settings, the member's active character and their open rolls), the engine
+prepares the whole declaration or refuses it, the dice are rolled, and one write closes
+the roller's earlier open rolls, whose messages lose their buttons, and stores every roll
+closed (the card offers no buttons).
+
+An action's pool may name traits of the active character (``Dexterity + Melee``), as
+``/roll``'s does (RULES.md §6), and its rolls are that character's. **Decision**: the
+``label`` names the declaration on its card and in the log; it does not feed successive
+attempts (RULES.md §2 "Trying again" counts attempts at one action, and a declaration is
+several): the actions take the multiple-action penalties alone.
 """
 
 from __future__ import annotations
 
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError
-from bot.flows.rolls import closed_edits
+from bot.flows.rolls import ByName, closed_edits, format_parts
 from bot.render.contest import multi_embed, multi_refused, unreadable_action
 from bot.render.lang import speaking
 from bot.render.message import Message, shaped
@@ -20,8 +26,7 @@ from bot.render.rolls import refusal
 from bot.store import Tx
 from bot.store.rolls import RollRepository
 from engine.constants import DIFFICULTY_RANGE
-from engine.models import RollRequest, Term
-from engine.parser import PoolSyntaxError, format_pool, parse_pool
+from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
 from engine.records import RollRecord, WillState
 from engine.roll import RuleError
 from engine.roll import roll as roll_dice
@@ -35,12 +40,13 @@ MAX_ACTIONS_TEXT = 1000
 MAX_LABEL = 100
 
 
-def _pools(actions: str) -> list[tuple[Term, ...]]:
-    """Each declared action's pool, in order, or a refusal naming the one that is unreadable."""
-    pools: list[tuple[Term, ...]] = []
+def _pools(actions: str) -> list[tuple[NamedPart, ...]]:
+    """Each declared action's pool (trait names kept), in order, or a refusal naming the one
+    that is unreadable."""
+    pools: list[tuple[NamedPart, ...]] = []
     for number, text in enumerate(actions.split(SEPARATOR), start=1):
         try:
-            pools.append(parse_pool(text))
+            pools.append(parse_pool_names(text))
         except PoolSyntaxError as error:
             raise UserError(unreadable_action(number, refusal_text(error.refusal))) from error
     return pools
@@ -63,20 +69,20 @@ async def multi_actions(
     """v20: take several actions this turn; action k has -k dice and +k difficulty."""
     _check_bounds(actions, difficulty, label)
     pools = _pools(actions)
-    # The settings, and the roller's open rolls that this roll closes, read ahead.
-    (config, _), open_rolls = await deps.store.read(lambda tx: tx.queries.beside_rows(
-        ctx.config_query(),
+    # The settings and the active character, and the roller's open rolls that this roll
+    # closes, read ahead.
+    (config, character), open_rolls = await deps.store.read(lambda tx: tx.queries.beside_rows(
+        ctx.config_query(character=True),
         RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
     ))
-    asked = [
-        RollRequest(ruleset=config.ruleset, terms=terms, difficulty=difficulty) for terms in pools
-    ]
+    options = {} if difficulty is None else {"difficulty": difficulty}
+    asked = [ByName(parts, options).resolve(ctx, config, character)[0] for parts in pools]
     try:
         declared = multi.requests(asked)
     except RuleError as error:
         raise UserError(refusal(refusal_text(error.refusal))) from error
     if isinstance(declared, MultiRefusal):
-        raise UserError(multi_refused(declared, format_pool(pools[declared.action - 1])))
+        raise UserError(multi_refused(declared, format_parts(pools[declared.action - 1])))
     # multi.requests prepared every request: none of them is refused.
     results = [roll_dice(request, deps.faces) for request in declared]
 
@@ -90,14 +96,15 @@ async def multi_actions(
                 guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
                 roller_name=ctx.user_name, result=result, will_state=WillState.NONE,
                 label=label, closed=True,
+                character_id=None if character is None else character.id,
+                character_name=None if character is None else character.name,
             )
         return closed
 
     closed = await deps.store.write(write)
     with speaking(ctx.public_voice(config)):
-        embed = multi_embed(
-            results, roller=ctx.user_name, label=label, text_only=config.text_only
-        )
+        roller = ctx.user_name if character is None else f"{character.name} ({ctx.user_name})"
+        embed = multi_embed(results, roller=roller, label=label, text_only=config.text_only)
         return Reply(message=shaped(Message(embed=embed), config),
                      edits=closed_edits(closed, config))
 

@@ -171,7 +171,7 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.POOL_TWO_NUMBERS: N_("Two numbers in a row: put + or - between “{previous}” and “{next}”."),
     _C.POOL_MISSING_OPERATOR: N_("Missing + or - between “{previous}” and “{next}”."),
     _C.POOL_LABEL_WITHOUT_NUMBER: N_(
-        "“{label}” has no number: write it as “{label} 3” (character sheets are not supported yet)."
+        "“{label}” has no number: give it one here, as in “{label} 3”."
     ),
     _C.POOL_LABEL_TOO_LONG: N_("“{label}” is too long for a trait name: at most {max} characters."),
     _C.POOL_NUMBER_TOO_LARGE: N_("“{number}” is too large: a number can be at most {max}."),

@@ -170,11 +170,7 @@ def pool_refusal(text: str) -> str:
         ("4 +", "“+” needs a number or a trait and its number after it."),
         ("2 3", "Two numbers in a row: put + or - between “2” and “3”."),
         ("2 Wits 3", "Missing + or - between “2” and “Wits”."),
-        (
-            "Strength + 2",
-            "“Strength” has no number: write it as “Strength 3” "
-            "(character sheets are not supported yet).",
-        ),
+        ("Strength + 2", "“Strength” has no number: give it one here, as in “Strength 3”."),
         (
             "2 + " + "A" * 41 + " 1",
             "“" + "A" * 41 + "” is too long for a trait name: at most 40 characters.",

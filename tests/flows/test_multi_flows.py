@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.flows import multi, rolls
+from bot.flows import characters, multi, rolls
+from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption
@@ -67,8 +68,8 @@ async def test_a_declaration_reaching_difficulty_ten_is_refused_whole(table: Tab
 
 async def test_an_unreadable_action_is_named(table: Table) -> None:
     await _v20(table)
-    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; Strength"))
-    assert said.answer.text.startswith("Action 2: “Strength” has no number")
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 2 3"))
+    assert said.answer.text.startswith("Action 2: Two numbers in a row")
 
 
 async def test_bounds_are_checked_again(table: Table) -> None:
@@ -87,3 +88,45 @@ async def test_text_only_multi_has_no_emoji_or_symbols(table: Table) -> None:
     assert "🎲" not in text
     assert "→" not in text
     assert "·" not in text
+
+
+async def test_actions_may_name_traits_of_the_active_character(table: Table) -> None:
+    """An action's pool names traits of the member's active sheet, as /roll's does; the
+    rolls are that character's (RULES.md §6)."""
+    await _v20(table)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    await table.run(characters.set_traits(table.deps, table.ctx(),
+                                          traits="Dexterity 3, Melee 2, Strength 2, Brawl 4"))
+    table.faces.add(*[7] * 4, *[7] * 4)  # 5-1 dice, then 6-2 dice
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(),
+                                               "Dexterity + Melee; Strength + Brawl"))
+    assert not said.answer.ephemeral, said.answer.text
+    assert "Mara (Alice)" in said.answer.text
+    assert table.faces.left == 0, "4 dice then 4 dice: the sheet's numbers, penalised"
+    records = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False))
+    assert [record.character_name for record in records] == ["Mara", "Mara"]
+    assert [record.result.request.base for record in reversed(records)] == [5, 6]
+
+
+async def test_a_trait_name_without_a_character_says_how_to_make_one(table: Table) -> None:
+    await _v20(table)
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "Dexterity + 2; 3"))
+    assert said.answer.ephemeral
+    assert said.answer.text == NO_CHARACTER_FOR_NAMES
+    assert await _history_count(table) == 0
+
+
+async def test_a_labelled_declaration_does_not_feed_successive_attempts(table: Table) -> None:
+    """Decision (bot/flows/multi.py): the label names the declaration; it takes no
+    successive-attempt penalty and counts no attempt, so a later /roll at that label is a
+    first attempt."""
+    await _v20(table)
+    await table.store.write(lambda tx: tx.attempts.save_failures(
+        GUILD, CHANNEL, ALICE, "door", old=0, new=1))
+    table.faces.add(*[2] * 4, *[2] * 3)  # 5-1 dice, then 5-2 dice: both fail
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "5; 5", label="door"))
+    assert "trying again" not in said.answer.text
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, ALICE, label="door", turn=False, will=False))
+    assert standing.failures == 1, "unchanged by the declaration"
