@@ -175,7 +175,8 @@ async def set_option(
     deps: Deps, ctx: Ctx, option: str, value: str, scope: str = "channel"
 ) -> Reply:
     """Change one setting of this channel (Manage Channels), or the server's language
-    (Manage Server); turning pressure off forgets the channel's successive attempts. The
+    (Manage Server); turning pressure off forgets the successive attempts of the channel
+    and of its threads that follow its pressure setting. The
     confirmation is said in the language in force after the change."""
     chosen = _choice(ChannelOption, "option", option, tuple(SETTING_VALUES))
     if scope not in SCOPES:
@@ -198,7 +199,7 @@ async def set_option(
             ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
         )
         if chosen is ChannelOption.PRESSURE and parsed is False:
-            tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id)
+            tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id, threads=True)
         with speaking(ctx.public_voice(config)):
             return say(config_changed(chosen, ctx.channel_id, change), ephemeral=False)
 

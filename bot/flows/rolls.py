@@ -184,6 +184,7 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
     if label and config.pressure and failures != table.failures:
         tx.attempts.save_failures(
             ctx.guild_id, ctx.channel_id, ctx.user_id, label, old=table.failures, new=failures,
+            parent_id=ctx.parent_id,
         )
     if result.request.ruleset is Ruleset.FISTFUL:
         tx.attempts.save_turn_actions(

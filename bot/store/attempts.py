@@ -25,21 +25,24 @@ class AttemptRepository(Repository):
     """
 
     def save_failures(
-        self, guild_id: int, channel_id: int, user_id: int, label: str, *, old: int, new: int
+        self, guild_id: int, channel_id: int, user_id: int, label: str, *, old: int, new: int,
+        parent_id: int | None = None,
     ) -> bool:
         """Store the failures in a row at an action (the engine counts them), if they are
         still ``old``; False when another write changed them first. One conditional
-        statement (no row is 0 failures: a count back to 0 deletes its row)."""
+        statement (no row is 0 failures: a count back to 0 deletes its row). A thread's
+        row keeps ``parent_id``, its channel, for :meth:`reset_channel` ``threads``."""
         key = (guild_id, channel_id, user_id, label_key(label))
         if new == old:
             now = self.standing(guild_id, channel_id, user_id, label=label, turn=False, will=False)
             return now.failures == old
         if old == 0:
             return self._changes_one(
-                "INSERT INTO attempts (guild_id, channel_id, user_id, label_key, failures)"
-                " VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO attempts"
+                " (guild_id, channel_id, user_id, label_key, failures, parent_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, channel_id, user_id, label_key) DO NOTHING",
-                (*key, new),
+                (*key, new, parent_id),
             )
         if new == 0:
             return self._changes_one(
@@ -62,11 +65,24 @@ class AttemptRepository(Repository):
             (guild_id, channel_id, user_id, label_key(label)),
         )
 
-    def reset_channel(self, guild_id: int, channel_id: int) -> None:
+    def reset_channel(self, guild_id: int, channel_id: int, *, threads: bool = False) -> None:
         """Forget every successive attempt in the channel (end of scene, "no pressure");
-        :meth:`count_query` reads how many there are first, when that is wanted."""
+        :meth:`count_query` reads how many there are first, when that is wanted. With
+        ``threads`` ("no pressure" on a channel, which its threads follow), those of its
+        threads without a pressure setting of their own go too (attempts counted before
+        threads kept their channel, migration 0010, stay)."""
+        if not threads:
+            self._do(
+                "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+            return
         self._do(
-            "DELETE FROM attempts WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
+            "DELETE FROM attempts WHERE guild_id = ? AND (channel_id = ? OR parent_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM channel_settings AS own"
+            "  WHERE own.guild_id = attempts.guild_id AND own.channel_id = attempts.channel_id"
+            "  AND own.pressure IS NOT NULL))",
+            (guild_id, channel_id, channel_id),
         )
 
     @staticmethod

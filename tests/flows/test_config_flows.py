@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.flows import config
+from bot.flows import config, rolls
 from bot.flows.context import Ctx
 from bot.store import Tx
-from engine.models import Ruleset
+from engine.models import Ruleset, Term
 from engine.records import ChannelOption
 from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, STORYTELLER, Table
 
@@ -92,6 +92,39 @@ async def test_no_pressure_forgets_the_channels_successive_attempts(table: Table
         ).failures
     )
     assert failures == 0
+
+
+async def test_no_pressure_forgets_the_attempts_of_the_threads_that_follow_the_channel(
+    table: Table,
+) -> None:
+    """RULES.md §1: successive attempts reset when the Storyteller marks the channel "no
+    pressure"; its threads follow its setting, so their attempts go too, except in a thread
+    with a pressure setting of its own (it was never under "no pressure")."""
+    following, own = 55, 56
+    await table.run(config.set_option(
+        table.deps, table.ctx(STORYTELLER, channel_id=own, parent_id=CHANNEL), "pressure", "on"))
+    for thread in (following, own):
+        table.faces.add(2, 3, 4)
+        await table.run(rolls.roll(
+            table.deps, table.ctx(ALICE, channel_id=thread, parent_id=CHANNEL),
+            lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
+            label="climb", private=False,
+        ))
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "on"))
+
+    def failures(tx: Tx) -> list[int]:
+        return [tx.attempts.standing(GUILD, thread, ALICE, label="climb", turn=False,
+                                     will=False).failures for thread in (following, own)]
+
+    assert await table.store.read(failures) == [0, 1]
+    table.faces.add(2, 3, 4)
+    again = await table.run(rolls.roll(
+        table.deps, table.ctx(ALICE, channel_id=following, parent_id=CHANNEL),
+        lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
+        label="climb", private=False,
+    ))
+    assert "trying again" not in again.answer.text
 
 
 async def test_confirmations_are_sentences_without_symbols(table: Table) -> None:
