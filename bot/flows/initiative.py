@@ -97,9 +97,10 @@ def initiative_of(
     character it is refused with how to do either."""
     ruleset = config.ruleset
     name = ctx.user_name if character is None else character.name
+    untrained = None
     if pool is not None:
         request = ByName(pool).request(ctx, Gathered(config, character))
-        value = request.base
+        value, untrained = request.base, request.untrained
     elif character is None:
         raise UserError(_(TYPE_YOUR_INITIATIVE))
     elif character.sheet.npc and not ctx.storyteller(config):
@@ -107,10 +108,14 @@ def initiative_of(
     elif ruleset is Ruleset.FISTFUL:
         # The channel's initiative pool (RULES.md §7), its names read from the sheet.
         setting = parse_pool_names(config.initiative_pool)
-        value = ByName(setting).request(ctx, Gathered(config, character)).base
+        request = ByName(setting).request(ctx, Gathered(config, character))
+        value, untrained = request.base, request.untrained
     else:
         value = characters.initiative_pool(character.sheet, ruleset)
-    return Entrant(name=name, owner_id=ctx.user_id, pool=value, modifier=modifier)
+    # A 0-dot Skill makes a `fistful` initiative roll unskilled (its 1s eat successes);
+    # the other rulesets' initiative is a number plus one die, which no Skill changes.
+    return Entrant(name=name, owner_id=ctx.user_id, pool=value, modifier=modifier,
+                   untrained=untrained if ruleset is Ruleset.FISTFUL else None)
 
 
 # --- starting -----------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from typing import Final, Literal
 
 from engine.faces import FaceSource
 from engine.frozen import Frozen
-from engine.models import Outcome, RollRequest, Ruleset, Term
+from engine.models import Outcome, RollRequest, Ruleset, SkillCategory, Term
 from engine.records import label_key
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, roll
@@ -150,6 +150,9 @@ class Entrant(Frozen):
     """`cofd`/`v20`: the traits (Dexterity + Composure, Dexterity + Wits); `fistful`:
     the initiative pool."""
     modifier: int = 0
+    untrained: SkillCategory | None = None
+    """`fistful`: the pool names a Skill at 0 dots (RULES.md §6), so the roll is unskilled
+    and its 1s eat successes (§7)."""
 
 
 class Passed(Frozen):
@@ -275,7 +278,8 @@ def _rolled(tracker: Tracker, entrant: Entrant, cid: int, group: int | None, *,
         terms = [Term(value=entrant.pool)]
         if entrant.modifier:
             terms.append(Term(label="modifier", value=entrant.modifier))
-        request = RollRequest(ruleset=Ruleset.FISTFUL, terms=tuple(terms), initiative=True)
+        request = RollRequest(ruleset=Ruleset.FISTFUL, terms=tuple(terms), initiative=True,
+                              untrained=entrant.untrained)
         result = roll(request, source)
         if result.refused:
             raise RuleError(Refusal.of(RefusalCode.INIT_ROLL_REFUSED, cause=result.refusal))

@@ -100,6 +100,25 @@ async def test_the_join_button_rolls_the_channels_pool_too(table: Table) -> None
     assert (await tracker(table)).combatants[0].fixed == 6
 
 
+@pytest.mark.parametrize("typed", [True, False], ids=["typed pool", "channel's pool"])
+async def test_a_pool_naming_a_skill_at_zero_dots_rolls_unskilled(
+    table: Table, typed: bool
+) -> None:
+    """RULES.md §6: a named Skill at 0 dots makes a `fistful` roll unskilled; §7: then the
+    initiative roll's 1s eat successes. Dexterity 2 + Athletics 0 rolling 7 and 1: the 1
+    eats the 7, as /roll of the same pool reads it."""
+    await use(table, Ruleset.FISTFUL)
+    await set_pool(table, "Dexterity + Athletics")
+    await create(table, "Dexterity 2, Athletics 0")
+    await table.run(initiative.start(table.deps, table.ctx(STORYTELLER)))
+    table.faces.add(7, 1)
+    pool = parse_pool_names("Dexterity + Athletics") if typed else None
+    said = await table.run(initiative.join(table.deps, table.ctx(), pool, 0))
+    assert not said.answer.ephemeral, said.answer.text
+    mara = (await tracker(table)).combatants[0]
+    assert (mara.fixed, mara.faces, mara.total) == (2, (7, 1), 0)
+
+
 async def test_a_typed_pool_wins_over_the_setting(table: Table) -> None:
     await use(table, Ruleset.FISTFUL)
     await set_pool(table, "Wits + Composure")

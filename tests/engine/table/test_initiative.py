@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.faces import ScriptedFaces, seeded_faces
-from engine.models import Ruleset
+from engine.models import Ruleset, SkillCategory
 from engine.refusals import RefusalCode
 from engine.roll import RuleError
 from engine.table import initiative
@@ -371,3 +371,18 @@ def test_modifiers_outside_minus_ten_to_ten_are_refused(modifier: int) -> None:
 def test_a_tracker_round_trips_through_json() -> None:
     tracker = initiative.delayed(nxt(fight()), BOB, storyteller=False).tracker
     assert Tracker.model_validate_json(tracker.model_dump_json()) == tracker
+
+
+@pytest.mark.parametrize(("untrained", "total"), [(None, 1), (SkillCategory.PHYSICAL, 0)])
+def test_a_fistful_entrant_with_an_untrained_skill_rolls_unskilled(
+    untrained: SkillCategory | None, total: int
+) -> None:
+    """RULES.md §7: a `fistful` initiative roll's 1s eat successes only when unskilled (or
+    risky): the 1 eats the 7 only for an entrant whose pool named a 0-dot Skill."""
+    source = faces(7, 1)
+    after = initiative.joined(
+        initiative.opened(Ruleset.FISTFUL),
+        Entrant(name="Mara", owner_id=ALICE, pool=2, untrained=untrained), source,
+    )
+    assert source.remaining == 0
+    assert after.combatants[0].total == total
