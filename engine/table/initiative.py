@@ -358,9 +358,18 @@ def _enter(
 
 
 def joined(tracker: Tracker, entrant: Entrant, source: FaceSource) -> Tracker:
-    """A member's combatant joins (rolled now); one per member."""
+    """A member's combatant joins (rolled now); one per member. A name another combatant
+    has already is told apart by a number (``Alex (2)``): two members may share a display
+    name or a character's name, and a member does not choose the name they join under."""
     _check(tracker, Move.JOIN, entrant.owner_id, storyteller=False)
-    return _enter(tracker, entrant, None, npc=False, source=source)
+    taken = {label_key(c.label) for c in tracker.combatants}
+    name = entrant.name
+    number = 1
+    while label_key(name) in taken:
+        number += 1
+        name = f"{entrant.name} ({number})"
+    return _enter(tracker, entrant.model_copy(update={"name": name}), None, npc=False,
+                  source=source)
 
 
 def added(

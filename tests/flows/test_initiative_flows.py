@@ -335,3 +335,19 @@ async def test_names_never_ping(table: Table) -> None:
     assert "@here" not in said.answer.text and "here Alice" in said.answer.text
     card = said.of("edit")[0]
     assert "@here" not in card.text and "here Alice" in card.text
+
+
+async def test_two_members_with_one_display_name_both_join(table: Table) -> None:
+    """/init join takes no name: a second member shown as "Alex" joins as "Alex (2)" rather
+    than being told to pick a name they cannot give."""
+    await start(table)
+    table.faces.add(5)
+    await table.run(initiative.join(table.deps, table.ctx(ALICE, name="Alex"),
+                                    parts(pool(3)), 0))
+    table.faces.add(6)
+    said = await table.run(initiative.join(table.deps, table.ctx(BOB, name="Alex"),
+                                           parts(pool(4)), 0))
+    assert not said.answer.ephemeral, said.answer.text
+    assert "Alex (2)" in said.answer.text
+    joined = {c.owner_id: c.label for c in (await tracker(table)).combatants}
+    assert joined == {ALICE: "Alex", BOB: "Alex (2)"}

@@ -386,3 +386,19 @@ def test_a_fistful_entrant_with_an_untrained_skill_rolls_unskilled(
     )
     assert source.remaining == 0
     assert after.combatants[0].total == total
+
+
+def test_members_joining_under_a_name_taken_are_told_apart_by_a_number() -> None:
+    """A member does not choose the name they join under (their display name or their
+    character's), so two members called Alex, or a member called as an NPC, both join:
+    the later one as ``Alex (2)`` (the next number free), which `/init remove` matches."""
+    tracker = add(initiative.opened(Ruleset.COFD), "Alex (2)", 3, 5)
+    tracker = join(tracker, "Alex", ALICE, 3, 4)
+    tracker = join(tracker, "alex", BOB, 3, 6)
+    tracker = join(tracker, "ALEX", CARA, 3, 7)
+    assert sorted(c.label for c in tracker.combatants) == [
+        "ALEX (4)", "Alex", "Alex (2)", "alex (3)"]
+    passed, labels = initiative.removed(tracker, "Alex (3)", storyteller=True)
+    assert labels == ("alex (3)",)
+    assert CARA in {c.owner_id for c in passed.tracker.combatants}
+    assert BOB not in {c.owner_id for c in passed.tracker.combatants}
