@@ -10,6 +10,7 @@ migrations/0003_stats.sql.
 from __future__ import annotations
 
 import sqlite3
+from calendar import monthrange
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -202,8 +203,10 @@ def _params(
                             when, *viewer.params(), when]
     if since is not None:
         month = month_number(since)
-        next_month = date((month + 1) // 12, (month + 1) % 12 + 1, 1)
-        params += [month, day_number(since), day_number(next_month)]
+        last_day = monthrange(since.year, since.month)[1]
+        # The day after the month's last, as a number: December 9999 has no next month.
+        params += [month, day_number(since),
+                   day_number(since.replace(day=last_day)) + 1]
     return params
 
 

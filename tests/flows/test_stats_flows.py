@@ -177,6 +177,18 @@ async def test_since_is_checked_and_applied(table: Table) -> None:
     assert "1 roll, 3 dice" in week.answer.text
 
 
+async def test_since_the_last_days_a_date_can_name_is_answered(table: Table) -> None:
+    """`since` takes any YYYY-MM-DD; a day in December 9999 (a month with no month after
+    it) is answered like any day in the future: nothing counted yet, for a count or a log."""
+    await _roll(table, [8, 2, 3])
+    counted = await table.run(stats(table.deps, table.ctx(), since="9999-12-31"))
+    logged = await table.run(stats(table.deps, table.ctx(), since="9999-12-31", export=True))
+    assert counted.answer.text.startswith("No rolls to count")
+    assert "0 rolls" in logged.answer.text
+    december = await table.run(stats(table.deps, table.ctx(), since="2024-12-31"))
+    assert "1 roll, 3 dice" in december.answer.text
+
+
 async def test_forged_choices_are_refused(table: Table) -> None:
     said = await table.run(stats(table.deps, table.ctx(), scope="galaxy"))
     assert said.answer.message.content == "scope “galaxy” is not one of: `channel`, `server`."
