@@ -89,7 +89,8 @@ def _save(tx: Tx, record: CharacterRecord, sheet: Character) -> CharacterRecord:
 async def create(
     deps: Deps, ctx: Ctx, name: str, template: Ruleset | None = None, *, npc: bool = False
 ) -> Reply:
-    """A new sheet from the channel's ruleset template (or ``template``), made active."""
+    """A new sheet from the channel's ruleset template (or ``template``), made active in
+    the server and here (where a pin applied, it is pinned here: :func:`use`)."""
     _refuse(sheets.name_refusal(name))
 
     def write(tx: Tx) -> Character:
@@ -104,6 +105,7 @@ async def create(
         if record is None:
             raise UserError(words.name_taken(name))
         tx.characters.use(ctx.guild_id, ctx.user_id, record.id)
+        tx.characters.repin(ctx.guild_id, ctx.user_id, record.id, ctx.channel_id, ctx.parent_id)
         return sheet
 
     return say(words.created(await deps.store.write(write)))
@@ -213,14 +215,23 @@ async def show(
 
 
 async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Reply:
-    """Switch the member's active character (in the server, or pinned to this channel)."""
+    """Switch the member's active character: pinned to this channel, or in the server.
+
+    **Decision**: a choice made for the server applies in the channel it is made in too:
+    where a pin applied here (this channel's, or its parent's seen from a thread), the
+    sheet is pinned here instead, so the reply's word holds; other channels' pins stay.
+    """
 
     def write(tx: Tx) -> Character:
         record = find(tx, ctx, name, edit=True)[1]
         if record.owner_id != ctx.user_id:
             raise UserError(_(words.NOT_YOURS))
-        tx.characters.use(ctx.guild_id, ctx.user_id, record.id,
-                          ctx.channel_id if channel else SERVER_WIDE)
+        if channel:
+            tx.characters.use(ctx.guild_id, ctx.user_id, record.id, ctx.channel_id)
+        else:
+            tx.characters.use(ctx.guild_id, ctx.user_id, record.id, SERVER_WIDE)
+            tx.characters.repin(ctx.guild_id, ctx.user_id, record.id, ctx.channel_id,
+                                ctx.parent_id)
         return record.sheet
 
     return say(words.now_active(await deps.store.write(write), pinned=channel))

@@ -189,3 +189,19 @@ class CharacterRepository(Repository):
             " DO UPDATE SET character_id = excluded.character_id",
             (guild_id, user_id, channel_id, character_id),
         )
+
+    def repin(self, guild_id: int, user_id: int, character_id: int, channel_id: int,
+              parent_id: int | None = None) -> None:
+        """Where a pin applies in this channel (its own, or its parent's seen from a
+        thread), pin the sheet here instead, so that a sheet made active in the server
+        from this channel is active here too; elsewhere nothing changes."""
+        self._do(
+            "INSERT INTO active_characters (guild_id, user_id, channel_id, character_id)"
+            " SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT),"
+            " CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM active_characters"
+            " WHERE guild_id = ? AND user_id = ? AND channel_id IN (?, ?))"
+            " ON CONFLICT (guild_id, user_id, channel_id)"
+            " DO UPDATE SET character_id = excluded.character_id",
+            (guild_id, user_id, channel_id, character_id,
+             guild_id, user_id, channel_id, parent_id or channel_id),
+        )

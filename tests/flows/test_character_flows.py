@@ -141,6 +141,31 @@ async def test_use_switches_and_a_channel_pin_wins_in_its_channel(table: Table) 
     assert "Wits 4" in said.answer.text
 
 
+async def test_a_sheet_made_active_in_the_server_is_active_where_it_is_chosen_despite_a_pin(
+    table: Table
+) -> None:
+    """`create` says the new sheet is "now your active character here", `use` (server-wide)
+    "in this server": where a pin applied in that channel (its own, or its parent's from a
+    thread), the sheet is pinned there instead; another channel's pin stays (Decision)."""
+    await create(table, "First", Wits=2)
+    await table.run(characters.use(table.deps, table.ctx(), "First", channel=True))
+    await table.run(characters.use(table.deps, table.ctx(channel_id=OTHER_CHANNEL), "First",
+                                   channel=True))
+    said = await table.run(characters.create(table.deps, table.ctx(), "Second"))
+    assert "now your active character here" in said.answer.text
+    table.faces.add(8)
+    assert "Second" in await roll(table, "Wits")
+    await table.run(characters.use(table.deps, table.ctx(), "First"))
+    table.faces.add(8, 8)
+    assert "Wits 2" in await roll(table, "Wits"), "a server-wide use moved this channel's pin"
+    thread = table.ctx(channel_id=CHANNEL + 1, parent_id=OTHER_CHANNEL)
+    await table.run(characters.use(table.deps, thread, "Second"))
+    active = await table.store.read(lambda tx: (
+        tx.characters.active(GUILD, ALICE, CHANNEL + 1, OTHER_CHANNEL),
+        tx.characters.active(GUILD, ALICE, OTHER_CHANNEL)))
+    assert [None if r is None else r.name for r in active] == ["Second", "First"]
+
+
 async def test_rename_and_delete_with_the_confirm_button(table: Table) -> None:
     await create(table, "Mara")
     asked = await table.run(characters.delete(table.deps, table.ctx()))
@@ -158,6 +183,30 @@ async def test_rename_and_delete_with_the_confirm_button(table: Table) -> None:
     assert "Deleted **Mara Vale**" in done.answer.text
     again = await table.run(characters.pressed(table.deps, table.ctx(), press))
     assert "deleted or changed" in again.answer.text
+
+
+async def test_a_second_delete_confirmation_never_deletes_the_sheet_made_next(
+    table: Table
+) -> None:
+    """A confirmation deletes only the sheet it asked about: once that sheet is gone, its
+    other confirmations are stale, even after a new sheet is made (a deleted sheet's id,
+    which the button names with its version, is never given to another; migration 0011
+    on SQLite)."""
+    await create(table, "Mara")
+    first, second = [
+        parse((await table.run(characters.delete(table.deps, table.ctx()))).answer.custom_ids[0])
+        for _ in range(2)
+    ]
+    assert first is not None and second is not None
+    done = await table.run(characters.pressed(table.deps, table.ctx(), first))
+    assert "Deleted **Mara**" in done.answer.text
+    await create(table, "Newcomer")
+
+    stale = await table.run(characters.pressed(table.deps, table.ctx(), second))
+
+    assert "deleted or changed" in stale.answer.text
+    kept = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert kept is not None and kept.name == "Newcomer"
 
 
 async def test_export_then_import_round_trips_and_a_bad_file_lists_every_problem(
