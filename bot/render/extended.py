@@ -259,6 +259,12 @@ def _event(step: ExtendedStep) -> str:
                 "{dots} completes the action.",
                 step.change, dots=state.skill,
             )
+        if state.status is not Status.OPEN:  # the last roll, and not enough: nothing to choose
+            return n_(
+                "Exceptional success: +{n} success, on the last roll.",
+                "Exceptional success: +{n} successes, on the last roll.",
+                step.change,
+            )
         return n_(
             "Exceptional success: +{n} success. Choose one of the exceptional benefits.",
             "Exceptional success: +{n} successes. Choose one of the exceptional benefits.",
@@ -281,7 +287,24 @@ def _event(step: ExtendedStep) -> str:
                 -step.change,
             )
         return _("The resisting side beat this roll (no progress to lose).")
+    if _tied(state):
+        return _("Both sides reached the successes required on this roll, with as many "
+                 "successes: a tie, and neither succeeds.")
     return _("The resisting side reached the successes required first.")
+
+
+def _tied(state: ExtendedState) -> bool:
+    """`v20` resisted: both sides reached the requirement on the same roll with equal totals
+    (RULES.md §2: a tie, neither succeeds). Reaching it alone ends the action, so both
+    totals at or past it were reached on one roll."""
+    required = state.required
+    return (
+        state.against is not None
+        and state.ruleset is Ruleset.V20
+        and required is not None
+        and state.total >= required
+        and state.total == state.resisted_total
+    )
 
 
 def _resisted(step: ExtendedStep) -> str:
@@ -308,6 +331,16 @@ def _next(state: ExtendedState, *, on_card: bool = False) -> str:
         return _("Choose: take a Condition (progress kept), lose all progress, or abandon.")
     if Choice.SHORTEN_INTERVAL in pending:
         return _exceptional_choice(state, pending, on_card=on_card)
+    if Choice.WAIVE in pending and Choice.START_OVER not in pending:  # derailed, no roll left
+        if on_card:
+            return _(
+                "No roll is left to start over: choose on the card to abandon, or the "
+                "Storyteller may waive the botch to complete the effort."
+            )
+        return _(
+            "No roll is left to start over: abandon, or the Storyteller may waive the botch "
+            "to complete the effort."
+        )
     if Choice.START_OVER in pending:
         if Choice.WAIVE in pending:
             if on_card:
@@ -373,6 +406,9 @@ def _ending(state: ExtendedState) -> str:
     if status is Status.ABANDONED:
         return _("**Abandoned.**")
     required = state.required
+    if _tied(state):
+        return _("**Failed**: both sides reached the successes required on the same roll, "
+                 "tied: neither succeeds.")
     if (
         state.against is not None
         and required is not None

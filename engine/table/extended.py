@@ -38,7 +38,10 @@ Decisions where RULES.md is silent:
   the action fails.
 - A `fistful` effort may set only a number of rolls: it then completes with
   whatever it accumulated (status ``completed``); with both, the successes
-  must come within the rolls.
+  must come within the rolls. A botch on the last roll of an effort measured
+  in rolls only still derails it, and the Storyteller may still waive it (the
+  effort then completes); starting over is not offered (no roll is left to
+  start over with), so the player abandons otherwise.
 - Shortening the interval is offered even when no interval was given (the
   table may keep time itself); it is counted all the same.
 - `cofd` named traits are the labelled terms that are not negative (a
@@ -135,6 +138,9 @@ _DERAILED_CHOICES = {
     Ruleset.V20: (Choice.START_OVER, Choice.ABANDON),
     Ruleset.FISTFUL: (Choice.START_OVER, Choice.ABANDON, Choice.WAIVE),
 }
+#: A `fistful` effort measured in rolls only, derailed on its last roll: nothing is left to
+#: start over with, but the Storyteller's waiver would complete it.
+_LAST_ROLL_DERAILED = (Choice.ABANDON, Choice.WAIVE)
 #: Adjustments the extended action owns: successive attempts never apply to it (RULES.md §1).
 _NOT_EXTENDED = frozenset({AdjustmentKind.SUCCESSIVE_ATTEMPT, AdjustmentKind.EXTENDED_PENALTY})
 
@@ -468,10 +474,14 @@ def _step(
 ) -> ExtendedStep:
     """Close the step: a decision is offered only while rolls remain, else the action ends.
 
-    A derailed attempt with no roll left cannot start over: it fails.
+    A derailed attempt with no roll left cannot start over: it fails, unless it is an
+    effort measured in rolls only, which waiving the botch would complete (with what it
+    gathered): that waits for the Storyteller's waiver or for abandoning.
     """
     if pending and state.rolls_left != 0:
         state = state.model_copy(update={"pending": pending})
+    elif event is Event.DERAILED and state.target is None and Choice.WAIVE in pending:
+        state = state.model_copy(update={"pending": _LAST_ROLL_DERAILED})
     elif event is Event.DERAILED:
         state = state.model_copy(update={"status": Status.FAILED})
     else:

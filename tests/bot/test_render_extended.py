@@ -140,6 +140,56 @@ def test_the_roll_limit_used_up_fails_the_action_and_the_card_has_no_next_step()
     assert "Rolls: 1 of 1 used" in text
 
 
+def test_an_exceptional_last_roll_that_cannot_complete_asks_no_choice() -> None:
+    """The action failed on its last roll: nothing is left to choose, on the card or the
+    roll's line."""
+    state = extended.start(request(terms=(Term(value=5),)), target=10, max_rolls=1)
+    last = step(state, [8, 8, 8, 8, 8])
+
+    text = card_text(extended_card(last.state, label="x", owner="Ada", action_id=1, last=last))
+    note = roll_note(last.state, last, label="x")
+
+    assert last.state.status is Status.FAILED
+    assert "Exceptional success: +5 successes, on the last roll." in text
+    assert "Choose" not in text
+    assert "Choose" not in note
+
+
+def test_v20_resisted_tie_is_said_to_be_a_tie() -> None:
+    """RULES.md §2: a tie, neither succeeds; the resisting side did not get there first."""
+    state = extended.start(
+        request("v20", (Term(value=3),)), target=2, against=request("v20", (Term(value=3),))
+    )
+    tie = step(state, [7, 8, 2], against=[7, 8, 3])
+
+    text = card_text(extended_card(tie.state, label="x", owner="Ada", action_id=1, last=tie))
+
+    assert tie.state.status is Status.FAILED
+    assert "first" not in text
+    assert "a tie, and neither succeeds" in text
+    assert "**Failed**: both sides reached the successes required on the same roll" in text
+    outpaced = step(state, [7, 2, 3], against=[7, 8, 3])
+    assert "reached the successes required first" in card_text(
+        extended_card(outpaced.state, label="x", owner="Ada", action_id=1, last=outpaced)
+    )
+
+
+def test_fistful_a_last_roll_botch_of_an_effort_in_rolls_offers_abandon_or_the_waiver() -> None:
+    state = extended.start(request("fistful", (Term(value=3),)), target=None, max_rolls=1)
+    botch = step(state, [1, 2, 3])
+
+    text = card_text(extended_card(botch.state, label="x", owner="Ada", action_id=1, last=botch))
+    note = roll_note(botch.state, botch, label="x")
+    view = card_buttons(botch.state, 1, 2)
+
+    assert "No roll is left to start over: abandon, or the Storyteller may waive" in text
+    assert "choose on the card to abandon" in note
+    assert view is not None
+    assert [item.label for item in view.children if isinstance(item, discord.ui.Button)] == [
+        "Abandon", "Waive the botch (Storyteller)",
+    ]
+
+
 def test_text_only_card_and_roll_line_use_words_not_symbols() -> None:
     state = research(interval=Interval(amount=1, unit="hour"))
     progress = step(state, [8, 8, 8, 2, 3])

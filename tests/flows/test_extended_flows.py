@@ -441,6 +441,29 @@ async def test_waiving_a_botch_is_the_storytellers(table: Table) -> None:
     assert waived.answer.buttons == ["Roll", "Abandon"]
 
 
+async def test_a_botch_on_the_last_roll_of_an_effort_in_rolls_can_still_be_waived(
+    table: Table,
+) -> None:
+    """RULES.md §3: a botch derails the effort (the Storyteller may waive it). An effort
+    measured in rolls only completes with what it gathered, so waiving its last roll's
+    botch completes it; nothing is left to start over with."""
+    await use_ruleset(table, Ruleset.FISTFUL)
+    said = await begin(table, dice(3), target=None, max_rolls=2)
+    table.faces.add(8, 9, 2)
+    first = await click(table, said.answer, "Roll")
+    table.faces.add(1, 2, 3)
+    last = await click(table, card_of(first), "Roll")
+    card = card_of(last)
+    waive = "Waive the botch (Storyteller)"
+    assert card.buttons == ["Abandon", waive]
+    assert "roll limit" not in card.text
+    waived = await click(table, card, waive, STORYTELLER)
+    assert "completed" in waived.answer.text
+    assert "2 successes in all" in waived.answer.text
+    assert waived.answer.buttons == []
+    assert (await stored(table)).state(ExtendedAction).state.status is Status.COMPLETED
+
+
 async def test_abandon_by_command_is_said_in_the_channel_and_the_card_follows(
     table: Table,
 ) -> None:

@@ -490,6 +490,32 @@ def test_fistful_an_effort_measured_in_rolls_completes_with_what_it_gathered() -
     assert (done.state.status, done.state.total, done.choices) == (Status.COMPLETED, 3, ())
 
 
+def test_fistful_a_botch_on_the_last_roll_of_an_effort_in_rolls_waits_for_the_waiver() -> None:
+    """RULES.md §3: a botch derails the effort (the Storyteller may waive it). On the last
+    roll of an effort measured in rolls only, waiving completes it with what it gathered;
+    nothing is left to start over with, so otherwise the player abandons."""
+    state = extended.start(request("fistful", 3), target=None, max_rolls=2)
+    state = step(state, [8, 9, 2]).state
+    botch = step(state, [1, 2, 3])
+    assert (botch.event, botch.state.status, botch.choices) == (
+        Event.DERAILED, Status.OPEN, (Choice.ABANDON, Choice.WAIVE),
+    )
+    waived = extended.choose(botch.state, Choice.WAIVE)
+    assert (waived.status, waived.total, extended.choices(waived)) == (Status.COMPLETED, 2, ())
+    assert extended.choose(botch.state, Choice.ABANDON).status is Status.ABANDONED
+    with refused(RefusalCode.CHOICE_NOT_OFFERED):
+        extended.choose(botch.state, Choice.START_OVER)
+
+
+def test_fistful_a_botch_on_the_last_roll_of_an_effort_with_successes_fails_it() -> None:
+    """With successes required, waiving a last-roll botch could not reach them: it fails."""
+    state = extended.start(request("fistful", 3), target=4, max_rolls=1)
+    botch = step(state, [1, 2, 3])
+    assert (botch.event, botch.state.status, botch.choices) == (
+        Event.DERAILED, Status.FAILED, (),
+    )
+
+
 def test_fistful_an_effort_with_both_must_reach_the_successes_within_the_rolls() -> None:
     state = extended.start(request("fistful", 3), target=4, max_rolls=1)
     assert step(state, [8, 9, 2]).state.status is Status.FAILED
