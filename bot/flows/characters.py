@@ -54,8 +54,9 @@ def find(
     active one, read in one statement (a Storyteller's look beyond their own sheets by
     name, in a second).
 
-    By name: the member's own (or ``owner_id``'s) sheet of that name; a Storyteller also
-    reaches any sheet of the server. ``edit``: only the owner or a Storyteller.
+    By name: the member's own (or ``owner_id``'s) sheet of that name; without
+    ``owner_id``, a Storyteller also reaches any sheet of the server of that name (and
+    anyone does, to look at it). ``edit``: only the owner or a Storyteller.
     """
     if text is None:  # the active sheet, with the settings
         config, record = tx.queries.one(SettingsRepository.config_query(
@@ -67,8 +68,9 @@ def find(
             ctx.config_query(),
             CharacterRepository.named_query(ctx.guild_id, text, owner_id or ctx.user_id))
         storyteller = ctx.storyteller(config)
+        beyond = owner_id is None and (storyteller or not edit)  # ``owner_id``'s alone
         found = sorted(named, key=lambda record: record.id) or (
-            tx.characters.named(ctx.guild_id, text) if storyteller or not edit else [])
+            tx.characters.named(ctx.guild_id, text) if beyond else [])
         if not found:
             raise UserError(words.not_found(text))
         if len(found) > 1:

@@ -111,6 +111,22 @@ async def test_someone_elses_sheet_is_private_until_its_owner_shows_it_publicly(
     assert "Attributes" in seen.answer.text
 
 
+async def test_show_of_a_members_character_is_never_another_members_sheet(
+    table: Table
+) -> None:
+    """`show character:X member:@M` names M's sheet X: when M has none, the answer says so,
+    even when another member's sheet of that name is public or the asker a Storyteller."""
+    await create(table, "Mara", ALICE)
+    await table.run(characters.show(table.deps, table.ctx(ALICE), public=True))
+    await create(table, "Bobby", BOB)
+    for asker in (BOB, STORYTELLER):
+        said = await table.run(characters.show(table.deps, table.ctx(asker), "Mara",
+                                               Member(BOB, "Bob")))
+        assert "No character named “Mara”" in said.answer.text
+    seen = await table.run(characters.show(table.deps, table.ctx(BOB), "Mara"))
+    assert "Attributes" in seen.answer.text, "by name alone, a public sheet is seen"
+
+
 async def test_show_groups_traits_and_lists_derived_will_and_conditions(table: Table) -> None:
     await create(table, Resolve=3, Composure=2)
     await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxing"))
