@@ -136,7 +136,8 @@ async def _summary(
     if not samples:
         return say(no_rolls(name, server=server))
     title = whose(name, server=server)
-    reports, chart = await asyncio.to_thread(_analysed, samples, title)
+    reports, chart = await asyncio.to_thread(
+        _analysed, samples, whose(name, server=server, markdown=False))
     embed = stats_embed(reports, whose=title, since=first_day, text_only=config.text_only)
     message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
     return Reply(message=shaped(message, config), ephemeral=True)

@@ -19,7 +19,7 @@ from typing import Final
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.lang import N_, _, day, n_, number, p_, percent
+from bot.render.lang import N_, _, day, n_, number, p_, percent, user
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, safe
 from engine.models import Outcome
@@ -43,6 +43,8 @@ __all__ = [
 #: The attachments the replies carry.
 CHART_NAME: Final = "stats.png"
 EXPORT_NAME: Final = "rolls.csv"
+#: The longest member name a title shows (longer ones end in "…").
+_NAME_LIMIT: Final = 64
 
 EXPORT_THIS_CHANNEL: Final = N_(
     "The export lists this channel's log: leave out `scope` (or use `scope:channel`)."
@@ -74,12 +76,14 @@ def not_one_of(option: str, given: str, allowed: Sequence[str]) -> str:
              given=safe(given, limit=40), allowed=", ".join(f"`{each}`" for each in allowed))
 
 
-def whose(member: str | None, *, server: bool) -> str:
-    """Whose rolls are counted, and where: the title of the reply and of its chart."""
+def whose(member: str | None, *, server: bool, markdown: bool = True) -> str:
+    """Whose rolls are counted, and where: the title of the reply and, without
+    ``markdown``, of its chart (an image shows the name as typed, no escapes)."""
     if member is None:
         return (_("Everyone's rolls in this server") if server
                 else _("Everyone's rolls in this channel"))
-    name = safe(member, limit=64)
+    name = safe(member, limit=_NAME_LIMIT) if markdown else user(
+        member if len(member) <= _NAME_LIMIT else member[:_NAME_LIMIT - 1] + "…")
     return (_("{name}'s rolls in this server", name=name) if server
             else _("{name}'s rolls in this channel", name=name))
 
@@ -89,7 +93,7 @@ def no_rolls(member: str | None, *, server: bool) -> str:
     if member is None:
         return (_("No rolls to count for everyone's rolls in this server yet.") if server
                 else _("No rolls to count for everyone's rolls in this channel yet."))
-    name = safe(member, limit=64)
+    name = safe(member, limit=_NAME_LIMIT)
     return (_("No rolls to count for {name}'s rolls in this server yet.", name=name) if server
             else _("No rolls to count for {name}'s rolls in this channel yet.", name=name))
 
@@ -397,7 +401,7 @@ def export_text(count: int, *, member: str | None, everyone: bool, limit: int) -
         text = n_("The roll log of {name} in this channel: {count} rolls, newest first, void"
                   " ones marked.",
                   "The roll log of {name} in this channel: {count} rolls, newest first, void"
-                  " ones marked.", count, name=safe(member, limit=64), count=shown)
+                  " ones marked.", count, name=safe(member, limit=_NAME_LIMIT), count=shown)
     elif everyone:
         text = n_("The roll log of this channel: {count} rolls, newest first, void ones"
                   " marked.",

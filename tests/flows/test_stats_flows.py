@@ -6,8 +6,11 @@ import csv
 import io
 from typing import Any
 
+import pytest
+
 from bot.flows import help as help_flow
 from bot.flows import history, rolls
+from bot.flows import stats as stats_flow
 from bot.flows.context import Ctx
 from bot.flows.stats import Member, stats
 from bot.render.stats import CHART_NAME, EXPORT_NAME
@@ -62,6 +65,26 @@ async def test_stats_counts_the_tables_rolls_with_a_chart(table: Table) -> None:
     assert answer.message.file is not None
     assert answer.message.file.name == CHART_NAME
     assert answer.message.file.data.startswith(PNG)
+
+
+async def test_the_charts_title_is_a_members_name_as_typed(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chart is an image, not markdown: its title reads the member's name as typed
+    (the embed's title escapes it, as every name in a message is)."""
+    titles: list[str] = []
+    drawn = stats_flow.stats_chart_png
+
+    def spy(reports: Any, *, title: str) -> bytes:
+        titles.append(title)
+        return drawn(reports, title=title)
+
+    monkeypatch.setattr(stats_flow, "stats_chart_png", spy)
+    table.speak(None)
+    await _roll(table, [8, 2, 3], user=BOB)
+    said = await table.run(stats(table.deps, table.ctx(), member=Member(BOB, "Dark_Knight*")))
+    assert titles == ["Dark_Knight*'s rolls in this channel"]
+    assert "Dark\\_Knight\\*'s rolls in this channel" in said.answer.text
 
 
 async def test_small_samples_say_how_many_more_rolls_are_needed(table: Table) -> None:
