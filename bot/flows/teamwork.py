@@ -211,7 +211,8 @@ async def start(
     if isinstance(prepared, RuleRefusal):
         raise UserError(cannot_start(refusal_text(prepared)))
     with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
-        name = label or default_label(ctx.user_name)
+        # A blank label is no label (it would title the card with nothing).
+        name = (label or "").strip() or default_label(ctx.user_name)
 
     def write(tx: Tx) -> ActionRecord:
         created = tx.actions.create(  # none open of that name: one statement

@@ -180,6 +180,14 @@ async def test_without_a_label_the_pool_is_the_label(table: Table) -> None:
     assert "**Strength 3**" in (said.answer.message.content or "")
 
 
+async def test_a_blank_label_is_no_label_and_the_pool_names_the_action(table: Table) -> None:
+    """A label of spaces would title the card with nothing (and offer an empty
+    autocomplete choice): it counts as no label."""
+    said = await begin(table, dice(3, label="Strength"), label="   ")
+    assert "**Strength 3**" in (said.answer.message.content or "")
+    assert (await stored(table)).label == "Strength 3"
+
+
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [

@@ -89,6 +89,17 @@ async def test_start_posts_a_card_with_help_roll_cancel_and_remembers_it(table: 
     assert record.state(TeamworkAction).schema_version == 1
 
 
+async def test_a_blank_label_is_no_label_and_the_primary_names_the_teamwork(
+    table: Table,
+) -> None:
+    """A label of spaces would title the card with nothing: it counts as no label."""
+    said, action_id = await begin(table, label="   ")
+    assert "Teamwork: Alice's action" in said.answer.text
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    assert "Alice's action" in record.label
+
+
 async def test_a_second_open_teamwork_with_the_same_label_is_refused(table: Table) -> None:
     await begin(table)
     said = await table.run(teamwork.start(
