@@ -251,8 +251,10 @@ def _card_edit(
 
 def _interval(value: str) -> Interval:
     match = _INTERVAL.fullmatch(value)
-    if match is None or int(match["amount"]) < 1 or len(match["unit"]) > MAX_UNIT:
+    if match is None or len(match["unit"]) > MAX_UNIT:
         raise UserError(wording.bad_interval(value))
+    if int(match["amount"]) < 1:
+        raise UserError(wording.zero_interval(value))
     return Interval(amount=int(match["amount"]), unit=match["unit"])
 
 

@@ -705,6 +705,15 @@ def bad_interval(text: str) -> str:
     )
 
 
+def zero_interval(text: str) -> str:
+    """An interval that reads, but takes no time."""
+    return _(
+        "The interval “{text}” takes no time: it must be more than zero, such as `30 minutes` "
+        "or `1 day`.",
+        text=safe(text, limit=50),
+    )
+
+
 def duplicate(label: str) -> str:
     return _(
         "An extended action “{label}” is already open in this channel: roll it or abandon "

@@ -192,6 +192,7 @@ async def test_a_blank_label_is_no_label_and_the_pool_names_the_action(table: Ta
     ("kwargs", "words"),
     [
         ({"interval": "soon"}, wording.bad_interval("soon")),
+        ({"interval": "0 minutes"}, "must be more than zero"),
         ({"target": None}, "set the successes required"),
         ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
         ({"against": parts(dice(2))}, "a resisted extended action is a v20 or fistful rule"),
