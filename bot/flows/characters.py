@@ -74,7 +74,7 @@ def find(
         if not found:
             raise UserError(words.not_found(text))
         if len(found) > 1:
-            raise UserError(words.several(text, len(found)))
+            raise UserError(words.several(text, len(found), member_option=not edit))
         record = found[0]
     if edit and record.owner_id != ctx.user_id and not ctx.storyteller(config):
         raise UserError(_(words.NOT_YOURS))
@@ -218,6 +218,8 @@ async def show(
 
 async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Reply:
     """Switch the member's active character: pinned to this channel, or in the server.
+    A member's own sheet; a Storyteller's also any NPC of the server (COMMANDS.md: npc
+    "makes a non-player character usable by Storytellers"), whoever made it.
 
     **Decision**: a choice made for the server applies in the channel it is made in too:
     where a pin applied here (this channel's, or its parent's seen from a thread), the
@@ -225,9 +227,9 @@ async def use(deps: Deps, ctx: Ctx, name: str, *, channel: bool = False) -> Repl
     """
 
     def write(tx: Tx) -> Character:
-        record = find(tx, ctx, name, edit=True)[1]
-        if record.owner_id != ctx.user_id:
-            raise UserError(_(words.NOT_YOURS))
+        config, record = find(tx, ctx, name, edit=True)
+        if record.owner_id != ctx.user_id and not (record.sheet.npc and ctx.storyteller(config)):
+            raise UserError(_(words.USE_NOT_YOURS))
         if channel:
             tx.characters.use(ctx.guild_id, ctx.user_id, record.id, ctx.channel_id)
         else:

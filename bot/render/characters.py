@@ -43,6 +43,10 @@ NOT_YOURS = N_(
     "That sheet is not yours: a member edits only their own sheets (a Storyteller, any "
     "in the server)."
 )
+USE_NOT_YOURS = N_(
+    "That sheet is not yours: a member makes active only their own sheets (a Storyteller, "
+    "any NPC of the server too)."
+)
 NOT_VISIBLE = N_(
     "That sheet is private: only its owner and the Storyteller can see it (the owner can "
     "show it with /character show public:True)."
@@ -96,7 +100,15 @@ def not_found(text: str) -> str:
              "or create it with /character create.", name=name(text))
 
 
-def several(text: str, owners: int) -> str:
+def several(text: str, owners: int, *, member_option: bool) -> str:
+    """Several sheets of the server share the name a Storyteller gave; only
+    ``/character show`` has a ``member`` option to say whose."""
+    if not member_option:
+        return n_("{n} sheet in this server is named “{name}”, so it is not clear which one "
+                  "you mean: ask its owner to rename it (/character rename), then try again.",
+                  "{n} sheets in this server are named “{name}”, so it is not clear which one "
+                  "you mean: ask their owners to rename one (/character rename), then try "
+                  "again.", owners, name=name(text))
     return n_("{n} sheet in this server is named “{name}”: ask its owner to rename it, "
               "or use the member option.",
               "{n} sheets in this server are named “{name}”: ask their owners to rename "

@@ -89,6 +89,40 @@ async def test_members_edit_only_their_own_sheets_and_the_storyteller_any(table:
     assert "Wits 1 → 3" in done.answer.text
 
 
+async def test_a_storyteller_naming_a_sheet_two_players_share_is_told_what_works(
+    table: Table
+) -> None:
+    """An edit by a name two members' sheets share cannot tell which: the refusal asks for
+    a rename (the edit commands have no member option); /character show, which has one,
+    points to it."""
+    await create(table, "Mara", ALICE)
+    await create(table, "Mara", BOB)
+    said = await table.run(characters.set_traits(
+        table.deps, table.ctx(STORYTELLER), character="Mara", trait="Wits", value=3))
+    assert "2 sheets in this server are named “Mara”" in said.answer.text
+    assert "/character rename" in said.answer.text and "member" not in said.answer.text
+    shown = await table.run(characters.show(table.deps, table.ctx(STORYTELLER), "Mara"))
+    assert "use the member option" in shown.answer.text
+
+
+async def test_any_storyteller_may_use_an_npc_and_none_another_members_sheet(
+    table: Table
+) -> None:
+    """COMMANDS: npc "makes a non-player character usable by Storytellers": a second
+    Storyteller makes another's NPC active; a player's sheet stays its owner's."""
+    second = table.ctx(ALICE, storyteller=True)
+    await table.run(characters.create(table.deps, table.ctx(STORYTELLER), "Goon", npc=True))
+    said = await table.run(characters.use(table.deps, second, "Goon"))
+    assert "**Goon** is now your active character" in said.answer.text
+    table.faces.add(8)
+    said = await table.run(rolls.roll(table.deps, second, rolls.ByName(parse_pool_names("Wits")),
+                                      label=None, private=False))
+    assert "Goon" in said.answer.text
+    await create(table, "Bobby", BOB)
+    said = await table.run(characters.use(table.deps, second, "Bobby"))
+    assert "makes active only their own sheets" in said.answer.text
+
+
 async def test_only_a_storyteller_creates_npcs(table: Table) -> None:
     said = await table.run(characters.create(table.deps, table.ctx(), "Goon", npc=True))
     assert "Only a Storyteller" in said.answer.text
