@@ -378,16 +378,20 @@ class TraitChange(Frozen):
 
 
 _ASSIGNMENT: Final = re.compile(r"^\s*(?P<name>.*?)\s*[:=]?\s*(?P<value>-?\d+)\s*$")
+#: A number and then another word, inside a name: two traits without their comma.
+_TWO_IN_ONE: Final = re.compile(r"\d\s+\S")
 
 
 def parse_assignments(text: str) -> list[tuple[str, int]] | Refusal:
-    """``"Wits 3, Composure 2; Brawl: 2"`` as (name, value) pairs, or why not."""
+    """``"Wits 3, Composure 2; Brawl: 2"`` as (name, value) pairs, or why not. A part that
+    reads as several traits (``Wits 3 Composure 2``: a comma forgotten) is refused rather
+    than made one trait "Wits 3 Composure" that no pool could name."""
     pairs: list[tuple[str, int]] = []
     for part in re.split(r"[,;\n]", text):
         if not part.strip():
             continue
         match = _ASSIGNMENT.match(part)
-        if match is None or not match["name"]:
+        if match is None or not match["name"] or _TWO_IN_ONE.search(match["name"]):
             return Refusal.of(RefusalCode.TRAITS_UNREADABLE, part=part.strip()[:MAX_TEXT])
         pairs.append((match["name"], int(match["value"])))
     if not pairs:

@@ -166,6 +166,16 @@ def test_assignments_are_read_from_one_option() -> None:
     assert isinstance(answer, Refusal) and answer.params["part"] == "Composure"
 
 
+@pytest.mark.parametrize("text", ["Wits 3 Composure 2", "Wits 3, Brawl 2 Composure 1",
+                                  "Wits3 Composure 2"])
+def test_traits_without_their_comma_are_refused_not_made_one_trait(text: str) -> None:
+    """`Wits 3 Composure 2` is two traits with the comma forgotten: refused (the refusal
+    asks for commas), never a new trait "Wits 3 Composure" that no pool could name."""
+    answer = parse_assignments(text)
+    assert isinstance(answer, Refusal) and answer.code is RefusalCode.TRAITS_UNREADABLE
+    assert parse_assignments("Language 2 3") == [("Language 2", 3)], "a name ending in a number"
+
+
 def test_specialties_only_on_skills_and_at_most_30() -> None:
     sheet = add_specialty(new_sheet("A", Ruleset.COFD), "brawl", "Boxing")
     assert isinstance(sheet, Character)
