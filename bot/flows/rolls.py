@@ -71,7 +71,7 @@ from engine.offers import (
     will_spend_refusal,
     will_state_for,
 )
-from engine.parser import NamedPart, format_pool
+from engine.parser import NamedPart, PoolSyntaxError, format_pool, parse_pool_names
 from engine.prepare import prepare
 from engine.records import (
     ActionRecord,
@@ -424,10 +424,16 @@ def format_parts(parts: tuple[NamedPart, ...]) -> str:
 
 def sheet_words(terms: tuple[Term, ...]) -> str | None:
     """The trait words of a pool resolved against a sheet (``Strength + Brawl``), typed
-    numbers and plain numbers left out: what another member's sheet can roll."""
+    numbers and plain numbers left out: what another member's sheet can roll. A term
+    whose label is not a trait name a pool can type is left out too: a `fistful`
+    specialty's +1 die, labelled ``Brawl: Boxing``, is the roller's own."""
     words = ""
     for term in terms:
         if term.label is None or term.source not in {TermSource.SHEET, TermSource.DERIVED}:
+            continue
+        try:
+            parse_pool_names(term.label)
+        except PoolSyntaxError:
             continue
         sign = "-" if term.value < 0 else "+"
         words = f"{words} {sign} {term.label}" if words else (

@@ -142,6 +142,30 @@ async def test_a_helper_rolls_the_primarys_trait_words_from_their_own_sheet(
     assert roll is not None and roll.character_name == "Bram"
 
 
+async def test_a_fistful_specialty_stays_out_of_the_help_forms_words(table: Table) -> None:
+    """A `fistful` specialty is the primary's own +1 die, a term labelled `Brawl: Boxing`
+    that no pool can type: the Help form is pre-filled with the traits only, words the
+    helper's sheet can roll."""
+    await use(table, Ruleset.FISTFUL)
+    await create(table, "Mara", ALICE, "Dexterity 3, Brawl 2")
+    await table.run(characters.specialty(table.deps, table.ctx(), skill="Brawl", add="Boxing"))
+    said = await table.run(teamwork.start(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names("Dexterity + Brawl"), spec="Box"),
+        label="brawl", helper_limit=None))
+    press = ids.parse(said.answer.custom_ids[0])
+    assert press is not None
+    record = await action(table, press.key)
+    terms = record.state(TeamworkAction).teamwork.request.terms
+    assert "Brawl: Boxing" in [term.label for term in terms]
+    form = await table.run(teamwork.card_pressed(
+        table.deps, table.ctx(BOB, message_id=record.message_id),
+        ids.Press(ids.Kind.TEAMWORK_CARD, "help", press.key, record.version)))
+    inputs = [item for item in form.modals[0].walk_children()
+              if isinstance(item, discord.ui.TextInput)]
+    assert inputs[0].default == "Dexterity + Brawl"
+    parse_pool_names(inputs[0].default)  # readable as typed
+
+
 async def test_the_primarys_declared_will_comes_off_their_character(table: Table) -> None:
     await create(table, "Mara", ALICE, "Strength 2, Athletics 1")
     said = await table.run(teamwork.start(
