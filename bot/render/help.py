@@ -37,14 +37,31 @@ def _topic(topic: str) -> str:
     return p_("choice", topic)
 
 
-def _pool() -> str:
+#: Trait words a sheet of each ruleset's template has (RULES.md §6), for the examples: a
+#: v20 sheet has no Composure.
+_BY_NAME: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: N_("`Wits + Composure`"),
+    Ruleset.V20: N_("`Perception + Alertness`"),
+    Ruleset.FISTFUL: N_("`Wits + Composure`"),
+}
+
+#: How to set several traits at once, with traits of each ruleset's template.
+_SET_TRAITS: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: N_("`traits:\"Wits 3, Composure 2, Brawl 2\"`"),
+    Ruleset.V20: N_("`traits:\"Perception 3, Alertness 2, Brawl 2\"`"),
+    Ruleset.FISTFUL: N_("`traits:\"Wits 3, Composure 2, Brawl 2\"`"),
+}
+
+
+def _pool(ruleset: Ruleset) -> str:
     return _(
         "`pool:7` · `pool:4+3` · `pool:Manipulation 4 + Subterfuge 3 + 1 - 2` · "
         "`pool:[Strength 3 + Brawl 2]`\n"
         "A word followed by a number is a label for it (`Strength 3`); a word alone is read "
-        "from your active character's sheet (`Wits + Composure`, see "
+        "from your active character's sheet ({example}, see "
         "`/help topic:{characters}`). At most {max_pool} dice.",
-        characters=_topic("characters"), max_pool=number(MAX_POOL),
+        example=_(_BY_NAME[ruleset]), characters=_topic("characters"),
+        max_pool=number(MAX_POOL),
     )
 
 
@@ -215,7 +232,7 @@ def _help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
             ) + "\n\n" + description
         embed = discord.Embed(title=_("How to roll"), description=description,
                               colour=INFO_COLOUR)
-        embed.add_field(name=_("Pool"), value=_pool(), inline=False)
+        embed.add_field(name=_("Pool"), value=_pool(ruleset), inline=False)
         embed.add_field(name=_("Options ({ruleset})", ruleset=ruleset.value),
                         value=_(_OPTIONS[ruleset]), inline=False)
         embed.add_field(name=_("Examples"), value=_(_EXAMPLES[ruleset]), inline=False)
@@ -237,7 +254,7 @@ def _help_embed(ruleset: Ruleset, topic: str | None) -> discord.Embed:
 def _roll(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (_("Rolling"), _("`/roll pool:<dice> [label] [will] [private] [options]`") + "\n"
-         + _pool()),
+         + _pool(ruleset)),
         (_("Options ({ruleset})", ruleset=ruleset.value), _(_OPTIONS[ruleset])),
         (_("Examples"), _(_EXAMPLES[ruleset])),
         (
@@ -593,6 +610,34 @@ def _multi(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [(_("Several actions in one turn (v20)"), page)]
 
 
+#: Rolling by trait names, with what each ruleset's sheet decides by itself (RULES.md §6:
+#: untrained Skills cost dice only in cofd and make a fistful roll unskilled; Beats are
+#: cofd's).
+_BY_NAME_ROLLS: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: N_(
+        "`/roll pool:Wits + Composure`: each word is read from your active character "
+        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "sheet's specialty (`spec:Boxing`) and untrained Skills apply by themselves, "
+        "and the breakdown says where each number came from. Will, Beats and "
+        "Experience are the character's."
+    ),
+    Ruleset.V20: N_(
+        "`/roll pool:Perception + Alertness`: each word is read from your active character "
+        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "sheet's specialty (`spec:Boxing`) applies by itself; an Ability at 0 dots adds no "
+        "penalty (the Storyteller sets the difficulty). The breakdown says where each "
+        "number came from. Will is the character's."
+    ),
+    Ruleset.FISTFUL: N_(
+        "`/roll pool:Wits + Composure`: each word is read from your active character "
+        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "sheet's specialty (`spec:Boxing`) applies by itself, and a Skill at 0 dots makes "
+        "the roll unskilled (1s eat successes). The breakdown says where each number came "
+        "from. Will is the character's."
+    ),
+}
+
+
 def _characters(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (
@@ -600,27 +645,18 @@ def _characters(ruleset: Ruleset) -> list[tuple[str, str]]:
             _(
                 "`/character create name:<name>` makes a {ruleset} sheet (or `template:`) and "
                 "makes it your active character in this server. `/character set "
-                "trait:<name> value:<n>` or `traits:\"Wits 3, Composure 2, Brawl 2\"`, "
+                "trait:<name> value:<n>` or {traits}, "
                 "`/character specialty`, `/character condition`, `/character show`, "
                 "`/character use` (`channel:True` pins one to this channel), "
                 "`/character list`, `rename`, `delete`, `export`, `import`.",
-                ruleset=ruleset.value,
+                ruleset=ruleset.value, traits=_(_SET_TRAITS[ruleset]),
             ),
         ),
-        (
-            _("Rolling by name"),
-            _(
-                "`/roll pool:Wits + Composure`: each word is read from your active character "
-                "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
-                "sheet's specialty (`spec:Boxing`) and untrained Skills apply by themselves, "
-                "and the breakdown says where each number came from. Will, Beats and "
-                "Experience are the character's."
-            ),
-        ),
+        (_("Rolling by name"), _(_BY_NAME_ROLLS[ruleset])),
     ]
 
 
-def _saved(_ruleset: Ruleset) -> list[tuple[str, str]]:
+def _saved(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (
             _("Saved rolls"),
@@ -637,10 +673,11 @@ def _saved(_ruleset: Ruleset) -> list[tuple[str, str]]:
         (
             _("Rolled as of now"),
             _(
-                "A saved roll keeps its pool as you typed it: trait names (`Wits + Composure`) "
+                "A saved roll keeps its pool as you typed it: trait names ({example}) "
                 "are read from your character's sheet when you roll, and the channel's ruleset "
                 "applies then (an option it does not have is refused). Will is never saved: "
-                "declare it with `will:True` or press **Spend Will** after the roll."
+                "declare it with `will:True` or press **Spend Will** after the roll.",
+                example=_(_BY_NAME[ruleset]),
             ),
         ),
         (

@@ -15,6 +15,7 @@ from bot.render.message import embed_text
 from bot.render.rolls import RULESET_NAMES
 from bot.settings import Settings
 from bot.store import Store, Tx
+from engine.characters import template
 from engine.faces import ScriptedFaces
 from engine.models import Ruleset
 from engine.records import ChannelOption, Language
@@ -30,6 +31,35 @@ async def test_help_explains_rolling_in_this_channels_ruleset(table: Table) -> N
     assert said.answer.ephemeral
     assert "difficulty" in said.answer.text
     assert "Classic World of Darkness" in said.answer.text
+
+
+@pytest.mark.parametrize("topic", [None, *(each for each in TOPICS if each != "config")])
+async def test_v20_help_names_only_what_a_v20_sheet_has(table: Table, topic: str | None) -> None:
+    """RULES.md §6: the v20 template has no Composure (nor any cofd-only trait), no
+    untrained penalty and no Beats: its pages' examples and rules name only its own (the
+    config page names the fistful initiative_pool's default, said as fistful's)."""
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20)
+
+    await table.store.write(write)
+    text = (await table.run(show_help(table.deps, table.ctx(), topic))).answer.text
+    v20 = {trait.name for trait in template(Ruleset.V20)}
+    foreign = {trait.name for trait in template(Ruleset.COFD)} - v20
+    assert [name for name in foreign if re.search(rf"\b{name}\b", text)] == []
+    assert "Beat" not in text
+    assert "untrained" not in text
+
+
+async def test_fistful_help_on_sheets_has_no_beats(table: Table) -> None:
+    """RULES.md §6: Beats and Experience are cofd's; a fistful sheet's Skill at 0 dots makes
+    the roll unskilled (1s eat successes), not a dice penalty."""
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL)
+
+    await table.store.write(write)
+    text = (await table.run(show_help(table.deps, table.ctx(), "characters"))).answer.text
+    assert "Beats" not in text
+    assert "unskilled (1s eat successes)" in text
 
 
 async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None:
