@@ -75,7 +75,6 @@ from engine import will
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
-from engine.prepare import prepare
 from engine.records import (
     ActionKind,
     ActionRecord,
@@ -87,7 +86,6 @@ from engine.records import (
     WillPool,
     WillState,
 )
-from engine.refusals import Refusal as RuleRefusal
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import teamwork
@@ -207,9 +205,6 @@ async def start(
         action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit)
     except RuleError as error:
         raise UserError(cannot_start(refusal_text(error.refusal))) from error
-    prepared = prepare(request)
-    if isinstance(prepared, RuleRefusal):
-        raise UserError(cannot_start(refusal_text(prepared)))
     with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
         # A blank label is no label (it would title the card with nothing).
         name = (label or "").strip() or default_label(ctx.user_name)

@@ -46,6 +46,7 @@ from engine.models import (
     RollResult,
     Ruleset,
 )
+from engine.prepare import prepare
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
 from engine.table._adjust import replace_adjustments
@@ -57,6 +58,12 @@ _TEAMWORK_KINDS = frozenset(
     {AdjustmentKind.TEAMWORK, AdjustmentKind.TEAMWORK_DRAMATIC_FAILURE, AdjustmentKind.HELPER_LIMIT}
 )
 _HELPER_FAILURE = {Ruleset.COFD: Outcome.DRAMATIC_FAILURE, Ruleset.FISTFUL: Outcome.BOTCH}
+#: Refusals of the primary's pool that the helpers' successes (dice) may lift.
+_HELPERS_MAY_LIFT = frozenset({
+    RefusalCode.NO_DICE, RefusalCode.NO_DICE_WITH_WILL, RefusalCode.NO_ACTION_NOW,
+    RefusalCode.NO_ACTION_NOW_WITH_WILL, RefusalCode.WILL_CANNOT_HELP,
+    RefusalCode.AUTO_BELOW_DIFFICULTY,
+})
 
 
 class Helper(Frozen):
@@ -78,7 +85,15 @@ class TeamworkState(Frozen):
 
 
 def start(request: RollRequest, primary_id: int, helper_limit: int | None = None) -> TeamworkState:
-    """Open a teamwork for the primary's ``request``."""
+    """Open a teamwork for the primary's ``request``.
+
+    A request that could not be rolled is refused, unless the helpers' dice could still
+    make it rollable (a pool of 0 or less in `v20` or `fistful`: only the final pool
+    matters, RULES.md §0); the card says why it cannot be rolled until then.
+    """
+    prepared = prepare(request)
+    if isinstance(prepared, Refusal) and prepared.code not in _HELPERS_MAY_LIFT:
+        raise RuleError(prepared)
     if helper_limit is not None:
         if request.ruleset is not Ruleset.V20:
             raise RuleError(

@@ -166,6 +166,31 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     assert "nothing was changed" in late.of("followup")[0].text
 
 
+async def test_a_fistful_primary_at_zero_dice_starts_and_the_helpers_lift_the_pool(
+    table: Table,
+) -> None:
+    """RULES.md §0: only the final pool matters. The card says why the pool cannot be
+    rolled yet; a helper's success makes it one die."""
+    await use(table, "fistful")
+    said = await table.run(teamwork.start(
+        table.deps, table.ctx(),
+        lambda config: build_request(config.ruleset, (*terms(2), *terms(-2))),
+        label="lift", helper_limit=None,
+    ))
+    assert not said.answer.ephemeral, said.answer.text
+    assert "Cannot be rolled now" in said.answer.text
+    action_id = roll_id(said)
+    too_soon = await press_card(table, ALICE, "roll", action_id)
+    assert too_soon.answer.ephemeral
+    assert "cannot be made" in too_soon.answer.text
+    table.faces.add(8, 2)
+    await help_form(table, BOB, action_id, "2")
+    table.faces.add(8)
+    rolled = await press_card(table, ALICE, "roll", action_id)
+    assert not rolled.answer.ephemeral, rolled.answer.text
+    assert "1 success" in rolled.answer.text
+
+
 async def test_a_card_drawn_before_a_helper_joined_is_stale(table: Table) -> None:
     _, action_id = await begin(table)
     table.faces.add(2, 2, 2)

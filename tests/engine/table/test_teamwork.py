@@ -6,6 +6,7 @@ import pytest
 
 from engine.faces import ScriptedFaces
 from engine.models import Adjustment, AdjustmentKind, Outcome, RollRequest
+from engine.prepare import prepare
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will
 from engine.table import teamwork
@@ -108,6 +109,26 @@ def test_a_helper_limit_is_a_v20_rule_of_zero_or_more() -> None:
         teamwork.start(request("cofd", 4), PRIMARY, helper_limit=2)
     with refused(RefusalCode.HELPER_LIMIT_NEGATIVE, limit=-1):
         teamwork.start(request("v20", 4), PRIMARY, helper_limit=-1)
+
+
+def test_a_primary_pool_the_helpers_may_lift_above_zero_can_start() -> None:
+    """RULES.md §0: only the final pool matters. A `fistful` or `v20` primary at 0 dice or
+    less starts; the helpers' successes may make it rollable."""
+    state = teamwork.start(request("fistful", 2, -2), PRIMARY)
+    assert prepare(teamwork.primary_request(state)) == Refusal.of(
+        RefusalCode.NO_ACTION_NOW, pool=0
+    )
+    state = help_with(state, ANNA, request("fistful", 2), [8, 2])
+    primary = rolled(teamwork.primary_request(state), [8])
+    assert primary.breakdown is not None and primary.breakdown.dice == 1
+    teamwork.start(request("v20", 0), PRIMARY)
+
+
+def test_a_primary_request_no_helper_can_mend_cannot_start() -> None:
+    with refused(RefusalCode.OPTION_NOT_IN_RULESET):
+        teamwork.start(request("fistful", 3, difficulty=7), PRIMARY)
+    with refused(RefusalCode.POOL_TOO_LARGE):
+        teamwork.start(request("cofd", 101), PRIMARY)
 
 
 def test_the_same_member_cannot_help_twice() -> None:
