@@ -8,6 +8,12 @@ migration leaves the database as it was and start-up stops with
 
 The files hold plain statements: no ``BEGIN``/``COMMIT`` (the runner owns the
 transaction) and no ``PRAGMA`` (most cannot change inside a transaction).
+
+Foreign keys are off while migrations run and checked before each one commits: a
+file may then rebuild a table the SQLite way (new table, rows copied, old one
+dropped, new one renamed), whose ``DROP TABLE`` would otherwise cascade into the
+tables referring to it (active_characters' rows would go with the old characters
+table). A file that leaves a dangling reference is rolled back.
 """
 
 from __future__ import annotations
@@ -125,14 +131,22 @@ async def migrate(conn: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) 
     migrations = discover(directory)
     done = await _applied_versions(conn)
     refuse_unknown(done, migrations, directory)
-    applied: list[int] = []
-    for migration in migrations:
-        if migration.version in done:
-            continue
-        await _apply(conn, migration)
-        log.info("applied migration %s", migration.name)
-        applied.append(migration.version)
-    return applied
+    pending = [migration for migration in migrations if migration.version not in done]
+    if not pending:
+        return []
+    # PRAGMA foreign_keys is a no-op inside a transaction: it is switched between them.
+    enforced = bool(next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0])
+    await conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        applied: list[int] = []
+        for migration in pending:
+            await _apply(conn, migration)
+            log.info("applied migration %s", migration.name)
+            applied.append(migration.version)
+        return applied
+    finally:
+        if enforced:
+            await conn.execute("PRAGMA foreign_keys = ON")
 
 
 async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
@@ -143,8 +157,17 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
         raise MigrationError(msg) from error
     try:
         await conn.execute("BEGIN IMMEDIATE")
+        before = await _dangling(conn)
         for statement in statements:
             await conn.execute(statement)
+        dangling = sorted(await _dangling(conn) - before)
+        if dangling:
+            table, rowid, parent = dangling[0]
+            msg = (
+                f"migration {migration.name} left {len(dangling)} rows referring to no row"
+                f" (first: {table} row {rowid} to {parent}) and was rolled back"
+            )
+            raise MigrationError(msg)
         await conn.execute(
             "INSERT INTO schema_version (version, name) VALUES (?, ?)",
             (migration.version, migration.name),
@@ -156,3 +179,11 @@ async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
             msg = f"migration {migration.name} failed and was rolled back: {error}"
             raise MigrationError(msg) from error
         raise
+
+
+async def _dangling(conn: aiosqlite.Connection) -> set[tuple[str, str, str]]:
+    """Rows whose foreign key refers to no row: (table, rowid, parent table). A migration
+    may add none; those already there (written with foreign keys off by something else)
+    are not its doing and do not stop start-up."""
+    rows = await conn.execute_fetchall("PRAGMA foreign_key_check")
+    return {(str(row[0]), str(row[1]), str(row[2])) for row in rows}

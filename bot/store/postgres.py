@@ -923,12 +923,21 @@ async def migrate(conn: asyncpg.Connection, directory: Path) -> list[int]:
             await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
+def _has_statements(script: str) -> bool:
+    """Whether a migration holds anything besides ``--`` comment lines and blanks."""
+    return any(line.strip() and not line.strip().startswith("--")
+               for line in script.splitlines())
+
+
 async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
     try:
         async with conn.transaction():
-            # No parameters: the simple protocol runs the whole file as one script.
+            # No parameters: the simple protocol runs the whole file as one script. A file
+            # of comments only (nothing for PostgreSQL) is not sent: the server would answer
+            # it with an empty result that asyncpg cannot read.
             script = migration.sql
-            await conn.execute(script)
+            if _has_statements(script):
+                await conn.execute(script)
             await conn.execute(
                 "INSERT INTO schema_version (version, name) VALUES ($1, $2)",
                 migration.version, migration.name,

@@ -477,7 +477,12 @@ class RollRepository(Repository):
     def pressed_query(roll_id: int) -> Query[Pressed]:
         """A roll, its roller's pool and Beats (the member's own, or the sheet of the
         character the roll was made with: its columns named ``rch_…``) and the action it
-        was made in (``pact_…``), as a query (alone: ``Queries.one``)."""
+        was made in (``pact_…``), as a query (alone: ``Queries.one``).
+
+        The sheet is joined only while it is one the roller could have rolled with: in the
+        roll's server, and their own or an NPC (a Storyteller may use any). A sheet
+        deleted since is then never mistaken for another member's that got its id before
+        migration 0011 stopped SQLite from giving ids again."""
 
         def parse(row: Any) -> Pressed:
             if row is None or row["id"] is None:
@@ -510,6 +515,8 @@ class RollRepository(Repository):
             " LEFT JOIN beats ON beats.guild_id = rolls.guild_id"
             " AND beats.user_id = rolls.roller_id AND rolls.character_id IS NULL"
             " LEFT JOIN characters AS rch ON rch.id = rolls.character_id"
+            " AND rch.guild_id = rolls.guild_id"
+            " AND (rch.owner_id = rolls.roller_id OR rch.npc = 1)"
             " LEFT JOIN actions AS pact ON pact.id = rolls.action_id"
             " WHERE rolls.id = ?",
             (roll_id,),

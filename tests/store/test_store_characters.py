@@ -6,6 +6,7 @@ import pytest
 
 from bot.store import Conflict, Store, Tx
 from bot.store.characters import CharacterRepository
+from bot.store.rolls import Pressed, RollRepository
 from bot.store.settings import NOBODY
 from engine import will
 from engine.characters import new_sheet, set_traits
@@ -194,3 +195,45 @@ async def test_a_roll_remembers_its_character(store: Store) -> None:
     again = await store.read(lambda tx: tx.rolls.get(roll.id))
     assert again == roll
     assert (again.character_id, again.character_name) == (record.id, "Alice")  # type: ignore[union-attr]
+
+
+async def test_a_deleted_sheets_id_is_never_given_to_the_next_sheet(store: Store) -> None:
+    """A deleted sheet's id stays its own (migration 0011 on SQLite; identity columns on
+    PostgreSQL): its past rolls and open confirmation buttons name it, never another."""
+    kept = await _create(store, "Kept")
+    newest = await _create(store, "Newest")
+    assert await store.write(lambda tx: tx.characters.delete(newest.id, newest.version))
+
+    after = await _create(store, "Newcomer", owner=OTHER)
+
+    assert after.id > newest.id > kept.id
+    assert await store.read(lambda tx: tx.characters.get(newest.id)) is None
+
+
+async def test_a_roll_reads_its_sheet_only_while_it_is_still_the_rollers(store: Store) -> None:
+    """What a press on a roll acts on (RULES.md §6: the character the roll was made with) is
+    read with the roll; a sheet under the roll's character id that the roller could not
+    have rolled with (another member's, not an NPC a Storyteller may use) is not that
+    character: neither it nor the member's own pool is read in its place."""
+    mine = await _create(store, "Mine")
+    theirs = await _create(store, "Theirs", owner=OTHER)
+    npc = await store.write(lambda tx: tx.characters.insert(
+        GUILD, OTHER, new_sheet("Guard", Ruleset.COFD, npc=True)))
+    assert npc is not None
+
+    async def pressed_with(character: CharacterRecord) -> Pressed:
+        roll = await store.write(lambda tx: tx.rolls.insert(
+            guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, result=failure(),
+            will_state=WillState.OFFERED, character_id=character.id,
+            character_name=character.name))
+        return await store.read(lambda tx: tx.queries.one(RollRepository.pressed_query(roll.id)))
+
+    own = await pressed_with(mine)
+    other = await pressed_with(theirs)
+    guard = await pressed_with(npc)
+
+    assert own.character == mine
+    assert guard.character == npc, "a Storyteller rolls with any NPC of the server"
+    assert own.pool == mine.will_pool()
+    assert other.roll is not None
+    assert (other.character, other.pool, other.beats) == (None, None, 0)

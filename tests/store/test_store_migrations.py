@@ -1,18 +1,30 @@
-"""Migrations: from empty, as a re-run, and a broken file rolled back."""
+"""Migrations: from empty, as a re-run, a broken file rolled back, and the table rebuilds
+on a database in use."""
 
 from __future__ import annotations
 
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
-from bot.store import MIGRATIONS_DIR, MigrationError, Store
+from bot.store import MIGRATIONS_DIR, MigrationError, Store, Tx
 from bot.store.migrations import discover, migrate, split_statements
+from engine.characters import new_sheet
+from engine.models import Ruleset
 from engine.records import WillState
-from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, track_will
+from tests.store.conftest import (
+    CHANNEL,
+    GUILD,
+    OTHER,
+    OTHER_CHANNEL,
+    ROLLER,
+    failure,
+    track_will,
+)
 
 TABLES = {
     "schema_version",
@@ -213,3 +225,110 @@ async def test_an_unterminated_statement_stops_start_up(db_path: Path, migration
 
     with pytest.raises(MigrationError, match=r"0900_cut\.sql cannot be read"):
         await Store.open(db_path, migrations)
+
+
+CHARACTER_IDS = 11
+"""The migration that keeps a deleted sheet's id from being given again (AUTOINCREMENT)."""
+
+
+def _before(tmp_path: Path, version: int) -> Path:
+    """A migrations folder holding the real files older than ``version``."""
+    folder = tmp_path / f"before_{version}"
+    folder.mkdir()
+    for migration in discover(MIGRATIONS_DIR):
+        if migration.version < version:
+            shutil.copy(MIGRATIONS_DIR / migration.name, folder)
+    return folder
+
+
+def _contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table (the migrations' own bookkeeping aside), and the schema's
+    indexes, triggers and foreign keys."""
+    with sqlite3.connect(path) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT IN ('schema_version', 'sqlite_sequence') ORDER BY name")]
+        seen = {table: sorted(conn.execute(f"SELECT * FROM {table}"), key=repr)  # noqa: S608
+                for table in tables}
+        seen["indexes and triggers"] = conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master"
+            " WHERE type IN ('index', 'trigger') ORDER BY name").fetchall()
+        seen["foreign keys"] = [
+            (table, *key) for table in tables
+            for key in conn.execute(f"PRAGMA foreign_key_list({table})")]
+        return seen
+
+
+async def test_character_ids_migration_keeps_every_row_index_and_reference(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Migration 0011 rebuilds characters with AUTOINCREMENT on a database in use: every
+    sheet keeps its id and columns, its active marks (rows of a table referring to it,
+    which dropping the old table would have cascaded away), its index and its checks; the
+    next sheet's id comes after every id the log still names, the deleted newest sheet's
+    included; foreign keys are enforced again afterwards."""
+    store = await Store.open(db_path, _before(tmp_path, CHARACTER_IDS))
+    sheets = [await store.write(lambda tx, name=name: tx.characters.insert(
+        GUILD, ROLLER, new_sheet(name, Ruleset.COFD))) for name in ("Mara", "Nova", "Zed")]
+    mara, nova, zed = (sheet for sheet in sheets if sheet is not None)
+
+    def fill(tx: Tx) -> None:
+        tx.characters.use(GUILD, ROLLER, mara.id)
+        tx.characters.use(GUILD, ROLLER, nova.id, channel_id=CHANNEL)
+        for sheet in (mara, zed):
+            tx.rolls.insert(guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER,
+                            result=failure(), will_state=WillState.OFFERED,
+                            character_id=sheet.id, character_name=sheet.name)
+        assert tx.characters.delete(zed.id, zed.version)
+
+    await store.write(fill)
+    await store.close()
+    before = _contents(db_path)
+
+    store = await Store.open(db_path)
+    newcomer = await store.write(lambda tx: tx.characters.insert(
+        GUILD, OTHER, new_sheet("Newcomer", Ruleset.COFD)))
+    assert await store.write(lambda tx: tx.characters.delete(mara.id, mara.version))
+    active = await store.read(lambda tx: tx.characters.active(GUILD, ROLLER, OTHER_CHANNEL))
+    await store.close()
+
+    assert CHARACTER_IDS in _versions(db_path)
+    assert newcomer is not None and newcomer.id == zed.id + 1, "the deleted Zed's id stays his"
+    assert active is None, "deleting Mara took her active mark with it (foreign keys on)"
+    after = _contents(db_path)
+    with sqlite3.connect(db_path) as conn:
+        schema = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'characters'").fetchone()[0]
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            conn.execute("UPDATE characters SET npc = 2")
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert "AUTOINCREMENT" in schema
+    assert after["characters"] == sorted(
+        [row for row in before["characters"] if row[0] != mara.id]
+        + [row for row in after["characters"] if row[0] == newcomer.id], key=repr)
+    assert after["active_characters"] == [
+        row for row in before["active_characters"] if row[3] != mara.id]
+    assert before["active_characters"], "the marks were there to keep"
+    for key in before.keys() - {"characters", "active_characters"}:
+        assert after[key] == before[key], key
+
+
+async def test_a_migration_leaving_a_reference_to_no_row_is_rolled_back(
+    db_path: Path, migrations: Path
+) -> None:
+    """Foreign keys are off while a migration runs (so a table rebuild cascades nothing),
+    and checked before it commits: one that leaves a row referring to nothing is refused."""
+    store = await Store.open(db_path, migrations)
+    sheet = await store.write(lambda tx: tx.characters.insert(
+        GUILD, ROLLER, new_sheet("Mara", Ruleset.COFD)))
+    assert sheet is not None
+    await store.write(lambda tx: tx.characters.use(GUILD, ROLLER, sheet.id))
+    await store.close()
+    (migrations / "0900_orphans.sql").write_text("DELETE FROM characters;\n")
+
+    with pytest.raises(MigrationError, match=r"0900_orphans\.sql left 1 rows referring"):
+        await Store.open(db_path, migrations)
+
+    assert 900 not in _versions(db_path)
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM characters").fetchone()[0] == 1

@@ -1,0 +1,3 @@
+-- Nothing for PostgreSQL: its characters.id is an identity column, whose values are never
+-- handed out twice, so a deleted sheet's id is never another's. SQLite's
+-- migrations/0011_character_ids.sql rebuilds its table with AUTOINCREMENT to the same end.
