@@ -138,7 +138,8 @@ async def set_traits(
             raise UserError(words.refused(answer))
         sheet, changes = answer
         _save(tx, record, sheet)
-        return words.traits_changed(sheet, changes, _trait_language(ctx, config))
+        return words.traits_changed(sheet, changes, _trait_language(ctx, config),
+                                    text_only=config.text_only)
 
     return say(await deps.store.write(write))
 
@@ -245,24 +246,26 @@ async def list_(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
     """A member's characters in this server (default: the one asking)."""
     whose = member or Member(ctx.user_id, ctx.user_name)
 
-    def read(tx: Tx) -> tuple[list[CharacterName], CharacterRecord | None]:
-        active = tx.characters.active(ctx.guild_id, whose.user_id, ctx.channel_id, ctx.parent_id)
-        return tx.characters.names(ctx.guild_id, whose.user_id), active
+    def read(tx: Tx) -> tuple[ChannelConfig, list[CharacterName], CharacterRecord | None]:
+        config, active = tx.queries.one(SettingsRepository.config_query(
+            ctx.guild_id, ctx.channel_id, ctx.parent_id, whose.user_id))
+        return config, tx.characters.names(ctx.guild_id, whose.user_id), active
 
-    names, active = await deps.store.read(read)
-    return say(words.listing(whose.name, names, None if active is None else active.id))
+    config, names, active = await deps.store.read(read)
+    return say(words.listing(whose.name, names, None if active is None else active.id,
+                             text_only=config.text_only))
 
 
 async def rename(deps: Deps, ctx: Ctx, new_name: str, character: str | None = None) -> Reply:
     """Rename a sheet (its past rolls keep the old name in the log)."""
 
     def write(tx: Tx) -> str:
-        record = find(tx, ctx, character, edit=True)[1]
+        config, record = find(tx, ctx, character, edit=True)
         answer = sheets.renamed(record.sheet, new_name)
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer))
         _save(tx, record, answer)
-        return words.renamed(record.name, answer.name)
+        return words.renamed(record.name, answer.name, text_only=config.text_only)
 
     return say(await deps.store.write(write))
 

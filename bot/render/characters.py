@@ -7,7 +7,7 @@ Brazilian and Spanish editions name them, wherever a reply names them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 import discord
@@ -139,12 +139,37 @@ def created(sheet: Character) -> str:
              "then roll /roll pool:Wits + Composure.", ruleset=ruleset, name=name(sheet.name))
 
 
-def traits_changed(sheet: Character, changes: Iterable[TraitChange], language: str) -> str:
-    parts = [
-        _("{trait} new → {new}", trait=trait(c.name, language), new=c.new) if c.old is None
-        else _("{trait} {old} → {new}", trait=trait(c.name, language), old=c.old, new=c.new)
-        for c in changes
-    ]
+#: The most characters of trait changes a confirmation lists one by one (a message holds
+#: 2,000 with the name and the Will around them); the others are counted.
+CHANGES_SHOWN: Final = 1500
+
+
+def _change(change: TraitChange, language: str, *, text_only: bool) -> str:
+    shown = trait(change.name, language)
+    if text_only and change.old is None:
+        return _("{trait} was not on the sheet, now {new}", trait=shown, new=change.new)
+    if text_only:
+        return _("{trait} was {old}, now {new}", trait=shown, old=change.old, new=change.new)
+    if change.old is None:
+        return _("{trait} new → {new}", trait=shown, new=change.new)
+    return _("{trait} {old} → {new}", trait=shown, old=change.old, new=change.new)
+
+
+def traits_changed(sheet: Character, changes: Sequence[TraitChange], language: str, *,
+                   text_only: bool = False) -> str:
+    """The changes of a `/character set`, each before and after (in words in text-only
+    mode); past :data:`CHANGES_SHOWN` characters of them, how many more there are."""
+    parts: list[str] = []
+    length = 0
+    for change in changes:
+        part = _change(change, language, text_only=text_only)
+        length += len(part) + 2
+        if length > CHANGES_SHOWN:
+            break
+        parts.append(part)
+    more = len(changes) - len(parts)
+    if more:
+        parts.append(n_("and {n} more change", "and {n} more changes", more))
     return _("**{name}**: {changes} (Will {will}/{maximum})", name=name(sheet.name),
              changes=", ".join(parts), will=sheet.will, maximum=sheet.will_max)
 
@@ -173,7 +198,9 @@ def now_active(sheet: Character, *, pinned: bool) -> str:
     return _("**{name}** is now your active character in this server.", name=name(sheet.name))
 
 
-def renamed(old: str, new: str) -> str:
+def renamed(old: str, new: str, *, text_only: bool = False) -> str:
+    if text_only:
+        return _("Renamed **{old}** to **{new}**.", old=name(old), new=name(new))
     return _("Renamed **{old}** → **{new}**.", old=name(old), new=name(new))
 
 
@@ -199,21 +226,26 @@ def imported_sheet(sheet: Character, *, replaced: bool) -> str:
               count, name=name(sheet.name))
 
 
-def _listed(character: CharacterName, *, active: bool) -> str:
+def _listed(character: CharacterName, *, active: bool, text_only: bool) -> str:
     shown = name(character.name)
     if character.npc and active:
+        if text_only:
+            return _("- {name} (NPC, active)", name=shown)
         return _("- {name} (NPC) ← active", name=shown)
     if character.npc:
         return _("- {name} (NPC)", name=shown)
+    if active and text_only:
+        return _("- {name} (active)", name=shown)
     if active:
         return _("- {name} ← active", name=shown)
     return f"- {shown}"
 
 
-def listing(owner: str, names: Sequence[CharacterName], active: int | None) -> str:
+def listing(owner: str, names: Sequence[CharacterName], active: int | None, *,
+            text_only: bool = False) -> str:
     if not names:
         return _("{owner} has no characters in this server.", owner=safe(owner))
-    lines = "\n".join(_listed(n, active=n.id == active) for n in names)
+    lines = "\n".join(_listed(n, active=n.id == active, text_only=text_only) for n in names)
     return _("{owner}'s characters:\n{lines}", owner=safe(owner), lines=lines)
 
 

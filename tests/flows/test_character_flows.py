@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.edge.ids import parse
-from bot.flows import characters, clock, rolls, will
+from bot.flows import characters, clock, config, rolls, will
 from bot.flows.characters import Member
 from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
@@ -214,6 +214,37 @@ async def test_a_sheet_made_active_in_the_server_is_active_where_it_is_chosen_de
         tx.characters.active(GUILD, ALICE, CHANNEL + 1, OTHER_CHANNEL),
         tx.characters.active(GUILD, ALICE, OTHER_CHANNEL)))
     assert [None if r is None else r.name for r in active] == ["Second", "First"]
+
+
+async def test_text_only_mode_says_the_character_confirmations_in_words(table: Table) -> None:
+    """With `text_only on`, no arrow stands for "was, now" or "active" (screen readers
+    read them out as symbols): set, list and rename say it in words, as /config does."""
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "text_only", "on"))
+    await create(table, "Ana")
+    said = await table.run(characters.set_traits(table.deps, table.ctx(),
+                                                 traits="Wits 3, Sword 2"))
+    assert "Wits was 1, now 3, Sword was not on the sheet, now 2" in said.answer.text
+    listed = await table.run(characters.list_(table.deps, table.ctx()))
+    assert "- Ana (active)" in listed.answer.text
+    renamed = await table.run(characters.rename(table.deps, table.ctx(), "Bea"))
+    assert "Renamed **Ana** to **Bea**." in renamed.answer.text
+    for reply in (said, listed, renamed):
+        assert not {"→", "←"} & set(reply.answer.text), reply.answer.text
+
+
+async def test_setting_many_traits_at_once_answers_within_a_message(table: Table) -> None:
+    """`traits:` holds up to 1,000 characters, 167 new traits: the confirmation lists what
+    fits in a message and counts the rest (Discord refuses over 2,000 characters, after
+    the change was saved)."""
+    await create(table)
+    names = [f"{a}{b}" for a in "ABCDEFG" for b in "abcdefghijklmnopqrstuvwxyz"][:167]
+    said = await table.run(characters.set_traits(
+        table.deps, table.ctx(), traits=",".join(f"{n} 1" for n in names)))
+    text = said.answer.message.content or ""
+    assert len(text) <= 2000 and "Aa new → 1" in text
+    assert text.endswith("more changes (Will 2/2)"), text[-80:]
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None and record.sheet.value("Gk") == 1, "every trait was set"
 
 
 async def test_rename_and_delete_with_the_confirm_button(table: Table) -> None:
