@@ -97,12 +97,14 @@ async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
 
 
 async def night(deps: Deps, ctx: Ctx) -> Reply:
-    """A night passes: every tracked Will pool in the server regains 1, up to its maximum."""
+    """A night passes: every tracked Will pool in the server regains 1, up to its maximum;
+    the message names each character that regained, and each member whose own pool did."""
     async def attempt() -> Reply:
-        def read(tx: Tx) -> tuple[tuple[ChannelConfig, CharacterRecord | None], list[WillPool]]:
+        def read(tx: Tx) -> tuple[tuple[ChannelConfig, CharacterRecord | None], list[WillPool],
+                                  dict[int, str]]:
             return tx.will.pools_beside(ctx.config_query(), ctx.guild_id)  # one statement
 
-        (config, _sheet), pools = await deps.store.read(read)
+        (config, _sheet), pools, names = await deps.store.read(read)
         if not ctx.storyteller(config):
             raise UserError(_(NOT_STORYTELLER))
         changes = will.night(pools)
@@ -114,6 +116,10 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
 
         await deps.store.write(save)
         with speaking(ctx.public_voice(config)):
-            return say(night_done([change.new.user_id for change in changes]), ephemeral=False)
+            return say(night_done(
+                [change.new.user_id for change in changes if change.new.character_id is None],
+                [names[change.new.character_id] for change in changes
+                 if change.new.character_id is not None],
+            ), ephemeral=False)
 
     return await until_written(attempt)

@@ -13,6 +13,7 @@ from bot.render.buttons import will_pool_text
 from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_, trait_language
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
 from bot.render.text import OUTCOME_WORDS, message_link, safe, trait
+from engine.characters import MAX_NAME
 from engine.models import Outcome, Ruleset
 from engine.records import (
     ActionKind,
@@ -56,6 +57,9 @@ SETTING_VALUES: dict[ChannelOption, str] = {
 
 #: Channels named in a server-wide ruleset change (the rest are counted).
 _KEEPING_SHOWN = 20
+#: The pools /night names one by one (a message holds 2,000 characters); the others are
+#: counted.
+_NIGHT_SHOWN = 20
 
 #: Each setting as members read it (in /config set's choices and confirmations).
 SETTING_NAMES: dict[ChannelOption, str] = {
@@ -400,12 +404,18 @@ def turn_advanced(closed: int) -> str:
     return _("**Next turn.** The Successive Action Penalty starts over.")
 
 
-def night_done(regained: Sequence[int]) -> str:
-    """`/night`, naming who regained Will (mentions show names and never ping)."""
+def night_done(members: Sequence[int], characters: Sequence[str]) -> str:
+    """`/night`, naming whose Will it regained: each character by its name (RULES.md §6:
+    Will is the character's, an NPC's too), each member's own pool by a mention (which
+    shows their name and never pings); past :data:`_NIGHT_SHOWN` of them, how many more."""
+    regained = [f"<@{user_id}>" for user_id in members] + [
+        safe(character, limit=MAX_NAME) for character in characters]
     if not regained:
         return _("**Night falls.** Every tracked Will pool is already full.")
-    names = ", ".join(f"<@{user_id}>" for user_id in regained)
-    return _("**Night falls.** 1 Will regained by {names}.", names=names)
+    shown = regained[:_NIGHT_SHOWN]
+    if len(regained) > _NIGHT_SHOWN:
+        shown.append(n_("{n} more", "{n} more", len(regained) - _NIGHT_SHOWN))
+    return _("**Night falls.** 1 Will regained by {names}.", names=", ".join(shown))
 
 
 def scene_contests_ended(ended: int) -> str:

@@ -77,26 +77,32 @@ class WillRepository(Repository):
             parse,
         )
 
-    def pools_beside(self, first: Query[T], guild_id: int) -> tuple[T, list[WillPool]]:
+    def pools_beside(
+        self, first: Query[T], guild_id: int
+    ) -> tuple[T, list[WillPool], dict[int, str]]:
         """``first`` (a one-row read such as the settings) and every tracked pool of the
-        server (for the night), members' then characters', in one statement."""
-        found, pools = self._beside_rows(first, self.pools_query(guild_id))
-        return found, _in_order(pools)
+        server (for the night), members' then characters', in one statement; and the
+        characters' names by sheet id (the night names whose Will it was)."""
+        found, held = self._beside_rows(first, self.pools_query(guild_id))
+        names = {pool.character_id: name for pool, name in held
+                 if pool.character_id is not None and name is not None}
+        return found, _in_order([pool for pool, _name in held]), names
 
     @staticmethod
-    def pools_query(guild_id: int) -> Query[WillPool | None]:
+    def pools_query(guild_id: int) -> Query[tuple[WillPool, str | None] | None]:
         """Every tracked pool of the server, members' and characters' (their sheets) in
         one read, in no order (:func:`_in_order`), its columns named ``np_…`` (a
-        member's) and ``nc_…`` (a sheet's); None for a row of NULLs (there is none)."""
+        member's) and ``nc_…`` (a sheet's); each with its character's name (None: a
+        member's own pool); None for a row of NULLs (there is none)."""
 
-        def parse(row: Any) -> WillPool | None:
+        def parse(row: Any) -> tuple[WillPool, str | None] | None:
             if row is None:
                 return None
             if row["np_user_id"] is not None:
                 return WillPool(guild_id=guild_id, user_id=row["np_user_id"],
-                                current=row["np_current"], maximum=row["np_maximum"])
+                                current=row["np_current"], maximum=row["np_maximum"]), None
             record = record_of(row, "nc_")
-            return None if record is None else record.will_pool()
+            return None if record is None else (record.will_pool(), record.name)
 
         return Query(
             "SELECT user_id AS np_user_id, current AS np_current, maximum AS np_maximum,"

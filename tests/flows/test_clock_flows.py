@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.flows import clock, rolls, will
+from bot.flows import characters, clock, rolls, will
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
 from engine.models import Ruleset, Term
@@ -121,6 +121,50 @@ async def test_the_night_gives_every_pool_below_its_maximum_one(table: Table) ->
     assert said.answer.text == f"**Night falls.** 1 Will regained by <@{ALICE}>."
     pools = await table.store.read(lambda tx: will_pools(tx, GUILD))
     assert {(pool.user_id, pool.current) for pool in pools} == {(ALICE, 2), (BOB, 4)}
+
+
+async def _sheet(table: Table, name: str, user: int, *, npc: bool = False) -> None:
+    """A new sheet with its Will spent (0 of 2), so that the night gives it one."""
+    await table.run(characters.create(table.deps, table.ctx(user), name, npc=npc))
+
+    def spend(tx: Tx) -> None:
+        (record,) = [each for each in tx.characters.named(GUILD, name) if each.owner_id == user]
+        pool = record.will_pool()
+        assert tx.will.save(pool, pool.model_copy(update={"current": 0}))
+
+    await table.store.write(spend)
+
+
+async def test_the_night_names_each_character_and_each_members_own_pool_once(
+    table: Table,
+) -> None:
+    """RULES.md §6: Will is the character's. The night names each character that regained
+    (an NPC by its name, not its Storyteller) and each member whose own pool did, once,
+    though a member has both."""
+    await table.run(will.set_pool(table.deps, table.ctx(ALICE), 5, 1))
+    await _sheet(table, "Mara", ALICE)
+    await _sheet(table, "Nell", ALICE)
+    await _sheet(table, "Goon_1", STORYTELLER, npc=True)
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert said.answer.text == (
+        f"**Night falls.** 1 Will regained by <@{ALICE}>, Mara, Nell, Goon\\_1."
+    )
+
+
+async def test_a_night_over_a_big_server_names_twenty_and_counts_the_rest(
+    table: Table,
+) -> None:
+    """The message stays within Discord's 2,000 characters whatever the server's size."""
+
+    def pools(tx: Tx) -> None:
+        for user in range(1, 31):
+            tx.will.save(None, WillPool(guild_id=GUILD, user_id=user, current=0, maximum=3))
+
+    await table.store.write(pools)
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert said.answer.text.count("<@") == 20
+    assert said.answer.text.endswith(", 10 more.")
+    assert len(said.answer.text) <= 2000
 
 
 async def test_only_the_storyteller_brings_the_night(table: Table) -> None:
