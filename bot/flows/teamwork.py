@@ -11,7 +11,9 @@ one that loses: it reads again and is told why nothing changed.
 A card pressed after the action moved on is redrawn in place as it stands,
 and the member is told why nothing changed. Every roll is posted as its own
 message; a helper's offers Spend Will and Take a Beat like any roll, and their
-effect reaches the card's bonus (:func:`engine.table.teamwork.revised`).
+effect reaches the card's bonus (:func:`engine.table.teamwork.revised`). The moves
+that end a teamwork (the primary's roll, cancelling) read the channel's open rolls with
+the action, and settle the helpers' messages whose buttons can no longer change anything.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ from bot.store.actions import ActionRepository
 from bot.store.rolls import RollRepository
 from engine import will
 from engine.models import RollRequest, RollResult, Ruleset
-from engine.offers import beat_refusal, will_spend_refusal, will_state_for
+from engine.offers import beat_refusal, offers, will_spend_refusal, will_state_for
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
 from engine.records import (
     ActionKind,
@@ -159,6 +161,9 @@ class _Gathered:
     """The member's active character: a helper's trait names, the primary's Will."""
     ahead: Ahead
     """The member's standing and open rolls, which their roll's write has checked."""
+    helpers_open: tuple[RollRecord, ...] = ()
+    """When asked (a move that ends the teamwork): the helpers' rolls in the action that
+    are still open, whose buttons it settles."""
 
 
 Which = Callable[[Tx], list[ActionRecord]] | int
@@ -169,12 +174,16 @@ def _id(character: CharacterRecord | None) -> int | None:
     return None if character is None else character.id
 
 
-async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
+async def _gather(deps: Deps, ctx: Ctx, which: Which, *, ending: bool = False) -> _Gathered:
+    """``ending``: a move that ends the teamwork reads the channel's open rolls (the
+    member's among them, as their own read would answer them), for the helpers'."""
+
     def read(tx: Tx) -> _Gathered:
         # the settings, the member's standing and open rolls in one statement; a button's
         # action too
         settings, standing = ctx.config_query(character=True), standing_beside(ctx)
-        rolls = RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id)
+        rolls = (RollRepository.channel_open_query(ctx.guild_id, ctx.channel_id) if ending
+                 else RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id))
         if isinstance(which, int):
             (config, character), now, record, open_rolls = tx.queries.three_with_rows(
                 settings, standing, ActionRepository.get_query(which), rolls)
@@ -184,10 +193,27 @@ async def _gather(deps: Deps, ctx: Ctx, which: Which) -> _Gathered:
                 settings, standing, rolls)
             record, candidates = None, which(tx)
         table = read_table(tx, ctx, config, None, _id(character), read=now)
-        return _Gathered(table, record, candidates, character,
-                         Ahead(None, now, tuple(open_rolls)))
+        read_rolls = [(roll, roll.record) for roll in open_rolls]
+        own = tuple(roll for roll, parsed in read_rolls if parsed.roller_id == ctx.user_id)
+        others = tuple(parsed for _roll, parsed in read_rolls
+                       if parsed.roller_id != ctx.user_id and parsed.action_id is not None)
+        return _Gathered(table, record, candidates, character, Ahead(None, now, own), others)
 
     return await deps.store.read(read)
+
+
+def _settled_helpers(
+    gathered: _Gathered, record: ActionRecord, config: ChannelConfig
+) -> tuple[Edit, ...]:
+    """The helpers' roll messages whose Spend Will or Take a Beat the teamwork's end leaves
+    with nothing to change: drawn without them (a message whose buttons stay as they were
+    is left alone, each edit being a call to Discord)."""
+    return tuple(
+        Edit(roll.channel_id, roll.message_id, helper_roll_message(roll, config, settled=True))
+        for roll in gathered.helpers_open
+        if roll.action_id == record.id and roll.message_id is not None and not roll.private
+        and (offers(roll).will or offers(roll).beat)
+    )
 
 
 # --- starting ---------------------------------------------------------------------------------
@@ -379,7 +405,7 @@ async def _roll(
     deps: Deps, ctx: Ctx, which: Which, *, version: int | None, label: str | None
 ) -> Reply:
     async def attempt() -> Reply:
-        gathered = await _gather(deps, ctx, which)
+        gathered = await _gather(deps, ctx, which, ending=True)
         table = gathered.table
         config = table.config
         record = _teamwork(
@@ -441,7 +467,8 @@ async def _roll(
         with speaking(ctx.public_voice(config)):
             return Reply(
                 message=primary_roll_message(rolled, config),
-                edits=(*closed_edits(closed, config), *_card_edit(saved, after, config, pressed)),
+                edits=(*closed_edits(closed, config), *_settled_helpers(gathered, saved, config),
+                       *_card_edit(saved, after, config, pressed)),
                 sent=_remember_roll(deps, rolled.id),
             )
     return await until_written(attempt)
@@ -460,7 +487,7 @@ async def cancel_command(deps: Deps, ctx: Ctx, *, label: str | None) -> Reply:
 async def _cancel(
     deps: Deps, ctx: Ctx, which: Which, *, version: int | None, label: str | None
 ) -> Reply:
-    gathered = await _gather(deps, ctx, which)
+    gathered = await _gather(deps, ctx, which, ending=True)
     config = gathered.table.config
     record = _teamwork(
         gathered.record if isinstance(which, int)
@@ -498,11 +525,12 @@ async def _cancel(
         return _out_of_date(ctx, now, config, why)
     with speaking(ctx.public_voice(config)):
         message = card_message(saved, after, config)
+        settled = _settled_helpers(gathered, saved, config)
         if version is not None:  # the card's own button: redrawn in place
-            return Reply(message=message, update=True)
+            return Reply(message=message, update=True, edits=settled)
         return Reply(
             message=Message(content=cancelled_notice(saved.label, ctx.user_name)),
-            edits=_card_edit(saved, after, config, None),
+            edits=(*settled, *_card_edit(saved, after, config, None)),
         )
 
 

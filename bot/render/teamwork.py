@@ -30,7 +30,7 @@ from bot.render.text import (
     safe,
 )
 from engine.models import Adjustment, Breakdown, RollResult, WillUse
-from engine.offers import offers
+from engine.offers import Offers, offers
 from engine.parser import format_pool
 from engine.prepare import prepare
 from engine.records import ActionRecord, ActionStatus, ChannelConfig, DiceOrder, RollRecord
@@ -400,10 +400,13 @@ def _teamwork_roll_embed(record: RollRecord, title: str, config: ChannelConfig) 
     )
 
 
-def helper_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
+def helper_roll_message(
+    record: RollRecord, config: ChannelConfig, *, settled: bool = False
+) -> Message:
     """A helper's own roll, with Spend Will and Take a Beat as any roll offers them (their
-    effects reach the teamwork's bonus)."""
-    offered = offers(record)
+    effects reach the teamwork's bonus); ``settled``: without them, the teamwork being over
+    (the primary rolled, or it was cancelled or ended)."""
+    offered = Offers() if settled else offers(record)
     looks: list[tuple[str, str, discord.ButtonStyle]] = []
     if offered.will:
         looks.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from bot.edge import ids
@@ -18,6 +19,7 @@ from engine.records import (
     ChannelConfig,
     ChannelOption,
     PressRefusal,
+    RollRecord,
     WillPool,
 )
 from engine.table.teamwork import Status, TeamworkAction
@@ -282,6 +284,27 @@ async def test_a_helper_s_buttons_change_nothing_once_the_teamwork_is_over(table
     roll = await table.store.read(lambda tx: tx.rolls.get(roll_id(helped)))
     assert roll is not None
     assert not roll.beat
+
+
+def _roll_of(key: int, tx: Tx) -> RollRecord | None:
+    return tx.rolls.get(key)
+
+
+async def test_the_end_of_the_teamwork_settles_the_helpers_buttons(table: Table) -> None:
+    """Once the primary rolled (or the teamwork was cancelled), a helper's Spend Will or
+    Take a Beat can change nothing: their message loses those buttons."""
+    for ending in ("roll", "cancel"):
+        _, action_id = await begin(table, 2, label=f"lift {ending}")
+        table.faces.add(2, 3)
+        helped = await help_form(table, BOB, action_id, "2")
+        assert helped.answer.buttons == [SPEND_WILL, TAKE_BEAT]
+        roll = await table.store.read(partial(_roll_of, roll_id(helped)))
+        assert roll is not None and roll.message_id is not None
+        if ending == "roll":
+            table.faces.add(2, 3)
+        ended = await press_card(table, ALICE, ending, action_id)
+        settled = [said for said in ended.of("edit") if "Helping: lift" in said.text]
+        assert [(said.target, said.buttons) for said in settled] == [(roll.message_id, [])]
 
 
 async def test_the_v20_form_asks_a_difficulty_and_refuses_a_word(table: Table) -> None:
