@@ -266,36 +266,80 @@ _GROUPS = {
 _ABILITIES = N_("Abilities")
 
 
+#: Discord's limits on an embed: a field's value, the fields, the whole embed's text.
+FIELD_LIMIT: Final = 1024
+MOST_FIELDS: Final = 25
+EMBED_LIMIT: Final = 6000
+#: Kept for the field that counts the traits not shown.
+_NOTE_ROOM: Final = 300
+
+
+def _chunks(label: str, items: Sequence[str]) -> list[tuple[str, str]]:
+    """``items`` joined by commas as fields of at most :data:`FIELD_LIMIT` characters,
+    split between items; the first named ``label``, the others as its continuation."""
+    fields: list[tuple[str, str]] = []
+    value = ""
+    for whole in items:
+        item = whole if len(whole) <= FIELD_LIMIT else whole[:FIELD_LIMIT - 1] + "…"
+        if value and len(value) + 2 + len(item) > FIELD_LIMIT:
+            fields.append((label if not fields else _("{group}, continued", group=label),
+                           value))
+            value = ""
+        value = f"{value}, {item}" if value else item
+    if value:
+        fields.append((label if not fields else _("{group}, continued", group=label), value))
+    return fields
+
+
 def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = False
                 ) -> discord.Embed:
     """The sheet as one embed: traits grouped as the template groups them, derived traits,
-    specialties, Will and Beats/Experience, Conditions; trait names in ``language``."""
+    specialties, Will and Beats/Experience, Conditions; trait names in ``language``.
+
+    It always fits Discord's limits: a long group goes on over several fields, and past
+    the embed's 6,000 characters (or 25 fields) the last traits are counted instead,
+    pointing to /character export for the whole sheet."""
     sheet = record.sheet
     title = _("{name} (NPC)", name=name(sheet.name)) if sheet.npc else name(sheet.name)
     embed = discord.Embed(title=title if text_only else f"📜 {title}", colour=SHEET_COLOUR)
-    for group, heading in _GROUPS.items():
-        traits = [t for t in sheet.traits if t.group is group]
-        if not traits:
-            continue
-        v20_skills = group is TraitGroup.SKILL and sheet.template is Ruleset.V20
-        label = _(_ABILITIES) if v20_skills else _(heading)
-        shown = ", ".join(
-            f"{trait(t.name, language)} {t.value}"
-            + (f" ({', '.join(safe(s) for s in t.specialties)})" if t.specialties else "")
-            for t in traits
-        )
-        embed.add_field(name=label, value=shown[:1024], inline=False)
+    embed.set_footer(text=_("{ruleset} template", ruleset=_(RULESET_NAMES[sheet.template])))
+    tail: list[tuple[str, str, bool]] = []
     derived = ", ".join(f"{trait(k, language)} {v}" for k, v in sheet.derived().items())
     if derived:
-        embed.add_field(name=_("Derived"), value=derived, inline=False)
+        tail.append((_("Derived"), derived, False))
     if sheet.template is Ruleset.COFD:
         advancement = _("Will {will}/{maximum}, Beats {beats}, Experience {experience}",
                         will=sheet.will, maximum=sheet.will_max, beats=sheet.beats,
                         experience=sheet.experience)
     else:
         advancement = _("Will {will}/{maximum}", will=sheet.will, maximum=sheet.will_max)
-    embed.add_field(name=_("Will"), value=advancement, inline=True)
-    conditions = ", ".join(safe(c) for c in sheet.conditions) or _("none")
-    embed.add_field(name=_("Conditions"), value=conditions[:1024], inline=True)
-    embed.set_footer(text=_("{ruleset} template", ruleset=_(RULESET_NAMES[sheet.template])))
+    tail.append((_("Will"), advancement, True))
+    conditions = [safe(c) for c in sheet.conditions] or [_("none")]
+    tail.extend((label, value, True) for label, value in _chunks(_("Conditions"), conditions))
+    room = EMBED_LIMIT - len(embed) - sum(len(n) + len(v) for n, v, _inline in tail) - _NOTE_ROOM
+    fields = MOST_FIELDS - len(tail) - 1
+    hidden = 0
+    for group, heading in _GROUPS.items():
+        traits = [t for t in sheet.traits if t.group is group]
+        v20_skills = group is TraitGroup.SKILL and sheet.template is Ruleset.V20
+        items = [
+            f"{trait(t.name, language)} {t.value}"
+            + (f" ({', '.join(safe(s) for s in t.specialties)})" if t.specialties else "")
+            for t in traits
+        ]
+        label = _(_ABILITIES) if v20_skills else _(heading)
+        chunks = _chunks(label, items)
+        while chunks and (len(chunks) > fields or sum(len(n) + len(v) for n, v in chunks) > room):
+            items.pop()
+            hidden += 1
+            chunks = _chunks(label, items)
+        for label, value in chunks:
+            embed.add_field(name=label, value=value, inline=False)
+            fields, room = fields - 1, room - len(label) - len(value)
+    if hidden:
+        embed.add_field(name=_("Not shown"), inline=False, value=n_(
+            "{n} more trait: /character export gives the whole sheet.",
+            "{n} more traits: /character export gives the whole sheet.", hidden))
+    for label, value, inline in tail:
+        embed.add_field(name=label, value=value, inline=inline)
     return embed

@@ -13,7 +13,7 @@ from bot.flows.characters import Member
 from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
 from bot.store.characters import CharacterRepository
-from engine.characters import MAX_CHARACTERS, new_sheet
+from engine.characters import MAX_CHARACTERS, exported, new_sheet
 from engine.models import Ruleset
 from engine.parser import parse_pool_names
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
@@ -168,6 +168,46 @@ async def test_show_groups_traits_and_lists_derived_will_and_conditions(table: T
     text = (await table.run(characters.show(table.deps, table.ctx()))).answer.text
     assert "Skills:" in text and "Brawl 0 (Boxing)" in text
     assert "Willpower 5" in text and "Will 2/5" in text and "Shaken" in text
+
+
+async def test_a_long_group_of_traits_goes_on_over_several_fields(table: Table) -> None:
+    """A field holds 1,024 characters: 100 Merits are shown whole, over two fields, none
+    cut in the middle."""
+    await create(table)
+    traits = ", ".join(f"Merit{chr(65 + i // 26)}{chr(65 + i % 26)} 2" for i in range(100))
+    await table.run(characters.set_traits(table.deps, table.ctx(), traits=traits))
+    embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
+    assert embed is not None
+    merits = [f for f in embed.fields if (f.name or "").startswith("Other traits")]
+    assert [f.name for f in merits] == ["Other traits", "Other traits, continued"]
+    assert all(len(f.value or "") <= 1024 for f in merits)
+    listed = [item for f in merits for item in (f.value or "").split(", ")]
+    assert listed == [f"Merit{chr(65 + i // 26)}{chr(65 + i % 26)} 2" for i in range(100)]
+
+
+async def test_a_huge_imported_sheet_shows_within_discords_embed_limits(table: Table) -> None:
+    """200 long-named traits over every group and 30 long Conditions: the embed stays within
+    6,000 characters and 25 fields of 1,024; the traits left out are counted, pointing to
+    /character export, and the Conditions are all there."""
+    sheet = json.loads(exported(new_sheet("Mara", Ruleset.COFD)))
+    groups = ["attribute", "skill", "virtue", "advantage", "other"]
+    sheet["traits"] = [
+        {"name": f"T{chr(97 + i // 26)}{chr(97 + i % 26)}" + "x" * 29, "value": 1,
+         "group": groups[i % 5]}
+        for i in range(200)
+    ]
+    sheet["will"] = 0
+    sheet["conditions"] = [f"C{i:02d}" + "y" * 61 for i in range(30)]
+    await table.run(characters.import_(table.deps, table.ctx(), json.dumps(sheet).encode()))
+    await table.run(characters.use(table.deps, table.ctx(), "Mara"))
+    embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
+    assert embed is not None
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    assert all(len(f.value or "") <= 1024 for f in embed.fields)
+    values = " ".join(f.value or "" for f in embed.fields)
+    shown = values.count("x" * 29)
+    assert f"{200 - shown} more traits: /character export gives the whole sheet" in values
+    assert all(f"C{i:02d}" in values for i in range(30))
 
 
 async def test_a_specialty_on_an_attribute_is_refused(table: Table) -> None:
