@@ -210,6 +210,14 @@ class ActionKind(StrEnum):
     CONTEST = "contest"
 
 
+class Progress(Record):
+    """An extended action's progress: successes so far, and required (None: an effort
+    measured in rolls)."""
+
+    done: int
+    required: int | None
+
+
 class RollRecord(Record):
     """A stored roll with its current result."""
 
@@ -234,6 +242,9 @@ class RollRecord(Record):
     action_id: int | None
     action_kind: ActionKind | None = None
     """The kind of the action the roll belongs to (read by history; None elsewhere)."""
+    action_progress: Progress | None = None
+    """On an extended action's last roll, the progress the action stands at (read by
+    history; None elsewhere: only the running total is kept, not each roll's)."""
     message_id: int | None
     copy_channel_id: int | None
     copy_message_id: int | None

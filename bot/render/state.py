@@ -174,10 +174,17 @@ def will_changed(
 
 
 def _changes(record: RollRecord) -> list[str]:
-    """What a roll did besides its outcome, as `/history` lists it."""
+    """What a roll did besides its outcome, as `/history` lists it: an extended action's
+    last roll says the progress the action stands at (each roll's own is not kept)."""
     changes = []
     if record.action_kind is not None:
         changes.append(_(ACTION_WORDS[record.action_kind]))
+    progress = record.action_progress
+    if progress is not None and progress.required is None:
+        changes.append(n_("{n} success so far", "{n} successes so far", progress.done))
+    elif progress is not None:
+        changes.append(_("progress {done}/{required}", done=progress.done,
+                         required=progress.required))
     if record.will_state is WillState.SPENT:
         changes.append(_("Will spent"))
     elif record.will_state is WillState.DECLARED:

@@ -23,6 +23,7 @@ from engine.records import (
     ActionKind,
     ActionRecord,
     CharacterRecord,
+    Progress,
     RollRecord,
     Voided,
     WillPool,
@@ -30,6 +31,7 @@ from engine.records import (
     label_key,
 )
 from engine.saved import Asked
+from engine.table.extended import ExtendedAction
 
 T = TypeVar("T")
 
@@ -142,6 +144,19 @@ def _insert_params(fields: NewRoll) -> tuple[object, ...]:
         None if asked is None else asked.model_dump_json(),
         fields.get("closed", False),
     )
+
+
+def _listed(row: sqlite3.Row) -> RollRecord:
+    """A roll as /history lists it: with its action's kind and, on an extended action's
+    last roll, the progress the action stands at (``action_state``, the action's JSON)."""
+    record = _roll(row)
+    if row["action_kind"] != ActionKind.EXTENDED or row["action_state"] is None:
+        return record
+    action = ExtendedAction.model_validate_json(row["action_state"])
+    if action.last_roll_id != record.id:
+        return record
+    progress = Progress(done=action.state.total, required=action.state.required)
+    return record.model_copy(update={"action_progress": progress})
 
 
 def _roll(row: sqlite3.Row) -> RollRecord:
@@ -664,8 +679,8 @@ class RollRepository(Repository):
             msg = f"history shows 1 to {MAX_HISTORY} rolls, not {count}"
             raise ValueError(msg)
         return Query(
-            "SELECT rolls.*, actions.kind AS action_kind FROM rolls"
-            " LEFT JOIN actions ON actions.id = rolls.action_id"
+            "SELECT rolls.*, actions.kind AS action_kind, actions.state_json AS action_state"
+            " FROM rolls LEFT JOIN actions ON actions.id = rolls.action_id"
             " WHERE rolls.guild_id = ? AND rolls.channel_id = ?"
             " AND (? IS NULL OR roller_id = ?)"
             " AND (private = 0 OR roller_id = ? OR ? = 1"
@@ -674,7 +689,7 @@ class RollRepository(Repository):
             " ORDER BY rolls.id DESC LIMIT ?",
             (guild_id, channel_id, member_id, member_id, viewer.user_id, *viewer.params(),
              count),
-            lambda row: None if row is None or row["id"] is None else _roll(row),
+            lambda row: None if row is None or row["id"] is None else _listed(row),
         )
 
     @staticmethod

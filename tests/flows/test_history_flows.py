@@ -5,9 +5,10 @@ from __future__ import annotations
 from bot.flows import history, rolls
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
-from engine.models import Term
+from engine.models import Ruleset, Term
 from engine.records import ChannelOption
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from tests.flows.test_extended_flows import begin, card_of, click, dice, use_ruleset
 
 
 async def _roll(table: Table, user_id: int, label: str, *, private: bool = False) -> None:
@@ -31,6 +32,35 @@ async def test_history_lists_rolls_newest_first_in_one_read(table: Table) -> Non
     assert "#2" in lines[0]
     assert "second" in lines[0]
     assert "#1" in lines[1]
+
+
+async def test_an_extended_actions_last_roll_lists_the_progress_it_stands_at(
+    table: Table,
+) -> None:
+    """COMMANDS.md: /history lists what changed state, extended progress among it. Only
+    the action's running total is kept, so its last roll says it; earlier rolls of the
+    action say that they were its rolls. Still one read."""
+    said = await begin(table)
+    table.faces.add(8, 2, 2)
+    rolled = await click(table, said.answer, "Roll")
+    table.faces.add(8, 8, 2)
+    await click(table, card_of(rolled), "Roll")
+    before = table.store.trips
+    shown = await table.run(history.history(table.deps, table.ctx(BOB)))
+    assert table.store.trips - before == 1
+    last, first = shown.answer.text.splitlines()
+    assert last.endswith("extended action, progress 3/5")
+    assert first.endswith("extended action")
+
+
+async def test_an_effort_measured_in_rolls_lists_its_successes_so_far(table: Table) -> None:
+    """A `fistful` effort without a target has no "of how many": its successes so far."""
+    await use_ruleset(table, Ruleset.FISTFUL)
+    said = await begin(table, dice(3), target=None, max_rolls=3)
+    table.faces.add(8, 9, 2)
+    await click(table, said.answer, "Roll")
+    shown = await table.run(history.history(table.deps, table.ctx(BOB)))
+    assert shown.answer.text.endswith("extended action, 2 successes so far")
 
 
 async def test_a_member_filter_keeps_their_rolls(table: Table) -> None:
