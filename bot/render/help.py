@@ -562,8 +562,8 @@ def _secret(_ruleset: Ruleset) -> list[tuple[str, str]]:
                 "When an admin sets a Storyteller channel (`/config storyteller role:<role> "
                 "channel:<channel>`), a full copy of every secret roll goes there, and it "
                 "follows Spend Will and the other buttons. `/history` lists a secret roll only "
-                "to its roller and the Storyteller; `/stats` counts it without showing who "
-                "rolled it."
+                "to its roller and the Storyteller; `/stats` counts it only in its roller's and "
+                "the Storyteller's totals."
             ),
         ),
     ]

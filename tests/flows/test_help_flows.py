@@ -62,6 +62,16 @@ async def test_fistful_help_on_sheets_has_no_beats(table: Table) -> None:
     assert "unskilled (1s eat successes)" in text
 
 
+async def test_the_secret_and_stats_pages_agree_on_what_stats_counts(table: Table) -> None:
+    """Another member's secret roll is left out of a player's /stats (only its roller's and
+    the Storyteller's totals count it: tests/flows/test_stats_flows.py); both pages say so."""
+    secret = (await table.run(show_help(table.deps, table.ctx(), "secret"))).answer.text
+    stats = (await table.run(show_help(table.deps, table.ctx(), "stats"))).answer.text
+    assert "`/stats` counts it only in its roller's and the Storyteller's totals" in secret
+    assert "without showing who" not in secret
+    assert "nobody else's totals include them" in stats
+
+
 async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None:
     said = await table.run(show_help(table.deps, table.ctx(), "dragons"))
     assert "There is no help topic “dragons”" in said.answer.text
