@@ -329,19 +329,35 @@ _TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
 """A letter first (a pool word starts with one), then letters, digits, spaces, ' or -."""
 
 
+#: The format characters a visible name may hold: the joiners of emoji sequences
+#: (``🧙‍♂️``) and of Persian or Indic words (ZWNJ), and the tags of subdivision flags.
+#: Every other one is refused with the controls (**Decision**): a zero-width space or
+#: a word joiner makes a name that looks like another, a bidirectional override
+#: reorders the reply around the name.
+_JOINERS: Final = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+
+
+def _visible_line(text: str) -> bool:
+    """Whether ``text`` is one line someone can read: no control characters (format
+    characters only as :data:`_JOINERS`), and some letter, digit, punctuation or symbol."""
+    categories = [unicodedata.category(c) for c in text]
+    return (
+        all(k[0] != "C" or c in _JOINERS for c, k in zip(text, categories, strict=True))
+        and any(k[0] in "LNPS" for k in categories)
+    )
+
+
 def name_refusal(name: str) -> Refusal | None:
-    """Why a character's name cannot be used: 1-64 characters, no control characters."""
+    """Why a character's name cannot be used: 1-64 characters, one line of visible ones."""
     if not 1 <= len(name.strip()) <= MAX_NAME or len(name) > MAX_NAME:
         return Refusal.of(RefusalCode.CHARACTER_NAME_LENGTH, max=MAX_NAME)
-    if any(unicodedata.category(c).startswith("C") for c in name):
+    if not _visible_line(name):
         return Refusal.of(RefusalCode.CHARACTER_NAME_CONTROL)
     return None
 
 
 def _text_refusal(text: str) -> Refusal | None:
-    if not 1 <= len(text.strip()) <= MAX_TEXT or any(
-        unicodedata.category(c).startswith("C") for c in text
-    ):
+    if not 1 <= len(text.strip()) <= MAX_TEXT or not _visible_line(text):
         return Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT)
     return None
 

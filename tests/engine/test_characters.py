@@ -214,6 +214,27 @@ def test_character_names_are_1_to_64_characters_without_control_characters(
     assert (name_refusal(name) is None) is ok
 
 
+@pytest.mark.parametrize(("text", "ok"), [
+    ("🧙\u200d♂\ufe0f Merlin", True),  # an emoji sequence: joined by a ZWJ
+    ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", True),  # Persian, with a ZWNJ
+    ("🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", True),  # a flag's tags
+    ("\u200d", False), ("\u200c \u200d", False), ("\ufe0f", False),  # nothing visible
+    ("Ali\u200bce", False),  # a zero-width space: "Alice" to the eye
+    ("\u202eecilA", False),  # a bidirectional override reorders the reply
+    ("Al\x07ice", False),
+])
+def test_names_conditions_and_specialties_are_one_visible_line_emoji_sequences_included(
+    text: str, ok: bool
+) -> None:
+    """A name may hold the joiners that emoji sequences and some scripts need (format
+    characters), never control characters, another invisible character, or nothing else
+    visible; Conditions and specialties the same."""
+    assert (name_refusal(text) is None) is ok
+    assert isinstance(add_condition(new_sheet("A", Ruleset.COFD), text), Character) is ok
+    sheet = add_specialty(new_sheet("A", Ruleset.COFD), "Brawl", text)
+    assert isinstance(sheet, Character) is ok
+
+
 def test_every_5_beats_become_1_experience() -> None:
     sheet = new_sheet("A", Ruleset.COFD)
     for _ in range(4):
