@@ -447,7 +447,10 @@ def set_traits(
             continue
         if len(traits) == MAX_TRAITS:
             return Refusal.of(RefusalCode.TOO_MANY_TRAITS, max=MAX_TRAITS)
-        group = TraitGroup.ADVANTAGE if is_derived(sheet.template, name) else TraitGroup.OTHER
+        group = TraitGroup.OTHER
+        if is_derived(sheet.template, name):  # under its own name: "defense" is Defense
+            group = TraitGroup.ADVANTAGE
+            name = next(n for n in _DERIVED[sheet.template] if fold(n) == key)
         changes.append(TraitChange(name=name, old=sheet.value(name), new=value))
         positions[key] = len(traits)
         traits.append(Trait(name=name, value=value, group=group))
@@ -555,7 +558,7 @@ def imported(data: bytes) -> Character | tuple[Refusal, ...]:
     if len(data) > MAX_IMPORT_BYTES:
         return (Refusal.of(RefusalCode.IMPORT_TOO_LARGE, size=len(data), max=MAX_IMPORT_BYTES),)
     try:
-        raw = json.loads(data.decode("utf-8"))
+        raw = json.loads(data.decode("utf-8-sig"))  # a byte-order mark is no problem
     except (UnicodeDecodeError, json.JSONDecodeError):
         return (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
     if not isinstance(raw, dict):
@@ -573,7 +576,8 @@ def imported(data: bytes) -> Character | tuple[Refusal, ...]:
             for problem in error.errors()
         )
     problems = sheet_problems(sheet)
-    return problems or sheet
+    # The name as /character create keeps it: its spaces trimmed and single.
+    return problems or sheet.model_copy(update={"name": " ".join(sheet.name.split())})
 
 
 def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:

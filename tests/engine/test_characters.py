@@ -106,6 +106,17 @@ def test_a_derived_trait_set_by_hand_stays_when_its_parts_change() -> None:
     assert answer[0].trait("Defense").group is TraitGroup.ADVANTAGE  # type: ignore[union-attr]
 
 
+def test_a_derived_trait_set_by_hand_keeps_its_own_name_however_typed() -> None:
+    """`defense 3` sets Defense by hand (set_traits: "under its English name"): the sheet
+    shows Defense, not a new "defense"."""
+    answer = set_traits(new_sheet("A", Ruleset.COFD), [("defense", 3), ("SPEED", 9)])
+    assert not isinstance(answer, Refusal), answer
+    sheet, changes = answer
+    assert [(c.name, c.old, c.new) for c in changes] == [("Defense", 1, 3), ("Speed", 7, 9)]
+    assert [t.name for t in sheet.traits if t.group is TraitGroup.ADVANTAGE] == [
+        "Defense", "Speed"]
+
+
 def test_a_new_sheet_starts_with_full_will() -> None:
     assert new_sheet("A", Ruleset.COFD).will == 2
 
@@ -293,6 +304,17 @@ def test_import_refuses_what_is_not_json_too_large_or_another_version() -> None:
     assert imported(big)[0].code is RefusalCode.IMPORT_TOO_LARGE  # type: ignore[index]
     version = imported(b'{"schema_version": 7}')
     assert version == (Refusal.of(RefusalCode.IMPORT_SCHEMA_VERSION, version="7", known=1),)
+
+
+def test_import_reads_a_file_with_a_byte_order_mark_and_trims_the_name_as_create_does(
+) -> None:
+    """Some editors save UTF-8 with a byte-order mark: the file is still a sheet. The name
+    is kept as /character create keeps it, its spaces trimmed and single."""
+    data = json.loads(exported(new_sheet("Mara Vale", Ruleset.COFD)))
+    data["name"] = "  Mara   Vale "
+    sheet = imported(b"\xef\xbb\xbf" + json.dumps(data).encode())
+    assert isinstance(sheet, Character), sheet
+    assert sheet.name == "Mara Vale"
 
 
 def test_import_lists_every_wrong_field() -> None:
