@@ -127,16 +127,27 @@ def too_many() -> str:
               "with /character delete first.", MAX_CHARACTERS)
 
 
+#: Traits to set, then roll, on a new sheet: its template's own (a v20 sheet has no
+#: Composure, RULES.md §6).
+_FIRST_TRAITS: Final[dict[Ruleset, tuple[str, str]]] = {
+    Ruleset.COFD: (N_("Wits 3, Composure 2, Brawl 2"), N_("Wits + Composure")),
+    Ruleset.V20: (N_("Perception 3, Alertness 2, Brawl 2"), N_("Perception + Alertness")),
+    Ruleset.FISTFUL: (N_("Wits 3, Composure 2, Brawl 2"), N_("Wits + Composure")),
+}
+
+
 def created(sheet: Character) -> str:
     ruleset = _(RULESET_NAMES[sheet.template])
+    traits, pool = (_(words) for words in _FIRST_TRAITS[sheet.template])
     if sheet.npc:
         return _("Created the {ruleset} NPC **{name}**, now your active character here. "
-                 "Set its traits with /character set (traits:\"Wits 3, Composure 2, Brawl "
-                 "2\"), then roll /roll pool:Wits + Composure.",
-                 ruleset=ruleset, name=name(sheet.name))
+                 "Set its traits with /character set (traits:\"{traits}\"), then roll "
+                 "/roll pool:{pool}.",
+                 ruleset=ruleset, name=name(sheet.name), traits=traits, pool=pool)
     return _("Created the {ruleset} character **{name}**, now your active character here. "
-             "Set its traits with /character set (traits:\"Wits 3, Composure 2, Brawl 2\"), "
-             "then roll /roll pool:Wits + Composure.", ruleset=ruleset, name=name(sheet.name))
+             "Set its traits with /character set (traits:\"{traits}\"), then roll "
+             "/roll pool:{pool}.", ruleset=ruleset, name=name(sheet.name), traits=traits,
+             pool=pool)
 
 
 #: The most characters of trait changes a confirmation lists one by one (a message holds

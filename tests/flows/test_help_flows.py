@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.client import EXTENSIONS, StorytellerBot
+from bot.flows import characters
 from bot.flows.help import TOPICS, show_help
 from bot.render.lang import voice
 from bot.render.message import embed_text
@@ -19,7 +20,7 @@ from engine.characters import template
 from engine.faces import ScriptedFaces
 from engine.models import Ruleset
 from engine.records import ChannelOption, Language
-from tests.flows.conftest import CHANNEL, GUILD, Said, Table
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Said, Table
 
 
 async def test_help_explains_rolling_in_this_channels_ruleset(table: Table) -> None:
@@ -48,6 +49,25 @@ async def test_v20_help_names_only_what_a_v20_sheet_has(table: Table, topic: str
     assert [name for name in foreign if re.search(rf"\b{name}\b", text)] == []
     assert "Beat" not in text
     assert "untrained" not in text
+
+
+@pytest.mark.parametrize("npc", [False, True])
+async def test_a_new_v20_sheet_is_told_to_set_and_roll_v20_traits(
+    table: Table, npc: bool
+) -> None:
+    """The guidance a new sheet gets names its template's traits (RULES.md §6): a v20
+    sheet has no Composure, so it is told to set and roll Perception and Alertness."""
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20)
+
+    await table.store.write(write)
+    table.speak(None)
+    created = await table.run(characters.create(
+        table.deps, table.ctx(STORYTELLER if npc else ALICE), "Marcus", npc=npc))
+    text = created.answer.text
+    assert 'traits:"Perception 3, Alertness 2, Brawl 2"' in text
+    assert text.endswith("then roll /roll pool:Perception + Alertness.")
+    assert "Composure" not in text
 
 
 async def test_fistful_help_on_sheets_has_no_beats(table: Table) -> None:
