@@ -170,10 +170,14 @@ def test_fistful_effort_measured_in_rolls_stays_open_until_the_last() -> None:
     assert (done.state.status, done.state.total) == (Status.COMPLETED, 0)
 
 
-def test_fistful_botch_on_the_last_roll_fails_the_effort() -> None:
+def test_fistful_botch_on_the_last_roll_of_an_effort_in_rolls_is_abandoned_or_waived() -> None:
+    """RULES.md §3: the Storyteller may waive the botch, which completes an effort measured
+    in rolls; no roll is left to start over with."""
     state = extended.start(request("fistful", 2), target=None, max_rolls=1)
     botch = step(state, [1, 2])
-    assert (botch.event, botch.state.status, botch.choices) == (Event.DERAILED, Status.FAILED, ())
+    assert (botch.event, botch.state.status, botch.choices) == (
+        Event.DERAILED, Status.OPEN, (Choice.ABANDON, Choice.WAIVE),
+    )
 
 
 def test_v20_derailed_step_reports_no_opposition_when_unresisted() -> None:
