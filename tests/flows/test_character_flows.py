@@ -492,6 +492,38 @@ async def test_a_beat_on_a_character_roll_counts_toward_experience(table: Table)
     assert await table.store.read(beats) == (0, 1)
 
 
+@pytest.mark.parametrize("button", ["will", "beat"])
+@pytest.mark.parametrize("newcomer", [ALICE, BOB], ids=["own", "another_members"])
+async def test_a_deleted_sheets_roll_never_spends_or_gives_to_the_next_sheet(
+    table: Table, button: str, newcomer: int
+) -> None:
+    """Spend Will and Take a Beat act on the character the roll was made with (RULES.md §6
+    Will): once that sheet is deleted, its old roll's buttons never reach the sheet made
+    next, the member's own or another member's (a deleted sheet's id is never given again;
+    migration 0011 on SQLite)."""
+    await create(table, "Mara")
+    table.faces.add(2)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names("Wits")), label=None,
+        private=False))
+    press = next(p for p in map(parse, said.answer.custom_ids)
+                 if p is not None and p.action == button)
+    confirm = parse((await table.run(characters.delete(table.deps, table.ctx())))
+                    .answer.custom_ids[0])
+    assert confirm is not None
+    done = await table.run(characters.pressed(table.deps, table.ctx(), confirm))
+    assert "Deleted **Mara**" in done.answer.text
+    await create(table, "Newcomer", user=newcomer)
+    before = await table.store.read(lambda tx: tx.characters.active(GUILD, newcomer, CHANNEL))
+
+    table.faces.add(2, 2, 2)
+    pressed = rolls.spend_will_pressed if button == "will" else rolls.take_beat_pressed
+    await table.run(pressed(table.deps, table.ctx(), press.key))
+
+    after = await table.store.read(lambda tx: tx.characters.active(GUILD, newcomer, CHANNEL))
+    assert after == before
+
+
 async def test_autocomplete_offers_the_active_characters_traits_with_values(
     table: Table
 ) -> None:
