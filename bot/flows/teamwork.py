@@ -452,7 +452,7 @@ async def _roll(
                 raise Conflict(None)
             rolled, closed = _stored(
                 tx, ctx, record, result, character=character, table=table, ahead=ahead,
-                will_state=WillState.DECLARED if request.will else WillState.NONE,
+                will_state=will_state_for(result, table.config),
             )
             saved = record.saved(after, new_version, ActionStatus.CLOSED)
             return saved, after, rolled, closed
@@ -580,7 +580,8 @@ async def form_submitted(
 
 
 async def helper_roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
-    """Spend Will or Take a Beat on a helper's roll (``sb1:helproll:<will|beat>:<roll id>``)."""
+    """Spend Will or Take a Beat on a helper's roll, or the primary's
+    (``sb1:helproll:<will|beat>:<roll id>``)."""
     if press.action == "will":
         return await helper_spend_will(deps, ctx, press.key)
     return await helper_take_beat(deps, ctx, press.key)
@@ -603,17 +604,17 @@ def _revise_in(
 ) -> tuple[ActionRecord, TeamworkAction]:
     """Inside a write: the teamwork ``record`` as it stands now (``now``, read in this
     write: other helpers may have joined since the press was read), with the helper's
-    roll read again."""
-    if now is None or now.status is not ActionStatus.OPEN:
-        raise Conflict(now or record)
+    roll read again; or, the teamwork rolled (closed), the primary's roll read again."""
+    if now is None:
+        raise Conflict(record)
     action = _state(now)
     if teamwork.blocked(action, Move.REVISE, member_id) is not None:
         raise Conflict(now)
     after = teamwork.revised(action, member_id, result)
-    version = tx.actions.update(now.id, now.version, after)
+    version = tx.actions.update(now.id, now.version, after, now.status, was=now.status)
     if version is None:  # cannot happen inside one transaction; refuse rather than guess
         raise Conflict(now)
-    return now.saved(after, version, ActionStatus.OPEN), after
+    return now.saved(after, version, now.status), after
 
 
 def _refused(conflict: Conflict) -> UserError:
@@ -631,13 +632,16 @@ def _helper_updated(
     ctx: Ctx, roll: RollRecord, saved: ActionRecord, after: TeamworkAction,
     config: ChannelConfig,
 ) -> tuple[Message, tuple[Edit, ...]]:
-    """The helper's roll and the card, in the table's language."""
+    """The helper's (or the primary's) roll and the card, in the table's language."""
     with speaking(ctx.public_voice(config)):
-        return helper_roll_message(roll, config), _card_edit(saved, after, config, None)
+        drawn = (primary_roll_message if roll.roller_id == after.teamwork.primary_id
+                 else helper_roll_message)
+        return drawn(roll, config), _card_edit(saved, after, config, None)
 
 
 async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
-    """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows."""
+    """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows;
+    on the primary's, the teamwork's result."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
     if refused is not None:
@@ -673,7 +677,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 
 async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Take a Beat on a helper's failure: it becomes a dramatic failure, and the card's
-    bonus follows (a helper's dramatic failure costs the primary dice)."""
+    bonus follows (a helper's dramatic failure costs the primary dice); on the primary's,
+    the teamwork's result."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = beat_refusal(state.roll, ctx.user_id)
     if refused is not None:

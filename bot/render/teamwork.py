@@ -406,6 +406,20 @@ def helper_roll_message(
     """A helper's own roll, with Spend Will and Take a Beat as any roll offers them (their
     effects reach the teamwork's bonus); ``settled``: without them, the teamwork being over
     (the primary rolled, or it was cancelled or ended)."""
+    embed = _teamwork_roll_embed(record, helper_roll_label(record.label or ""), config)
+    return shaped(Message(embed=embed, view=_roll_buttons(record, settled=settled)), config)
+
+
+def primary_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
+    """The primary's roll: the teamwork's result (the card shows it too), with Spend Will
+    and Take a Beat as any roll offers them (their effects reach that result)."""
+    embed = _teamwork_roll_embed(record, primary_roll_label(record.label or ""), config)
+    return shaped(Message(embed=embed, view=_roll_buttons(record)), config)
+
+
+def _roll_buttons(record: RollRecord, *, settled: bool = False) -> discord.ui.View | None:
+    """Spend Will and Take a Beat on a roll of a teamwork, as the roll offers them (none
+    once ``settled``): their presses reach the teamwork (``sb1:helproll:``)."""
     offered = Offers() if settled else offers(record)
     looks: list[tuple[str, str, discord.ButtonStyle]] = []
     if offered.will:
@@ -416,14 +430,7 @@ def helper_roll_message(
         looks.append(
             (ids.helper_roll_button("beat", record.id), _(TAKE_BEAT), discord.ButtonStyle.secondary)
         )
-    embed = _teamwork_roll_embed(record, helper_roll_label(record.label or ""), config)
-    return shaped(Message(embed=embed, view=view_of(looks)), config)
-
-
-def primary_roll_message(record: RollRecord, config: ChannelConfig) -> Message:
-    """The primary's roll: the teamwork's result (the card shows it too), no buttons."""
-    embed = _teamwork_roll_embed(record, primary_roll_label(record.label or ""), config)
-    return shaped(Message(embed=embed), config)
+    return view_of(looks)
 
 
 def blocked_text(reason: Blocked, action: TeamworkAction) -> str:

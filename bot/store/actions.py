@@ -234,18 +234,23 @@ class ActionRepository(Repository):
         version: int,
         state: BaseModel,
         status: ActionStatus = ActionStatus.OPEN,
+        *,
+        was: ActionStatus = ActionStatus.OPEN,
     ) -> int | None:
-        """Replace the state of an open action if it is still at ``version``.
+        """Replace the state of an action with status ``was`` (open) if it is still at
+        ``version``.
 
         Answers the action's new version; None (and nothing changed) when
-        someone changed it since it was read, or it is closed or gone.
-        ``status=CLOSED`` ends it: a closed action never changes again.
+        someone changed it since it was read, or its status is not ``was`` or it is gone.
+        ``status=CLOSED`` ends it: a closed action changes again only where its engine
+        says so (``was=CLOSED``: a teamwork's primary roll, read again after Will or a
+        Beat, is the teamwork's result).
         """
         changed = self._changes_one(
             "UPDATE actions SET state_json = ?, status = ?, version = version + 1,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND version = ? AND status = 'open'",
-            (state.model_dump_json(), status.value, action_id, version),
+            " WHERE id = ? AND version = ? AND status = ?",
+            (state.model_dump_json(), status.value, action_id, version, was.value),
         )
         return version + 1 if changed else None
 

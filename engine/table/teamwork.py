@@ -25,8 +25,12 @@ open, or by a member the move is not theirs, is refused by :func:`blocked`
 (the transitions check it again)::
 
     open --helped/revised--> open
-    open --rolled--> rolled        open --cancelled--> cancelled
+    open --rolled--> rolled --revised (the primary's roll)--> rolled
+    open --cancelled--> cancelled
     open --scene_ended--> scene_ended
+
+The primary's roll offers Spend Will and Take a Beat as any roll does (RULES.md §1,
+§4): :func:`revised` reads it again, and the teamwork's result follows it.
 """
 
 from __future__ import annotations
@@ -220,7 +224,8 @@ class Move(StrEnum):
 
     HELP = "help"
     REVISE = "revise"
-    """A helper's roll read again (Will after the roll, Take a Beat)."""
+    """A helper's roll, or the primary's once rolled, read again (Will after the roll, Take
+    a Beat)."""
     ROLL = "roll"
     CANCEL = "cancel"
 
@@ -283,6 +288,8 @@ def blocked(
         storyteller or member_id == state.primary_id
     ):
         return Blocked.NOT_YOURS
+    if move is Move.REVISE and member_id == state.primary_id:
+        return None if action.status is Status.ROLLED else Blocked.OVER
     if action.status is not Status.OPEN:
         return Blocked.OVER
     helping = any(helper.member_id == member_id for helper in state.helpers)
@@ -318,8 +325,11 @@ def helped(
 
 
 def revised(action: TeamworkAction, member_id: int, result: RollResult) -> TeamworkAction:
-    """A helper's roll read again; the primary's bonus follows it."""
+    """A helper's roll read again, and the primary's bonus follows it; or the primary's
+    roll read again, the teamwork's result."""
     _check(action, Move.REVISE, member_id)
+    if member_id == action.teamwork.primary_id:
+        return action.model_copy(update={"primary": result})
     return action.model_copy(
         update={"teamwork": revise_helper(action.teamwork, member_id, result)}
     )

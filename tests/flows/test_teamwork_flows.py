@@ -154,7 +154,7 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     assert said.answer.kind == "respond"
     assert "Teamwork: force the door" in said.answer.text
     assert "2 successes" in said.answer.text
-    assert said.answer.buttons == []
+    assert said.answer.buttons == [SPEND_WILL], "as any roll: Will after it, no Beat"
     card = said.of("edit")[-1]
     assert card.buttons == []
     assert "this teamwork is over" in card.text
@@ -166,6 +166,55 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     late = await press_card(table, ALICE, "roll", action_id)
     assert late.answer.kind == "update"
     assert "nothing was changed" in late.of("followup")[0].text
+
+
+async def test_the_primary_s_failure_offers_spend_will_and_the_card_follows_it(
+    table: Table,
+) -> None:
+    """The primary's roll offers Spend Will and Take a Beat as any roll does (RULES.md §1,
+    §4): Will read after the roll turns the teamwork's failure into a success, on the roll
+    and on the card; only the primary may press."""
+    await table.store.write(lambda tx: tx.will.save(
+        None, WillPool(guild_id=GUILD, user_id=ALICE, current=2, maximum=2)))
+    _, action_id = await begin(table, 2)
+    table.faces.add(2, 3)
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert "Teamwork: force the door" in said.answer.text
+    assert said.answer.buttons == [SPEND_WILL, TAKE_BEAT]
+    press = ids.Press(ids.Kind.HELPER_ROLL, "will", roll_id(said))
+    bob = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert bob.answer.text == REFUSALS[PressRefusal.NOT_ROLLER]
+
+    table.faces.add(9, 8, 2)
+    spent = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
+    assert spent.answer.kind == "update"
+    assert "Teamwork: force the door" in spent.answer.text
+    assert "2 successes" in spent.answer.text
+    assert spent.answer.buttons == []
+    assert spent.of("followup")[0].text == "Will spent: Will 1/2 left."
+    (card,) = spent.of("edit")
+    assert "2 successes" in card.text and card.buttons == []
+    done = await state(table, action_id)
+    assert done.status is Status.ROLLED
+    assert done.primary is not None and done.primary.successes == 2
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None and record.status is ActionStatus.CLOSED
+    again = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
+    assert again.answer.text == REFUSALS[PressRefusal.ALREADY_SPENT]
+
+
+async def test_the_primary_s_beat_makes_the_teamwork_a_dramatic_failure(table: Table) -> None:
+    _, action_id = await begin(table, 2)
+    table.faces.add(2, 3)
+    said = await press_card(table, ALICE, "roll", action_id)
+    press = ids.Press(ids.Kind.HELPER_ROLL, "beat", roll_id(said))
+    beat = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
+    assert beat.answer.kind == "update"
+    assert "Beat taken" in beat.answer.text
+    assert beat.of("followup")[0].text == "Beat taken: you have 1 Beat."
+    done = await state(table, action_id)
+    assert done.primary is not None and done.primary.beat
+    assert "Dramatic failure" in beat.of("edit")[0].text
 
 
 async def test_a_fistful_primary_at_zero_dice_starts_and_the_helpers_lift_the_pool(

@@ -103,7 +103,28 @@ def test_only_the_primary_rolls_and_rolling_ends_the_teamwork() -> None:
     assert (done.status, done.primary) == (teamwork.Status.ROLLED, primary)
     for move in Move:
         for member in (PRIMARY, ANNA):
-            assert teamwork.blocked(done, move, member) is Blocked.OVER
+            if (move, member) != (Move.REVISE, PRIMARY):
+                assert teamwork.blocked(done, move, member) is Blocked.OVER
+
+
+def test_the_primary_s_roll_is_read_again_once_rolled_and_the_result_follows() -> None:
+    """The primary's roll offers Spend Will and Take a Beat as any roll does (RULES.md §1,
+    §4): once rolled, the primary alone revises it, and the teamwork's result follows;
+    before the roll there is nothing of the primary's to revise."""
+    action = opened()
+    assert teamwork.blocked(action, Move.REVISE, PRIMARY) is Blocked.OVER
+    first = rolled(teamwork.primary_request(action.teamwork), [2, 3, 4, 5])
+    done = teamwork.rolled(action, PRIMARY, first)
+    assert teamwork.blocked(done, Move.REVISE, PRIMARY) is None
+    assert teamwork.blocked(done, Move.REVISE, ANNA) is Blocked.OVER
+    after = spend_will(first, ScriptedFaces([8, 9, 2]))
+    revised = teamwork.revised(done, PRIMARY, after)
+    assert (revised.status, revised.primary) == (teamwork.Status.ROLLED, after)
+    assert revised.teamwork == done.teamwork
+    with pytest.raises(MoveBlocked):
+        teamwork.revised(done, ANNA, after)
+    cancelled = teamwork.cancelled(opened(), PRIMARY)
+    assert teamwork.blocked(cancelled, Move.REVISE, PRIMARY) is Blocked.OVER
 
 
 def test_the_primary_or_a_storyteller_cancels() -> None:
