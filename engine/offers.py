@@ -98,13 +98,16 @@ def pressed_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | Non
 
 
 def will_spend_refusal(
-    roll: RollRecord | None, user_id: int, pool: WillPool | None
+    roll: RollRecord | None, user_id: int, pool: WillPool | None, *, sheet_gone: bool = False
 ) -> PressRefusal | None:
     """Why Spend Will would not act on this roll now (§4: the roller only, once per roll,
-    not after a Beat, not once closed, not from an empty tracked pool); None when it would."""
+    not after a Beat, not once closed, not from an empty tracked pool, not once the sheet
+    it was rolled with is deleted: ``sheet_gone``); None when it would."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
+    if sheet_gone:
+        return PressRefusal.SHEET_GONE
     if roll.beat:
         return PressRefusal.BEAT_TAKEN
     by_state = {
@@ -121,11 +124,16 @@ def will_spend_refusal(
     return None
 
 
-def beat_refusal(roll: RollRecord | None, user_id: int) -> PressRefusal | None:
-    """Why Take a Beat would not act on this roll now; None when it would."""
+def beat_refusal(
+    roll: RollRecord | None, user_id: int, *, sheet_gone: bool = False
+) -> PressRefusal | None:
+    """Why Take a Beat would not act on this roll now (not once the sheet it was rolled
+    with is deleted: ``sheet_gone``, its Beat has nowhere to go); None when it would."""
     refused = pressed_refusal(roll, user_id)
     if refused is not None or roll is None:
         return refused
+    if sheet_gone:
+        return PressRefusal.SHEET_GONE
     if roll.beat:
         return PressRefusal.BEAT_TAKEN
     if roll.closed:

@@ -198,6 +198,9 @@ class PressRefusal(StrEnum):
     ALREADY_RETRIED = "already_retried"
     STALE = "stale"
     """The roll no longer offers this button (Will turned its failure into a success)."""
+    SHEET_GONE = "sheet_gone"
+    """The roll was made with a character whose sheet was deleted since: its Will and
+    Beats are gone with it."""
     BUSY = "busy"
     """The table kept changing while the bot tried to act (rare concurrent writes)."""
 

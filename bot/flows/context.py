@@ -59,7 +59,7 @@ class Ctx:
     ) -> Query[tuple[ChannelConfig, CharacterRecord | None]]:
         """The settings in force here (with the member's active character if
         ``character``, else None) as a query, to read in one statement with another read
-        (``Queries.both``, ``RollRepository.beside_with_pool``)."""
+        (``Queries.both``, ``RollRepository.beside_pressed``)."""
         return SettingsRepository.config_query(
             self.guild_id, self.channel_id, self.parent_id,
             self.user_id if character else NOBODY,

@@ -722,13 +722,15 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     roll_id = press.key
     read = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
 
-    def refusal(roll: RollRecord | None, pool: WillPool | None) -> PressRefusal | None:
+    def refusal(
+        roll: RollRecord | None, pool: WillPool | None, sheet_gone: bool
+    ) -> PressRefusal | None:
         if beat:
-            return beat_refusal(roll, ctx.user_id)
-        return will_spend_refusal(roll, ctx.user_id, pool)
+            return beat_refusal(roll, ctx.user_id, sheet_gone=sheet_gone)
+        return will_spend_refusal(roll, ctx.user_id, pool, sheet_gone=sheet_gone)
 
     roll = read.roll
-    refused = refusal(roll, read.pool)
+    refused = refusal(roll, read.pool, read.sheet_gone)
     if refused is not None or roll is None:
         raise UserError(_(REFUSALS[refused or PressRefusal.NOT_FOUND]))
     record = read.record
@@ -748,8 +750,8 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         current, now = pressed.roll, pressed.action
         pool = (pressed.pool if current is not None and current.roller_id == record.owner_id
                 else tx.will.get(record.guild_id, record.owner_id, roll.character_id))
-        why = refusal(current, pool)
-        if why is not None:  # a second press came first
+        why = refusal(current, pool, pressed.sheet_gone)
+        if why is not None:  # a second press came first (or the sheet went)
             raise Conflict(_(REFUSALS[why]))
         if now is None or now.version != record.version:
             raise Conflict(_(wording.ROLL_MOVED_ON))

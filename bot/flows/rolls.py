@@ -686,6 +686,8 @@ class ActionRoll:
     roll: RollRecord | None
     record: ActionRecord | None
     pool: WillPool | None
+    sheet_gone: bool = False
+    """The roll was made with a character whose sheet was deleted since."""
 
 
 def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
@@ -693,7 +695,7 @@ def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
     one statement."""
     (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
     return ActionRoll(config=config, roll=pressed.roll, record=pressed.action,
-                      pool=pressed.pool)
+                      pool=pressed.pool, sheet_gone=pressed.sheet_gone)
 
 
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
@@ -736,8 +738,9 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     def spend(tx: Tx) -> tuple[ChannelConfig, RollRecord, WillPool | None]:
         # Every read before the first write, in one statement (PostgreSQL holds the
         # writes back and sends them with COMMIT).
-        (config, _), record, pool = tx.rolls.beside_with_pool(ctx.config_query(), roll_id)
-        refused = will_spend_refusal(record, ctx.user_id, pool)
+        (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
+        record, pool = pressed.roll, pressed.pool
+        refused = will_spend_refusal(record, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
         if refused is not None or record is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = spend_will(record.result, deps.faces)  # RuleError: nothing written
@@ -777,7 +780,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # (or the sheet) the Beat goes to (PostgreSQL holds the writes back until COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
         roll = pressed.roll
-        refused = beat_refusal(roll, ctx.user_id)
+        refused = beat_refusal(roll, ctx.user_id, sheet_gone=pressed.sheet_gone)
         if refused is not None or roll is None:
             raise Conflict(refused or PressRefusal.NOT_FOUND)
         result = take_beat(roll.result)

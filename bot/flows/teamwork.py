@@ -643,7 +643,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows;
     on the primary's, the teamwork's result."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
-    refused = will_spend_refusal(state.roll, ctx.user_id, state.pool)
+    refused = will_spend_refusal(state.roll, ctx.user_id, state.pool,
+                                 sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
     roll, record, _action = _helper_state(state, ctx)
@@ -656,6 +657,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # The roll, its pool and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
         pool = pressed.pool
+        if pressed.sheet_gone:
+            raise Conflict(PressRefusal.SHEET_GONE)
         changed = (tx.rolls.spend_will(roll_id, ctx.user_id, result, read=pressed.roll)
                    if will.can_spend(pool) and pressed.roll is not None else None)
         if changed is None:
@@ -680,7 +683,7 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     bonus follows (a helper's dramatic failure costs the primary dice); on the primary's,
     the teamwork's result."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
-    refused = beat_refusal(state.roll, ctx.user_id)
+    refused = beat_refusal(state.roll, ctx.user_id, sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
     roll, record, _action = _helper_state(state, ctx)
@@ -692,6 +695,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
         # The roll, its Beats (or sheet) and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
+        if pressed.sheet_gone:
+            raise Conflict(PressRefusal.SHEET_GONE)
         changed = (None if pressed.roll is None
                    else tx.rolls.take_beat(roll_id, ctx.user_id, result, read=pressed.roll))
         if changed is None:

@@ -87,6 +87,10 @@ REFUSALS: dict[PressRefusal, str] = {
         "This roll was already rolled again (or tried again): use the newer roll's buttons."
     ),
     PressRefusal.STALE: STALE_BUTTON,
+    PressRefusal.SHEET_GONE: N_(
+        "The character this roll was made with has been deleted, so its Will and Beats "
+        "can no longer change: nothing was changed."
+    ),
     PressRefusal.BUSY: N_(
         "The table changed several times while I tried: nothing was rolled, try again."
     ),

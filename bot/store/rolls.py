@@ -234,6 +234,13 @@ class Pressed(NamedTuple):
     action: ActionRecord | None
     """The action the roll was made in (extended, teamwork), if any."""
 
+    @property
+    def sheet_gone(self) -> bool:
+        """The roll was made with a character whose sheet is no longer there (deleted):
+        neither Will nor a Beat has a sheet to act on."""
+        return (self.roll is not None and self.roll.character_id is not None
+                and self.character is None)
+
 
 class RollRepository(Repository):
     """Rolls and their buttons: Spend Will, Take a Beat, Try again; closing; history; void."""
@@ -473,15 +480,6 @@ class RollRepository(Repository):
             (guild_id, channel_id, kind.value, key, key),
             parse,
         )
-
-    def beside_with_pool(
-        self, first: Query[T], roll_id: int
-    ) -> tuple[T, RollRecord | None, WillPool | None]:
-        """``first`` (a one-row read such as the settings), a roll (:meth:`get`) and its
-        roller's Will pool as WillRepository.get reads it (the character's, when the roll
-        was a character's), in one statement."""
-        found, pressed = self._both(first, self.pressed_query(roll_id))
-        return found, pressed.roll, pressed.pool
 
     def beside_pressed(self, first: Query[T], roll_id: int) -> tuple[T, Pressed]:
         """``first`` (a one-row read such as the settings) and a roll with what its

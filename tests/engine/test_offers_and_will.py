@@ -323,3 +323,15 @@ def test_cofd_extra_and_resistance_at_the_pool_limit_are_rolled() -> None:
     result = roll(request, ScriptedFaces([10]))
     assert not result.refused
     assert result.successes == 101  # the chance die's 10, and 100 extra successes
+
+
+def test_a_roll_whose_sheet_was_deleted_takes_no_will_and_no_beat() -> None:
+    """Will and Beats are the character's (RULES.md §6): once the sheet a roll was made
+    with is deleted they have nowhere to come from or go, after who may press at all."""
+    roll = record(FAILURE, label="Climb")
+    assert offers.will_spend_refusal(roll, ROLLER, None, sheet_gone=True) \
+        is PressRefusal.SHEET_GONE
+    assert offers.beat_refusal(roll, ROLLER, sheet_gone=True) is PressRefusal.SHEET_GONE
+    assert offers.beat_refusal(roll, OTHER, sheet_gone=True) is PressRefusal.NOT_ROLLER
+    assert offers.will_spend_refusal(roll, ROLLER, None) is None
+    assert offers.beat_refusal(roll, ROLLER) is None

@@ -10,12 +10,15 @@ import pytest
 from bot.edge.ids import parse
 from bot.flows import characters, clock, config, rolls, will
 from bot.flows.characters import Member
+from bot.render.buttons import REFUSALS
 from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
 from bot.store.characters import CharacterRepository
+from bot.store.will import WillRepository
 from engine.characters import MAX_CHARACTERS, exported, new_sheet
-from engine.models import Ruleset
+from engine.models import Ruleset, WillUse
 from engine.parser import parse_pool_names
+from engine.records import PressRefusal
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
 
 OTHER_CHANNEL = 2_000_000_000_000_000_099
@@ -518,10 +521,18 @@ async def test_a_deleted_sheets_roll_never_spends_or_gives_to_the_next_sheet(
 
     table.faces.add(2, 2, 2)
     pressed = rolls.spend_will_pressed if button == "will" else rolls.take_beat_pressed
-    await table.run(pressed(table.deps, table.ctx(), press.key))
+    refused = await table.run(pressed(table.deps, table.ctx(), press.key))
 
     after = await table.store.read(lambda tx: tx.characters.active(GUILD, newcomer, CHANNEL))
     assert after == before
+    # nor anywhere else: the Will and Beats it would change went with the sheet
+    assert refused.answer.ephemeral
+    assert refused.answer.text == REFUSALS[PressRefusal.SHEET_GONE]
+    roll = await table.store.read(lambda tx: tx.rolls.get(press.key))
+    assert roll is not None and roll.result.will is WillUse.NONE and not roll.result.beat
+    pool, beats = await table.store.read(lambda tx: tx.queries.one(
+        WillRepository.member_query(GUILD, ALICE)))
+    assert (pool, beats) == (None, 0), "not the member's own either"
 
 
 async def test_autocomplete_offers_the_active_characters_traits_with_values(

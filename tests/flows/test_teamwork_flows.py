@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any
 
 from bot.edge import ids
-from bot.flows import teamwork
+from bot.flows import characters, teamwork
 from bot.flows.reply import Edit
 from bot.flows.rolls import build_request
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
@@ -425,3 +425,24 @@ async def test_a_teamwork_saved_before_schema_versions_still_loads(table: Table)
     assert old.schema_version == 1
     assert old.status is Status.OPEN
     assert record.kind is ActionKind.TEAMWORK
+
+
+async def test_a_helper_s_buttons_refuse_once_their_sheet_is_deleted(table: Table) -> None:
+    """A helper who rolled as a character and deleted it since: their roll's Spend Will and
+    Take a Beat have no sheet to act on, so they change nothing (the card keeps its bonus)."""
+    await table.run(characters.create(table.deps, table.ctx(BOB), "Bobby"))
+    _, action_id = await begin(table)
+    table.faces.add(2, 3)
+    helped = await help_form(table, BOB, action_id, "2")
+    assert helped.answer.buttons == [SPEND_WILL, TAKE_BEAT]
+    confirm = ids.parse((await table.run(characters.delete(table.deps, table.ctx(BOB))))
+                        .answer.custom_ids[0])
+    assert confirm is not None
+    await table.run(characters.pressed(table.deps, table.ctx(BOB), confirm))
+    for button in ("will", "beat"):
+        press = ids.Press(ids.Kind.HELPER_ROLL, button, roll_id(helped))
+        table.faces.add(9, 9, 9)
+        said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+        assert said.answer.text == REFUSALS[PressRefusal.SHEET_GONE]
+    helper = (await state(table, action_id)).teamwork.helpers[0]
+    assert helper.result.successes == 0 and not helper.result.beat

@@ -656,7 +656,8 @@ async def test_a_roll_comes_with_its_rollers_pool_as_the_pool_is_read_alone(
     settings = SettingsRepository.config_query(GUILD, CHANNEL, None)
 
     def both(tx: Tx, roll_id: int) -> tuple[object, object]:
-        (config, _), *together = tx.rolls.beside_with_pool(settings, roll_id)
+        (config, _), pressed = tx.rolls.beside_pressed(settings, roll_id)
+        together = (pressed.roll, pressed.pool)
         alone = tx.rolls.get(roll_id)
         pool = None if alone is None else tx.will.get(
             alone.guild_id, alone.roller_id, alone.character_id)
