@@ -4,6 +4,11 @@ Who may change what is decided here from the member's permissions: every command
 visible to every member (players read `/config show`), so no command relies on Discord
 hiding it. A change is one write that reads the
 settings in force before it (the confirmation's "old", and its text-only mode): one trip.
+
+``default`` (a value of `/config set`, a choice of `/config ruleset`) clears a value of
+the channel's own, so that it follows the server again (a thread: its channel); with
+``scope:server``, the server's own, so that it follows the default (COMMANDS.md: "A channel
+without its own ruleset uses the server's; a server without one uses `cofd`").
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import TypeVar
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.rolls import format_parts
-from bot.render.lang import _, speaking, voice
+from bot.render.lang import _, public_voice, speaking, voice
 from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
     ONLY_LANGUAGE_SERVER_WIDE,
@@ -23,6 +28,8 @@ from bot.render.messages import (
 )
 from bot.render.rolls import RULESET_NAMES
 from bot.render.state import (
+    DEFAULT,
+    FOLLOW_SERVER,
     SETTING_NAMES,
     SETTING_VALUES,
     config_changed,
@@ -52,8 +59,9 @@ OFF = frozenset({"off", "no", "false", "0"})
 #: The largest `fistful` Successive Action Penalty step a channel may set.
 MAX_STEP = 5
 SCOPES = ("channel", "server")
-#: (name shown, value) of each ruleset and the /config set options, for the commands' choices.
-RULESETS = tuple((RULESET_NAMES[each], each.value) for each in Ruleset)
+#: (name shown, value) of each ruleset and the /config set options, for the commands' choices;
+#: the last ruleset choice clears the channel's own (or the server's).
+RULESETS = (*((RULESET_NAMES[each], each.value) for each in Ruleset), (FOLLOW_SERVER, DEFAULT))
 #: (name shown, value) of each /config set option.
 OPTIONS = tuple((SETTING_NAMES[option], option.value) for option in SETTING_VALUES)
 #: Value suggestions offered at most (Discord's limit for autocomplete).
@@ -86,14 +94,17 @@ def _manages_guild(ctx: Ctx) -> None:
         raise UserError(missing_permissions(["manage_guild"]))
 
 
-def _choice(kind: type[E], name: str, text: str, accepted: tuple[E, ...]) -> E:
-    """A choice as the command sent it, checked again (a forged interaction may send any)."""
+def _choice(
+    kind: type[E], name: str, text: str, accepted: tuple[E, ...], *, also: tuple[str, ...] = ()
+) -> E:
+    """A choice as the command sent it, checked again (a forged interaction may send any);
+    ``also``: other values the caller took first, named in the refusal too."""
     try:
         chosen = kind(text)
     except ValueError:
         chosen = None
     if chosen not in accepted:
-        raise UserError(not_a_choice(name, [each.value for each in accepted]))
+        raise UserError(not_a_choice(name, [*(each.value for each in accepted), *also]))
     return chosen
 
 
@@ -144,8 +155,10 @@ async def show(deps: Deps, ctx: Ctx) -> Reply:
 
 
 async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> Reply:
-    """The ruleset of this channel (Manage Channels) or of the server (Manage Server)."""
-    rules = _choice(Ruleset, "ruleset", chosen, tuple(Ruleset))
+    """The ruleset of this channel (Manage Channels) or of the server (Manage Server);
+    ``default``: none of its own."""
+    rules = None if chosen == DEFAULT else _choice(Ruleset, "ruleset", chosen, tuple(Ruleset),
+                                                   also=(DEFAULT,))
     if scope not in SCOPES:
         raise UserError(not_a_choice("scope", SCOPES))
     if scope == "server":
@@ -166,7 +179,8 @@ async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> 
             ctx.guild_id, ctx.channel_id, ChannelOption.RULESET, rules, ctx.parent_id
         )
         with speaking(ctx.public_voice(config)):
-            return config_changed(ChannelOption.RULESET, ctx.channel_id, change)
+            return config_changed(ChannelOption.RULESET, ctx.channel_id, change,
+                                  cleared=rules is None)
 
     return say(await deps.store.write(channel), ephemeral=False)
 
@@ -187,21 +201,25 @@ async def set_option(
         _manages_guild(ctx)
     else:
         _manages_channel(ctx)
-    parsed = parse_option(chosen, value)
+    cleared = value.strip().casefold() == DEFAULT
+    parsed = None if cleared else parse_option(chosen, value)
 
     def write(tx: Tx) -> Reply:
-        if scope == "server" and isinstance(parsed, Language):
-            language = parsed
+        if scope == "server":  # the language (checked above)
+            language = parsed if isinstance(parsed, Language) else None
             server_change = tx.settings.set_guild_language(ctx.guild_id, language)
-            with speaking(voice(language)):
+            # said in the new language: cleared, the server's on Discord
+            with speaking(voice(language) if language is not None
+                          else public_voice(None, ctx.guild_locale)):
                 return say(server_language_changed(server_change), ephemeral=False)
         change, config = tx.settings.set_channel_option(
             ctx.guild_id, ctx.channel_id, chosen, parsed, ctx.parent_id
         )
-        if chosen is ChannelOption.PRESSURE and parsed is False:
+        if chosen is ChannelOption.PRESSURE and change.new is False:
             tx.attempts.reset_channel(ctx.guild_id, ctx.channel_id, threads=True)
         with speaking(ctx.public_voice(config)):
-            return say(config_changed(chosen, ctx.channel_id, change), ephemeral=False)
+            return say(config_changed(chosen, ctx.channel_id, change, cleared=cleared),
+                       ephemeral=False)
 
     return await deps.store.write(write)
 

@@ -348,6 +348,14 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             ),
         ),
         (
+            _("Back to the server's"),
+            _(
+                "`default` (a choice of `/config ruleset`, a value of `/config set`) takes "
+                "away this channel's own value: it follows the server's again (a thread, its "
+                "channel's). With `scope:server`, the server's own goes, back to the default."
+            ),
+        ),
+        (
             _("Who"),
             _(
                 "Everyone can read `/config show`. Admins (Manage Server, or Manage Channels "

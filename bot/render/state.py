@@ -76,16 +76,28 @@ SETTING_NAMES: dict[ChannelOption, str] = {
 }
 
 
+#: The value that clears a setting of the channel's (or the server's) own: it then follows
+#: the level above (a thread its channel, a channel the server, the server the default).
+DEFAULT: Final = "default"
+#: /config ruleset's choice of :data:`DEFAULT`, as members read it.
+FOLLOW_SERVER: Final = N_("Follow the server's (for the server: the default, cofd)")
+
+
 def setting_values(option: ChannelOption) -> str:
     """What /config set accepts for ``option``, in the voice in force."""
-    if option is ChannelOption.LANGUAGE:  # the codes themselves, no words
-        return SETTING_VALUES[option]
-    return _(SETTING_VALUES[option])
+    values = (SETTING_VALUES[option] if option is ChannelOption.LANGUAGE  # codes, no words
+              else _(SETTING_VALUES[option]))
+    return _("{values}, or {default} (follow the server's)", values=values, default=DEFAULT)
 
 
 def setting_choices(option: ChannelOption) -> tuple[tuple[str, str], ...]:
     """(value to type, what it means) of each setting: /config set's value suggestions,
-    in the voice in force."""
+    in the voice in force; the last clears the channel's own value."""
+    return (*_own_choices(option), (DEFAULT, _(
+        "no value of this channel's own: follow the server's (a thread: its channel's)")))
+
+
+def _own_choices(option: ChannelOption) -> tuple[tuple[str, str], ...]:
     match option:
         case ChannelOption.WILL_TIMING:
             return (
@@ -330,11 +342,17 @@ def server_language_changed(change: Change[Language | None]) -> str:
     )
 
 
-def config_changed(option: ChannelOption, channel_id: int, change: Change[Any]) -> str:
-    """A channel's setting changed, confirmed in a sentence naming the channel."""
+def config_changed(
+    option: ChannelOption, channel_id: int, change: Change[Any], *, cleared: bool = False
+) -> str:
+    """A channel's setting changed, confirmed in a sentence naming the channel; ``cleared``:
+    its own value went, and it follows the level above."""
     name = _(SETTING_NAMES[option])
     new, old = _setting_value(option, change.new), _setting_value(option, change.old)
     channel = f"<#{channel_id}>"
+    if cleared:
+        return _("{setting} in {channel} now follows the server's (a thread: its channel's):"
+                 " {new} (it was {old}).", setting=name, channel=channel, new=new, old=old)
     if change.new == change.old:
         return _("{setting} in {channel} stays {new}: it already was.",
                  setting=name, channel=channel, new=new)

@@ -63,6 +63,24 @@ async def test_a_channel_without_its_own_ruleset_uses_the_servers_and_its_own_wi
     assert "Fist Full of Dice" in (await ask(table.ada, table.channel, "config show")).text
 
 
+async def test_the_default_choice_gives_a_channel_back_to_the_servers_ruleset(
+    table: Table, start: StartRealBot
+) -> None:
+    await start()
+    await ask(table.admin, table.channel, "config ruleset", ruleset="fistful")
+    await ask(table.admin, table.channel, "config ruleset", ruleset="v20", scope="server")
+
+    reply = await ask(table.admin, table.channel, "config ruleset", ruleset="default")
+
+    assert reply.text == (
+        f"Ruleset in <#{table.channel.id}> now follows the server's (a thread: its"
+        " channel's): Classic World of Darkness (V20 / Dark Ages) (it was Fist Full of Dice"
+        " (table procedure))."
+    )
+    assert "Classic World of Darkness" in (
+        await ask(table.ada, table.channel, "config show")).text
+
+
 async def test_a_thread_follows_its_channel(
     fake: FakeDiscord, table: Table, start: StartRealBot
 ) -> None:
@@ -272,6 +290,8 @@ async def test_config_set_suggests_the_values_of_the_option_chosen(
     assert [(choice["name"], choice["value"]) for choice in found] == [
         ("any: declare Will with a roll or spend it after with the button", "any"),
         ("before: declare Will with the roll only (no Spend Will button)", "before"),
+        ("default: no value of this channel's own: follow the server's (a thread: its"
+         " channel's)", "default"),
     ]
 
 

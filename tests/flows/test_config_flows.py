@@ -50,7 +50,7 @@ async def test_the_server_ruleset_needs_manage_server(table: Table) -> None:
 async def test_a_forged_ruleset_or_scope_is_refused_clearly(table: Table) -> None:
     ruleset = await table.run(config.ruleset(table.deps, admin(table), "d20"))
     scope = await table.run(config.ruleset(table.deps, admin(table), "v20", "galaxy"))
-    assert ruleset.answer.text == "ruleset must be one of: cofd, v20, fistful."
+    assert ruleset.answer.text == "ruleset must be one of: cofd, v20, fistful, default."
     assert scope.answer.text == "scope must be one of: channel, server."
 
 
@@ -72,7 +72,7 @@ async def test_set_changes_an_option_and_refuses_a_value_it_does_not_know(table:
         f"Dice order in <#{CHANNEL}> is now sorted (it was rolled)."
     )
     assert refused.answer.ephemeral
-    assert "rolled | sorted" in refused.answer.text
+    assert "rolled | sorted, or default (follow the server's)" in refused.answer.text
 
 
 async def test_set_needs_manage_channels(table: Table) -> None:
@@ -183,11 +183,82 @@ def test_set_suggests_the_values_of_the_chosen_option_with_their_meaning() -> No
     assert config.value_suggestions("dice_order", "") == [
         ("rolled: dice in the order they were rolled", "rolled"),
         ("sorted: dice sorted from highest to lowest", "sorted"),
+        ("default: no value of this channel's own: follow the server's (a thread: its"
+         " channel's)", "default"),
     ]
     assert [value for _, value in config.value_suggestions("fistful_step", "")] == [
-        "0", "1", "2", "3", "4", "5",
+        "0", "1", "2", "3", "4", "5", "default",
     ]
-    assert config.value_suggestions("pressure", "of") == [
+    assert config.value_suggestions("pressure", "off") == [
         ("off: no pressure: no successive-attempt penalties", "off"),
     ]
     assert config.value_suggestions("not an option", "") == []
+
+
+async def test_default_clears_the_channel_s_own_ruleset_so_it_follows_the_server(
+    table: Table,
+) -> None:
+    """COMMANDS.md: a channel without its own ruleset uses the server's. ``default`` takes
+    the channel's own away again; the confirmation says what it follows and what it is."""
+    await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "v20"))
+    server = await table.run(config.ruleset(table.deps, admin(table), "fistful", "server"))
+    assert f"<#{CHANNEL}> keeps its own ruleset" in server.answer.text
+    said = await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "default"))
+    assert said.answer.message.content == (
+        f"Ruleset in <#{CHANNEL}> now follows the server's (a thread: its channel's):"
+        " Fist Full of Dice (table procedure) (it was Classic World of Darkness"
+        " (V20 / Dark Ages))."
+    )
+    now = await table.store.read(lambda tx: tx.settings.config(GUILD, CHANNEL))
+    assert now.ruleset is Ruleset.FISTFUL
+    again = await table.run(config.ruleset(table.deps, admin(table), "v20", "server"))
+    assert "Every channel follows it." in again.answer.text
+    cleared = await table.run(config.ruleset(table.deps, admin(table), "default", "server"))
+    assert cleared.answer.message.content.startswith(
+        "The server's ruleset is now Chronicles of Darkness (2e)")
+    player = await table.run(config.ruleset(table.deps, table.ctx(ALICE), "default"))
+    assert "Manage Channels" in player.answer.text
+
+
+async def test_default_clears_an_option_of_a_thread_so_it_follows_its_channel(
+    table: Table,
+) -> None:
+    thread = table.ctx(STORYTELLER, channel_id=55, parent_id=CHANNEL)
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "dice_order",
+                                      "sorted"))
+    await table.run(config.set_option(table.deps, thread, "dice_order", "rolled"))
+    said = await table.run(config.set_option(table.deps, thread, "dice_order", " Default "))
+    assert said.answer.message.content == (
+        "Dice order in <#55> now follows the server's (a thread: its channel's): sorted"
+        " (it was rolled)."
+    )
+    now = await table.store.read(lambda tx: tx.settings.config(GUILD, 55, CHANNEL))
+    assert now.dice_order.value == "sorted"
+    suggested = config.value_suggestions("dice_order", "def")
+    assert suggested[0][1] == "default"
+
+
+async def test_default_pressure_that_turns_pressure_off_forgets_the_attempts(
+    table: Table,
+) -> None:
+    thread = table.ctx(STORYTELLER, channel_id=55, parent_id=CHANNEL)
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
+    await table.run(config.set_option(table.deps, thread, "pressure", "on"))
+    await table.store.write(lambda tx: tx.attempts.save_failures(
+        GUILD, 55, ALICE, "climb", old=0, new=1, parent_id=CHANNEL))
+    await table.run(config.set_option(table.deps, thread, "pressure", "default"))
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, 55, ALICE, label="climb", turn=False, will=False))
+    assert standing.failures == 0, "the thread follows the channel's no pressure now"
+
+
+async def test_default_clears_the_server_s_language(table: Table) -> None:
+    table.speak(None, "pt-BR")
+    await table.run(config.set_option(table.deps, admin(table), "language", "es-ES", "server"))
+    said = await table.run(config.set_option(table.deps, admin(table), "language", "default",
+                                              "server"))
+    assert not said.answer.ephemeral
+    assert said.answer.text.startswith(  # said in the server's language on Discord
+        "O idioma do servidor agora é o idioma do servidor no Discord (era Español).")
+    guild = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert guild.language is None

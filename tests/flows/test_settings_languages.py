@@ -173,6 +173,8 @@ def test_value_suggestions_speak_the_members_language() -> None:
     assert suggested == [
         ("rolled: dados en el orden en que se tiraron", "rolled"),
         ("sorted: dados de mayor a menor", "sorted"),
+        ("default: sin valor propio del canal: sigue el del servidor (un hilo: el de su"
+         " canal)", "default"),
     ]
     assert step == [("1: 1 dado menos por acción anterior en este turno", "1")]
 
