@@ -195,9 +195,12 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
 
 def closed_edits(closed: list[RollRecord], config: ChannelConfig) -> tuple[Edit, ...]:
     """Messages of rolls just closed whose buttons changed (Spend Will, Take a Beat, Try
-    again go), in the background; a card that keeps the same buttons is left alone."""
+    again go), in the background; a card that keeps the same buttons is left alone. A roll
+    made in an action (a teamwork helper's or primary's, an extended action's) keeps the
+    message its action drew (its title, its part in the action): only its buttons go."""
     return tuple(
-        Edit(record.channel_id, record.message_id, roll_message(record, config))
+        Edit(record.channel_id, record.message_id,
+             Message() if record.action_id is not None else roll_message(record, config))
         for record in closed
         if record.message_id is not None and not record.private and closing_changes(record)
     )

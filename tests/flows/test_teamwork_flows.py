@@ -6,10 +6,11 @@ from functools import partial
 from typing import Any
 
 from bot.edge import ids
-from bot.flows import characters, teamwork
+from bot.flows import characters, rolls, teamwork
 from bot.flows.reply import Edit
 from bot.flows.rolls import build_request
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
+from bot.render.message import Message
 from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
 from bot.store import Tx
 from engine.models import Ruleset, Term
@@ -24,6 +25,7 @@ from engine.records import (
 )
 from engine.table.teamwork import Status, TeamworkAction
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
+from tests.flows.test_roll_flows import ask
 
 CARA = 3_000_000_000_000_000_006
 
@@ -446,3 +448,19 @@ async def test_a_helper_s_buttons_refuse_once_their_sheet_is_deleted(table: Tabl
         assert said.answer.text == REFUSALS[PressRefusal.SHEET_GONE]
     helper = (await state(table, action_id)).teamwork.helpers[0]
     assert helper.result.successes == 0 and not helper.result.beat
+
+
+async def test_a_helper_s_next_roll_takes_only_the_buttons_off_their_help(table: Table) -> None:
+    """A member's next roll closes their earlier ones: a roll made in a teamwork keeps the
+    message the teamwork drew (its "Helping" title), losing only its buttons."""
+    _, action_id = await begin(table)
+    table.faces.add(2, 3)
+    helped = await help_form(table, BOB, action_id, "2")
+    assert helped.answer.buttons == [SPEND_WILL, TAKE_BEAT]
+    helper = await table.store.read(partial(_roll_of, roll_id(helped)))
+    assert helper is not None and helper.message_id is not None
+    table.faces.add(8)
+    rolled = await table.run(rolls.roll(table.deps, table.ctx(BOB), ask(1), label=None,
+                                        private=False))
+    (edit,) = [each for each in rolled.of("edit") if each.target == helper.message_id]
+    assert edit.message == Message(), "no new text: only the buttons go"
