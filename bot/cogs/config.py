@@ -77,19 +77,23 @@ class Config(commands.GroupCog, group_name="config"):
 
     @app_commands.command(name="storyteller")
     @app_commands.describe(
-        role="Members with this role are the Storyteller (besides Manage Channels)",
+        role="Members with this role are the Storyteller, as Manage Channels is (default: keep it)",
         channel="Where full copies of secret rolls go (default: keep the current one)",
+        clear="Take the Storyteller role, the copies channel or both away",
     )
     async def storyteller(
         self,
         interaction: discord.Interaction,
-        role: discord.Role,
+        role: discord.Role | None = None,
         channel: discord.TextChannel | None = None,
+        clear: Literal["role", "copies", "both"] | None = None,
     ) -> None:
         """Admin: set the Storyteller role, and where copies of secret rolls go."""
         flow = config.storyteller(
-            deps_of(interaction), ctx_of(interaction), role.id,
+            deps_of(interaction), ctx_of(interaction),
+            role.id if role is not None else None,
             channel.id if channel is not None else None,
+            clear,
         )
         await run(flow, DiscordResponder(interaction))
 

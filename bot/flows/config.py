@@ -22,9 +22,11 @@ from bot.render.lang import _, public_voice, speaking, voice
 from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
     ONLY_LANGUAGE_SERVER_WIDE,
+    STORYTELLER_NOTHING_GIVEN,
     missing_permissions,
     not_a_choice,
     not_a_setting_value,
+    storyteller_contradiction,
 )
 from bot.render.rolls import RULESET_NAMES
 from bot.render.state import (
@@ -224,16 +226,35 @@ async def set_option(
     return await deps.store.write(write)
 
 
-async def storyteller(deps: Deps, ctx: Ctx, role_id: int, channel_id: int | None = None) -> Reply:
-    """The Storyteller role, and where copies of secret rolls go (Manage Server); without a
-    channel the current one is kept."""
+#: What `/config storyteller clear:` takes away: the role, the copies channel, or both.
+CLEARS = ("role", "copies", "both")
+
+
+async def storyteller(
+    deps: Deps, ctx: Ctx, role_id: int | None, channel_id: int | None = None,
+    clear: str | None = None,
+) -> Reply:
+    """The Storyteller role, and where copies of secret rolls go (Manage Server); what is
+    not given is kept, and ``clear`` takes the role, the copies channel or both away
+    (a copies channel deleted since would otherwise warn at every secret roll)."""
     _manages_guild(ctx)
+    if clear is not None and clear not in CLEARS:
+        raise UserError(not_a_choice("clear", CLEARS))
+    role_goes, copies_go = clear in {"role", "both"}, clear in {"copies", "both"}
+    if role_id is None and channel_id is None and clear is None:
+        raise UserError(_(STORYTELLER_NOTHING_GIVEN))
+    if role_id is not None and role_goes:
+        raise UserError(storyteller_contradiction("role"))
+    if channel_id is not None and copies_go:
+        raise UserError(storyteller_contradiction("channel"))
     if role_id == ctx.guild_id:  # @everyone's id is the server's
         raise UserError(_(EVERYONE_IS_NO_STORYTELLER))
 
     def write(tx: Tx) -> str:
         change, config = tx.settings.set_storyteller(
-            ctx.guild_id, role_id, channel_id, keep_channel=channel_id is None,
+            ctx.guild_id, role_id, channel_id,
+            keep_role=role_id is None and not role_goes,
+            keep_channel=channel_id is None and not copies_go,
             where=(ctx.channel_id, ctx.parent_id),
         )
         with speaking(ctx.public_voice(config)):

@@ -327,7 +327,8 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             _(
                 "`/config show` · `/config ruleset ruleset:<cofd|v20|fistful> "
                 "[scope:channel|server]` · `/config set option:<name> value:<value>` · "
-                "`/config storyteller role:<role> [channel:<channel>]`\n"
+                "`/config storyteller [role:<role>] [channel:<channel>] "
+                "[clear:role|copies|both]`\n"
                 "This channel's ruleset is **{name}**. A channel without one uses the "
                 "server's; a server without one uses cofd.",
                 name=_(RULESET_NAMES[ruleset]),

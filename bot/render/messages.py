@@ -53,6 +53,15 @@ ONLY_LANGUAGE_SERVER_WIDE = N_(
     " /config ruleset scope:server): leave scope at channel for this setting."
 )
 EVERYONE_IS_NO_STORYTELLER = N_("@everyone cannot be the Storyteller role: pick a role.")
+STORYTELLER_NOTHING_GIVEN = N_(
+    "Say what to change: role: (the Storyteller role), channel: (where copies of secret"
+    " rolls go), or clear: (take the role, the copies or both away)."
+)
+
+
+def storyteller_contradiction(option: str) -> str:
+    """`/config storyteller` setting a value and clearing it at once."""
+    return _("{option}: sets what clear: takes away: give one of them.", option=option)
 WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<n>.")
 
 #: Discord's permissions the bot asks for, as members read them (any other is spelled

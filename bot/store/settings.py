@@ -220,14 +220,17 @@ class SettingsRepository(Repository):
 
     def set_storyteller(
         self, guild_id: int, role_id: int | None, channel_id: int | None, *,
-        keep_channel: bool = False, where: tuple[int, int | None] = (NOBODY, None),
+        keep_role: bool = False, keep_channel: bool = False,
+        where: tuple[int, int | None] = (NOBODY, None),
     ) -> tuple[Change[GuildSettings], ChannelConfig]:
         """Set both the Storyteller role and the channel for copies of secret rolls (None
-        clears one; with ``keep_channel`` the channel stays as it was). Answers the
+        clears one; with ``keep_role`` / ``keep_channel`` it stays as it was). Answers the
         server's settings before and after, and the settings in force after it in the
         channel ``where`` (its id and its parent's)."""
         levels = self._levels(guild_id, *where)
         old = levels.guild()
+        if keep_role:
+            role_id = old.storyteller_role_id
         if keep_channel:
             channel_id = old.storyteller_channel_id
         self._do(

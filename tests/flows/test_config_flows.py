@@ -154,6 +154,48 @@ async def test_the_storyteller_role_keeps_the_copies_channel_unless_given(table:
     assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (78, COPIES)
 
 
+async def test_clear_takes_the_copies_channel_or_the_role_away_and_keeps_the_rest(
+    table: Table,
+) -> None:
+    """A copies channel deleted since warns the roller of every secret roll: an admin can
+    turn copies off (and take the role away) without naming what stays."""
+    await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
+    copies = await table.run(config.storyteller(table.deps, admin(table), None,
+                                                clear="copies"))
+    assert copies.answer.text == (
+        "The Storyteller role is now <@&77>, as before. Anyone with Manage Channels is a"
+        f" Storyteller too.\nCopies of secret rolls go to no channel (it was <#{COPIES}>)."
+    )
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (77, None)
+    await table.run(config.storyteller(table.deps, admin(table), None, COPIES))
+    role = await table.run(config.storyteller(table.deps, admin(table), None, clear="role"))
+    assert "The Storyteller role is now no role (it was <@&77>)." in role.answer.text
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (None, COPIES)
+    await table.run(config.storyteller(table.deps, admin(table), 77, None))
+    await table.run(config.storyteller(table.deps, admin(table), None, clear="both"))
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (None, None)
+
+
+async def test_storyteller_with_nothing_or_a_contradiction_is_refused(table: Table) -> None:
+    await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
+    nothing = await table.run(config.storyteller(table.deps, admin(table), None))
+    both = await table.run(config.storyteller(table.deps, admin(table), 78, clear="both"))
+    channel = await table.run(config.storyteller(table.deps, admin(table), None, 5,
+                                                 clear="copies"))
+    forged = await table.run(config.storyteller(table.deps, admin(table), None,
+                                                clear="everything"))
+    assert nothing.answer.text.startswith("Say what to change: role:")
+    assert both.answer.text == "role: sets what clear: takes away: give one of them."
+    assert channel.answer.text == "channel: sets what clear: takes away: give one of them."
+    assert forged.answer.text == "clear must be one of: role, copies, both."
+    assert all(each.answer.ephemeral for each in (nothing, both, channel, forged))
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (77, COPIES)
+
+
 async def test_everyone_cannot_be_the_storyteller_and_it_needs_manage_server(
     table: Table,
 ) -> None:
