@@ -33,6 +33,7 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Post, Reply, Sent, UserError
 from bot.render.buttons import (
     COPY_FAILED,
+    RULESET_CHANGED,
     beat_taken,
     cannot_roll,
     cannot_spend_will,
@@ -817,6 +818,8 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     refused = retry_refusal(record, ctx.user_id)
     if refused is not None or record is None:
         raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
+    if record.request.ruleset is not state.gathered.config.ruleset:
+        raise UserError(_(RULESET_CHANGED))
     # Will is not declared again: the retry offers Spend Will like any roll. The request
     # is the roll's own (a sheet's numbers as they were), so it is rolled as the character
     # that roll was made with, whichever is active now: its Will and Beats are that one's.

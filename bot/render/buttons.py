@@ -64,6 +64,11 @@ COPY_FAILED = N_(
     "/config storyteller."
 )
 
+RULESET_CHANGED = N_(
+    "This channel's ruleset changed since that roll, so Try again would roll it by rules the "
+    "table no longer plays: nothing was rolled. Roll it anew with /roll."
+)
+
 STALE_BUTTON = N_(
     "That button is out of date: the message changed since you saw it (a roll closed or an "
     "action moved on), so nothing was changed. Use the buttons it shows now."

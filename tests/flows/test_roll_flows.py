@@ -494,3 +494,20 @@ async def test_odds_show_the_pool_as_rolled_with_its_resistance(table: Table) ->
     said = await table.run(rolls.odds(table.deps, table.ctx(), ask(5, resist=2)))
 
     assert "Pool: 5 · -2 dice: resistance · = 3 dice" in said.answer.text
+
+
+async def test_try_again_after_the_channel_s_ruleset_changed_is_refused(table: Table) -> None:
+    """Try again rolls the roll's own request: once the table plays another ruleset here,
+    it would roll by rules no longer played, so it is refused and nothing is rolled."""
+    table.faces.add(3, 4)
+    first = _roll_id(await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="door",
+                                                private=False)))
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20))
+    table.faces.add(8, 8)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first))
+    assert said.answer.ephemeral
+    assert said.answer.text.startswith("This channel's ruleset changed since that roll")
+    assert table.faces.left == 2
+    stored = await table.store.read(lambda tx: tx.rolls.get(first))
+    assert stored is not None and not stored.retried and not stored.closed
