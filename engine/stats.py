@@ -412,3 +412,6 @@ class LoggedRoll(Frozen):
     beat: bool
     faces: str
     """Every face drawn, in the result's order, separated by spaces."""
+    character: str | None = None
+    """The character the roll was made with, by the name it had then (deleted since or
+    not: its past rolls stay in the log under its name)."""

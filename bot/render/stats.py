@@ -368,15 +368,21 @@ def _nice_ceiling(value: float) -> float:
 # --- the export -----------------------------------------------------------------------------
 
 #: The CSV header: column names are data for spreadsheets and scripts, the same in every
-#: language (like the values under them).
+#: language (like the values under them); a column added later goes last.
 _COLUMNS: Final = ("roll", "time_utc", "roller_id", "roller", "ruleset", "label", "secret",
-                   "void", "dice", "outcome", "successes", "will", "beat", "faces")
+                   "void", "dice", "outcome", "successes", "will", "beat", "faces",
+                   "character")
 
 
 def _cell(value: object) -> str:
-    """A cell no spreadsheet runs as a formula (names and labels are members' text)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in {"=", "+", "-", "@", "\t", "\r"} else text
+    """A cell no spreadsheet runs as a formula: text (names and labels are members' text)
+    that would start one is kept as text; a number stays a number (a chance die's pool of
+    -2 is summed and sorted as one)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return str(value)
+    return "'" + value if value[:1] in {"=", "+", "-", "@", "\t", "\r"} else value
 
 
 def export_csv(rows: Sequence[LoggedRoll]) -> bytes:
@@ -388,7 +394,7 @@ def export_csv(rows: Sequence[LoggedRoll]) -> bytes:
         writer.writerow([_cell(value) for value in (
             row.id, row.created_at, row.roller_id, row.roller_name, row.ruleset, row.label,
             int(row.private), int(row.void), row.dice, row.outcome, row.successes, row.will,
-            int(row.beat), row.faces,
+            int(row.beat), row.faces, row.character,
         )])
     return ("\ufeff" + buffer.getvalue()).encode()
 

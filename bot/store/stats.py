@@ -335,7 +335,8 @@ class StatsRepository(Repository):
             "SELECT k.storyteller, l.* FROM (SELECT CASE WHEN (? = 1 OR ? LIKE '%,' ||"
             " (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
             " WHERE guild_id = ?) || ',%') THEN 1 ELSE 0 END AS storyteller) AS k"
-            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, label, private,"
+            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, character_name,"
+            " label, private,"
             " void, beat, will_state, json_extract(request_json, '$.ruleset') AS ruleset,"
             " coalesce(json_extract(result_json, '$.breakdown.dice'), 0) AS dice,"
             " json_extract(result_json, '$.outcome') AS outcome,"
@@ -356,7 +357,8 @@ class StatsRepository(Repository):
             postgres="SELECT k.storyteller, l.* FROM (SELECT CASE WHEN (? = 1 OR ? LIKE"
             " '%,' || (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
             " WHERE guild_id = ?) || ',%') THEN 1 ELSE 0 END AS storyteller) AS k"
-            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, label, private,"
+            " LEFT JOIN (SELECT id, created_at, roller_id, roller_name, character_name,"
+            " label, private,"
             " void, beat, will_state, request_json::jsonb ->> 'ruleset' AS ruleset,"
             " coalesce((result_json::jsonb #>> '{breakdown,dice}')::bigint, 0) AS dice,"
             " result_json::jsonb ->> 'outcome' AS outcome,"
@@ -384,5 +386,5 @@ def _logged(row: sqlite3.Row) -> LoggedRoll:
         roller_name=row["roller_name"], ruleset=row["ruleset"], label=row["label"],
         private=row["private"], void=row["void"], dice=row["dice"], outcome=row["outcome"],
         successes=row["successes"], will=row["will_state"], beat=row["beat"],
-        faces=row["faces"],
+        faces=row["faces"], character=row["character_name"],
     )

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.edge import ids
+from bot.flows import characters, history, rolls
 from bot.flows import help as help_flow
-from bot.flows import history, rolls
 from bot.flows import stats as stats_flow
 from bot.flows.context import Ctx
 from bot.flows.stats import Member, stats
@@ -236,6 +237,27 @@ async def test_export_gives_a_member_their_own_rows(table: Table) -> None:
                                     member=Member(BOB, "Bob")))
     assert "only the Storyteller can export another member's" in (
         refused.answer.message.content or "")
+
+
+async def test_export_keeps_numbers_as_numbers_and_names_the_character(table: Table) -> None:
+    """Only members' text is kept from running as a formula: a chance die's pool (-2) stays
+    a number a spreadsheet sums; a roll names its character, deleted since or not (COMMANDS:
+    the sheet's past rolls stay in the log under its name)."""
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    table.faces.add(5)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(),
+        lambda config: rolls.build_request(config.ruleset, (Term(value=-2),)),
+        label="-sneak", private=False))
+    confirm = ids.parse((await table.run(characters.delete(table.deps, table.ctx())))
+                        .answer.custom_ids[0])
+    assert confirm is not None
+    await table.run(characters.pressed(table.deps, table.ctx(), confirm))
+    said = await table.run(stats(table.deps, table.ctx(), export=True))
+    assert said.answer.message.file is not None
+    (row,) = _csv(said.answer.message.file.data)
+    assert (row["dice"], row["label"], row["character"]) == ("-2", "'-sneak", "Mara")
+    assert list(row)[-1] == "character", "a column added later goes last"
 
 
 async def test_export_gives_the_storyteller_the_channels_log(table: Table) -> None:
