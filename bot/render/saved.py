@@ -51,7 +51,7 @@ def save_form(roll_id: int, label: str | None) -> discord.ui.Modal:
 def _options(asked: Asked) -> str:
     """The options as typed (``rote, again:8``): the same words in every language."""
     given = [
-        user(name if value is True else f"{name}:{value}")
+        user(name) if value is True else f"{user(name)}:{safe(str(value), limit=MAX_NAME)}"
         for name, value in asked.options.items()
     ]
     if asked.spec:

@@ -451,3 +451,13 @@ async def test_a_roll_of_an_action_or_without_its_asked_form_offers_neither_butt
     assert "cannot be rolled again or saved" in forged.answer.text
     save = await table.run(rolls.save_pressed(table.deps, table.ctx(), key))
     assert save.modals == []
+
+
+async def test_option_values_are_shown_escaped(table: Table) -> None:
+    """COMMANDS.md: names are shown escaped wherever they appear, a named resist and its
+    target's name included: no bold, no mention drawn from what a member typed."""
+    await add(table, "grab", "3", resist="**Composure**", resist_target="__Bob__ <@123>")
+    listed = await table.run(saved.show(table.deps, table.ctx()))
+    assert "**Composure**" not in listed.answer.text
+    assert "resist:\\*\\*Composure\\*\\*" in listed.answer.text
+    assert "\\<@123>" in listed.answer.text, "a mention escaped, never drawn"
