@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.retry import until_written
-from bot.render.characters import WILL_FROM_SHEET
+from bot.render.characters import will_from_sheet
 from bot.render.lang import _, speaking
 from bot.render.messages import (
     NOT_STORYTELLER,
@@ -22,6 +22,7 @@ from bot.render.messages import (
     will_above_maximum,
     will_not_tracked_for,
 )
+from bot.render.rolls import played_by
 from bot.render.state import will_changed, will_shown
 from bot.store import Conflict, Tx
 from bot.store.settings import SettingsRepository
@@ -49,14 +50,15 @@ async def show(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
     """A member's Will pool (default: the one asking) and their Beats."""
     whose = member or Member(ctx.user_id, ctx.user_name)
 
-    def read(tx: Tx) -> tuple[ChannelConfig, WillPool | None, int]:
+    def read(tx: Tx) -> tuple[ChannelConfig, WillPool | None, int, str]:
         (config, active), (pool, beats) = _standing(tx, ctx, whose.user_id)
         if active is not None:  # RULES.md §6: the character's own pool and Beats
-            return config, active.will_pool(), active.sheet.beats
-        return config, pool, beats
+            return (config, active.will_pool(), active.sheet.beats,
+                    played_by(whose.name, active.name))
+        return config, pool, beats, whose.name
 
-    config, pool, beats = await deps.store.read(read)
-    return say(will_shown(whose.name, pool, beats, text_only=config.text_only))
+    config, pool, beats, name = await deps.store.read(read)
+    return say(will_shown(name, pool, beats, text_only=config.text_only))
 
 
 def _standing(tx: Tx, ctx: Ctx, user_id: int) -> tuple[
@@ -70,11 +72,15 @@ def _standing(tx: Tx, ctx: Ctx, user_id: int) -> tuple[
     )
 
 
-def _pool(tx: Tx, ctx: Ctx, user_id: int) -> tuple[ChannelConfig, WillPool | None]:
-    """The settings, and the pool a change acts on: the active character's, else the
-    member's own."""
+def _pool(
+    tx: Tx, ctx: Ctx, user_id: int
+) -> tuple[ChannelConfig, WillPool | None, str | None]:
+    """The settings, the pool a change acts on (the active character's, else the member's
+    own) and the character's name (None: the member's own)."""
     (config, active), (pool, _) = _standing(tx, ctx, user_id)
-    return config, active.will_pool() if active is not None else pool
+    if active is not None:
+        return config, active.will_pool(), active.name
+    return config, pool, None
 
 
 Decide = Callable[[ChannelConfig, WillPool | None], WillPool]
@@ -82,13 +88,14 @@ Decide = Callable[[ChannelConfig, WillPool | None], WillPool]
 
 
 async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
-    ChannelConfig, WillPool | None, WillPool
+    ChannelConfig, WillPool | None, WillPool, str | None
 ]:
     """Read the settings and the pool, let ``decide`` (the engine) say the new pool, and
-    store it if the pool did not move meanwhile (else decide again)."""
+    store it if the pool did not move meanwhile (else decide again). Also the name of the
+    character whose pool it is (None: the member's own)."""
 
-    async def attempt() -> tuple[ChannelConfig, WillPool | None, WillPool]:
-        config, old = await deps.store.read(lambda tx: _pool(tx, ctx, user_id))
+    async def attempt() -> tuple[ChannelConfig, WillPool | None, WillPool, str | None]:
+        config, old, character = await deps.store.read(lambda tx: _pool(tx, ctx, user_id))
         new = decide(config, old)
 
         def write(tx: Tx) -> None:
@@ -96,7 +103,7 @@ async def _change(deps: Deps, ctx: Ctx, user_id: int, decide: Decide) -> tuple[
                 raise Conflict(None)
 
         await deps.store.write(write)
-        return config, old, new
+        return config, old, new, character
 
     return await until_written(attempt)
 
@@ -111,13 +118,13 @@ async def set_pool(deps: Deps, ctx: Ctx, maximum: int, current: int | None = Non
     def decide(_config: ChannelConfig, old: WillPool | None) -> WillPool:
         if old is not None and old.character_id is not None:
             if maximum != old.maximum:
-                raise UserError(_(WILL_FROM_SHEET))
+                raise UserError(will_from_sheet(old.maximum))
             return old.model_copy(update={"current": old.current if current is None else current})
         return will.set_pool(old, ctx.guild_id, ctx.user_id, maximum, current)
 
-    config, old, new = await _change(deps, ctx, ctx.user_id, decide)
+    config, old, new, character = await _change(deps, ctx, ctx.user_id, decide)
     # Said in the channel, as /will gain and /night are: the table tracks Will together.
-    return _said_to_table(ctx, config, ctx.user_name, old, new)
+    return _said_to_table(ctx, config, played_by(ctx.user_name, character), old, new)
 
 
 async def rest(deps: Deps, ctx: Ctx) -> Reply:
@@ -128,8 +135,8 @@ async def rest(deps: Deps, ctx: Ctx) -> Reply:
             raise UserError(_(WILL_NOT_TRACKED))
         return will.regained(old, 1)
 
-    config, old, new = await _change(deps, ctx, ctx.user_id, decide)
-    return _said_to_table(ctx, config, ctx.user_name, old, new)
+    config, old, new, character = await _change(deps, ctx, ctx.user_id, decide)
+    return _said_to_table(ctx, config, played_by(ctx.user_name, character), old, new)
 
 
 async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:
@@ -143,8 +150,8 @@ async def gain(deps: Deps, ctx: Ctx, member: Member, amount: int) -> Reply:
             raise UserError(will_not_tracked_for(member.name))
         return will.regained(old, amount)
 
-    config, old, new = await _change(deps, ctx, member.user_id, decide)
-    return _said_to_table(ctx, config, member.name, old, new)
+    config, old, new, character = await _change(deps, ctx, member.user_id, decide)
+    return _said_to_table(ctx, config, played_by(member.name, character), old, new)
 
 
 def _said_to_table(

@@ -60,10 +60,13 @@ NOTHING_TO_SET = N_(
 )
 SPECIALTY_WHAT = N_("Say which specialty: add:<text> or remove:<text> (one of them).")
 CONDITION_WHAT = N_("Say which Condition: add:<text> or remove:<text> (one of them).")
-WILL_FROM_SHEET = N_(
-    "Your active character's Will maximum is its Willpower trait: change it with "
-    "/character set trait:Willpower value:<n>; /will set current:<n> sets Will now."
-)
+def will_from_sheet(maximum: int) -> str:
+    """`/will set` with another maximum than the active character's sheet gives."""
+    return _(
+        "Your active character's Will maximum is its Willpower trait ({maximum}): change it "
+        "with /character set trait:Willpower value:<n>; /will set max:{maximum} current:<n> "
+        "sets its Will now.", maximum=maximum,
+    )
 
 
 def name(text: str) -> str:

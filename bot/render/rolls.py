@@ -223,9 +223,13 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
 
 def roller_of(record: RollRecord) -> str:
     """Who rolled: the member, or the character and its member (unescaped: shown safe)."""
-    if record.character_name:
-        return f"{record.character_name} ({record.roller_name})"
-    return record.roller_name
+    return played_by(record.roller_name, record.character_name)
+
+
+def played_by(member: str, character: str | None) -> str:
+    """A member, or the character they play and the member: ``Mara (Alice)`` (unescaped:
+    shown safe)."""
+    return f"{character} ({member})" if character else member
 
 
 def secret_notice(*, roller: str, label: str | None) -> str:

@@ -179,9 +179,12 @@ def will_shown(name: str, pool: WillPool | None, beats: int, *, text_only: bool 
 def will_changed(
     name: str, old: WillPool | None, new: WillPool | None, *, text_only: bool = False
 ) -> str:
-    """A Will change confirmed with the old and the new value."""
+    """A Will change confirmed with the old and the new value (a pool that did not move,
+    such as a rest at its maximum, says so)."""
     before = will_pool_text(old) if old is not None else _("not tracked")
     after = will_pool_text(new) if new is not None else _("not tracked")
+    if old is not None and old == new:
+        return _("{name}: {pool}, unchanged.", name=_name(name), pool=after)
     return f"{_name(name)}: {_from_to(before, after, text_only=text_only)}"
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.flows import will
+from bot.flows import characters, will
+from bot.flows.will import Member
 from bot.render.messages import NOT_STORYTELLER, WILL_NOT_TRACKED
 from bot.store import Tx
 from engine.records import ChannelOption, WillPool
@@ -57,7 +58,7 @@ async def test_rest_regains_one_up_to_the_maximum(table: Table) -> None:
     second = await table.run(will.rest(table.deps, table.ctx()))
     assert first.answer.message.content == "Alice: Will 2/3 → Will 3/3"
     assert not first.answer.ephemeral
-    assert second.answer.message.content == "Alice: Will 3/3 → Will 3/3"
+    assert second.answer.message.content == "Alice: Will 3/3, unchanged."
 
 
 async def test_rest_without_a_pool_says_how_to_track_one(table: Table) -> None:
@@ -128,3 +129,28 @@ async def test_text_only_confirmations_use_words_not_symbols(table: Table) -> No
     shown = await table.run(will.show(table.deps, table.ctx()))
     assert changed.answer.message.content == "Alice: was not tracked, now Will 2/5"
     assert shown.answer.message.content == "Alice: Will 2/5, 1 Beat"
+
+
+async def test_a_change_names_the_character_whose_pool_it_is(table: Table) -> None:
+    """RULES.md §6: Will is the character's. The Storyteller's gain on Bob playing Bors
+    says it was Bors's pool, as a roll card does ("Bors (Bob)")."""
+    await table.run(characters.create(table.deps, table.ctx(BOB), "Bors"))
+    gained = await table.run(will.gain(table.deps, table.ctx(STORYTELLER),
+                                       Member(BOB, "Bob"), 1))
+    assert gained.answer.message.content.startswith("Bors (Bob): Will ")
+    shown = await table.run(will.show(table.deps, table.ctx(BOB)))
+    assert shown.answer.text.startswith("Bors (Bob): Will ")
+    own = await table.run(will.set_pool(table.deps, table.ctx(), 3, 2))
+    assert own.answer.text.startswith("Alice: ")
+
+
+async def test_setting_another_maximum_than_the_sheet_s_says_what_works(table: Table) -> None:
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None
+    maximum = record.will_pool().maximum
+    said = await table.run(will.set_pool(table.deps, table.ctx(), maximum + 2, 1))
+    assert said.answer.ephemeral
+    assert f"/will set max:{maximum} current:<n>" in said.answer.text
+    done = await table.run(will.set_pool(table.deps, table.ctx(), maximum, 1))
+    assert not done.answer.ephemeral, "the advice, followed, works"
