@@ -636,14 +636,16 @@ def actions_list(actions: Sequence[ListedAction], *, text_only: bool = False) ->
     for index, action in enumerate(actions):
         state = action.state
         label = safe(action.label, limit=LABEL_LIMIT)
-        if action.link is not None:
-            label = f"[{label}]({action.link})"
         required = state.required
         progress = (
             _successes(state.total)
             if required is None
             else f"{state.total}/{required}"
         )
+        if action.link is not None:
+            # The link is on the bot's own words: a label inside a masked link could close
+            # it and open its own (escaping does not reach a "](" that breaks out).
+            progress = f"[{progress}]({action.link})"
         separator = ", " if text_only else " · "
         line = separator.join(
             [label, safe(action.owner, limit=NAME_LIMIT), progress,

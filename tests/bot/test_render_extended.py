@@ -276,7 +276,7 @@ def test_list_of_open_actions_and_of_none() -> None:
     )
 
     assert (
-        "[research](https://discord.com/channels/1/2/3) · Ada · 0/10 · rolls 1 of 5 used, "
+        "research · Ada · [0/10](https://discord.com/channels/1/2/3) · rolls 1 of 5 used, "
         "waiting for a decision"
     ) in listed
     assert "pick the lock · Bob · 0/10 · rolls 0 of 5 used" in listed

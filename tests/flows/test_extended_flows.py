@@ -4,6 +4,7 @@ real store, scripted dice, no Discord."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import discord
@@ -586,7 +587,8 @@ async def test_list_shows_the_open_actions_with_links_to_their_cards(table: Tabl
     assert said.answer.ephemeral
     lines = (said.answer.message.content or "").splitlines()
     assert lines[0].startswith(
-        f"[research the ritual](https://discord.com/channels/{GUILD}/{CHANNEL}/901) · Alice"
+        f"research the ritual · Alice · [0/5](https://discord.com/channels/{GUILD}/{CHANNEL}"
+        "/901)"
     )
     assert "pick the lock" in lines[1]
     assert "Bob" in lines[1]
@@ -659,3 +661,14 @@ async def test_a_forged_card_id_for_another_kind_of_action_is_gone(table: Table)
     press = Press(Kind.EXTENDED_CARD, Choice.ROLL.value, 1, 1)
     said = await table.run(extended.card_pressed(table.deps, table.ctx(message_id=901), press))
     refused_with(said, wording.GONE)
+
+
+async def test_a_label_cannot_make_the_list_link_somewhere_else(table: Table) -> None:
+    """The card's link sits on the bot's own words: a label that closes a masked link and
+    opens its own ("evil](https://example.com) [x") never makes one."""
+    await begin(table, label="evil](https://example.com) [x")
+    said = await table.run(extended.list_open(table.deps, table.ctx()))
+    text = said.answer.message.content or ""
+    targets = re.findall(r"(?<!\\)\[[^\[\]]*\]\((\S+?)\)", text)
+    assert targets, text
+    assert all(target.startswith("https://discord.com/channels/") for target in targets), text
