@@ -97,12 +97,17 @@ def escaped(text: str, *, limit: int | None = None) -> str:
     shown = _escape(text)
     if limit is None or len(shown) <= limit:
         return shown
-    raw = text[:limit]
-    while True:
-        shown = _escape(raw) + "…"
-        if len(shown) <= limit:
-            return shown
-        raw = raw[: len(raw) - (len(shown) - limit)]
+    # The longest beginning of the raw text whose escaped form and the "…" fit: escapes
+    # make the shown text up to twice as long as the raw, so the cut is searched for, not
+    # worked out from how far over it is (that cut markdown-heavy names twice too short).
+    kept, over = 0, min(len(text), limit)
+    while kept < over:
+        middle = (kept + over + 1) // 2
+        if len(_escape(text[:middle])) + 1 <= limit:
+            kept = middle
+        else:
+            over = middle - 1
+    return _escape(text[:kept]) + "…"
 
 
 def trait(name: str, language: str) -> str:

@@ -20,6 +20,7 @@ from bot.render.text import (
     adjustment_text,
     breakdown_text,
     dice,
+    escaped,
     percent,
     safe,
     successes,
@@ -515,3 +516,17 @@ def test_help_shows_the_channels_ruleset_options() -> None:
     assert "adds 1 success that no 1 can cancel" in text_of(help_embed(Ruleset.V20, "will"))
     assert "`/odds pool:" in text_of(help_embed(Ruleset.COFD, "odds"))
     assert help_embed(Ruleset.COFD, "history").title == "Help: history"
+
+
+@pytest.mark.parametrize("limit", [2, 10, 16, 64])
+def test_escaped_text_is_shortened_to_the_most_that_fits(limit: int) -> None:
+    """An escape doubles a markdown character: the cut keeps the longest beginning whose
+    escaped form and its "…" fit, never half an escape (a name of 64 asterisks keeps 31
+    at 64, where the cut from how far over it was had kept 22)."""
+    text = "*_" * 32
+    shown = escaped(text, limit=limit)
+    assert len(shown) <= limit
+    assert shown.endswith("…")
+    kept = (limit - 1) // 2
+    assert shown == escaped(text[:kept]) + "…"
+    assert len(escaped(text[:kept + 1])) + 1 > limit, "one more would not fit"
