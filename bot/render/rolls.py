@@ -184,7 +184,7 @@ def roll_embed(
         if result.breakdown is not None:
             pool = " · ".join(_pool_text(result, result.breakdown).splitlines())
             pool_line = _("Pool: {pool}", pool=pool)
-            embed.description = f"{embed.description}\n{pool_line}"[:_DESCRIPTION_LIMIT]
+            embed.description = _with_tail(embed.description or "", pool_line)
         footer = _footer(roll_id, ruleset, status=status, text_only=text_only, roller=who)
         embed.set_footer(text=footer)
         return embed
@@ -193,6 +193,19 @@ def roll_embed(
     embed.add_field(name=_("Rolled by"), value=who, inline=True)
     embed.set_footer(text=_footer(roll_id, ruleset, status=status, text_only=text_only))
     return embed
+
+
+def _with_tail(head: str, tail: str) -> str:
+    """``head`` and, on its own line, ``tail`` within an embed's description; ``head`` cut
+    visibly ("…") where they would not fit: after a whole word, never inside an escape (a
+    compact card's pool line comes last, and stays whole)."""
+    whole = f"{head}\n{tail}"
+    if len(whole) <= _DESCRIPTION_LIMIT:
+        return whole
+    kept = head[: _DESCRIPTION_LIMIT - len(tail) - len("\n…\n")]
+    space = max(kept.rfind(" "), kept.rfind("\n"))
+    kept = (kept[:space] if space > 0 else kept).rstrip(" ,\\")
+    return f"{kept}\n…\n{tail}"
 
 
 def roll_message(record: RollRecord, config: ChannelConfig) -> Message:

@@ -11,6 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
+from bot.render import rolls as rolls_render
 from bot.render.help import HELP_TOPICS, help_embed
 from bot.render.odds import odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
@@ -530,3 +531,18 @@ def test_escaped_text_is_shortened_to_the_most_that_fits(limit: int) -> None:
     kept = (limit - 1) // 2
     assert shown == escaped(text[:kept]) + "…"
     assert len(escaped(text[:kept + 1])) + 1 > limit, "one more would not fit"
+
+
+def test_a_compact_card_too_long_is_cut_visibly_and_keeps_its_pool_line() -> None:
+    """A compact card's text (in pt-BR, text-only, a 100-die rote roll can pass 4,096
+    characters) is cut after a whole word with a visible "…", never inside an escape, and
+    its pool line stays whole at the end."""
+    head = " ".join(["7 rolado de novo: 10 (sucesso),"] * 150) + " Resistência: \\*\\_\\~"
+    tail = "Pool: Brawl 0 + " + "Trait 10 + " * 40
+    text = rolls_render._with_tail(head, tail)
+    assert len(text) <= 4096
+    assert text.endswith("\n…\n" + tail)
+    kept = text[: -len("\n…\n" + tail)]
+    assert head.startswith(kept) and head[len(kept)] in " ,\n", "after a whole word"
+    assert not kept.endswith("\\")
+    assert rolls_render._with_tail("short", tail) == f"short\n{tail}"
