@@ -19,7 +19,7 @@ from enum import StrEnum
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.render.lang import _
-from bot.render.message import Attachment, Message, shaped
+from bot.render.message import Attachment, Message, shaped_in_full
 from bot.render.stats import (
     CHART_NAME,
     EXPORT_NAME,
@@ -139,8 +139,11 @@ async def _summary(
     reports, chart = await asyncio.to_thread(
         _analysed, samples, whose(name, server=server, markdown=False))
     embed = stats_embed(reports, whose=title, since=first_day, text_only=config.text_only)
-    message = Message(embed=embed, file=Attachment(CHART_NAME, chart))
-    return Reply(message=shaped(message, config), ephemeral=True)
+    # Plain messages hold 2,000 characters: a longer report follows in more messages
+    # (three rulesets' results pass it), the first with the chart.
+    first, *rest = shaped_in_full(Message(embed=embed, file=Attachment(CHART_NAME, chart)),
+                                  config)
+    return Reply(message=first, ephemeral=True, followups=tuple((more, True) for more in rest))
 
 
 async def _export(

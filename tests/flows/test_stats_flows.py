@@ -14,11 +14,13 @@ from bot.flows import help as help_flow
 from bot.flows import stats as stats_flow
 from bot.flows.context import Ctx
 from bot.flows.stats import Member, stats
+from bot.render import lang
+from bot.render.message import TOO_LONG
 from bot.render.stats import CHART_NAME, EXPORT_NAME
 from engine.faces import ScriptedFaces
 from engine.models import Again, RollRequest, Ruleset, Term
 from engine.offers import will_state_for
-from engine.records import ChannelConfig
+from engine.records import ChannelConfig, ChannelOption
 from engine.roll import roll as roll_dice
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
 
@@ -302,3 +304,24 @@ async def test_help_has_a_stats_topic(table: Table) -> None:
     said = await table.run(help_flow.show_help(table.deps, table.ctx(), "stats"))
     assert "Help: stats" in said.answer.text
     assert "/stats [member]" in said.answer.text
+
+
+async def test_a_plain_report_of_three_rulesets_reaches_the_member_whole(table: Table) -> None:
+    """Plain messages hold 2,000 characters: a table that rolled in every ruleset gets its
+    report over several messages, as /help's long pages are, none of it cut."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.PLAIN, True))
+    for ruleset in Ruleset:
+        await table.store.write(lambda tx, ruleset=ruleset: tx.settings.set_channel_option(
+            GUILD, CHANNEL, ChannelOption.RULESET, ruleset))
+        for faces in ([1, 1, 1], [2, 3, 4], [8, 9, 10], [6, 7, 8]):
+            table.faces.add(*faces, *[5] * 40)
+            await _roll(table, faces)
+    said = await table.run(stats(table.deps, table.ctx()))
+    parts = [said.answer, *said.of("followup")]
+    assert len(parts) > 1
+    assert all(len(part.text) <= 2000 and part.ephemeral for part in parts)
+    whole = "\n".join(part.text for part in parts)
+    assert whole.count("(fistful)") >= 2, "the last ruleset's results too"
+    assert lang._(TOO_LONG) not in whole
+    assert said.answer.message.file is not None, "the chart with the first"
