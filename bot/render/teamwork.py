@@ -289,9 +289,15 @@ def already_open(label: str) -> str:
     )
 
 
+#: The open teamwork labels a refusal names (the rest are counted).
+_SHOWN = 10
+
+
 def several_open(labels: Sequence[str]) -> str:
     """A command that needs one teamwork found several."""
-    shown = ", ".join(f"“{safe(label, limit=LABEL_LIMIT)}”" for label in labels[:10])
+    shown = ", ".join(f"“{safe(label, limit=LABEL_LIMIT)}”" for label in labels[:_SHOWN])
+    if len(labels) > _SHOWN:
+        shown += " " + _("… and {count} more", count=len(labels) - _SHOWN)
     return _("Several teamwork actions are open here ({labels}): name one with `label`.",
              labels=shown)
 

@@ -15,7 +15,12 @@ from bot.render.contest import (
     multi_refused,
     roll_block,
 )
-from bot.render.teamwork import TeamworkStatus, scene_teamwork_ended, teamwork_embed
+from bot.render.teamwork import (
+    TeamworkStatus,
+    scene_teamwork_ended,
+    several_open,
+    teamwork_embed,
+)
 from bot.render.text import INFO_COLOUR, OUTCOME_COLOURS, VOID_COLOUR
 from engine.faces import ScriptedFaces
 from engine.models import Outcome, RollRequest, RollResult, Ruleset, Term
@@ -339,3 +344,10 @@ def test_v20_an_exceptional_degree_takes_an() -> None:
     theirs = rolled(request("v20", 2), [2, 3])
     embed = contest_card("v20", ours, theirs)
     assert embed.description == "**Ada wins** by 4 successes (an exceptional success)."
+
+
+def test_several_open_teamworks_name_ten_and_count_the_rest() -> None:
+    text = several_open([f"lift {n}" for n in range(13)])
+    assert "“lift 9”" in text and "“lift 10”" not in text
+    assert "… and 3 more" in text
+    assert len(text) < 2000
