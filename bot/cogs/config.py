@@ -77,7 +77,10 @@ class Config(commands.GroupCog, group_name="config"):
 
     @app_commands.command(name="storyteller")
     @app_commands.describe(
-        role="Members with this role are the Storyteller, as Manage Channels is (default: keep it)",
+        role=(
+            "Members with this role are the Storyteller, like those with Manage Channels"
+            " (default: keep it)"
+        ),
         channel="Where full copies of secret rolls go (default: keep the current one)",
         clear="Take the Storyteller role, the copies channel or both away",
     )

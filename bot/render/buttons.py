@@ -66,7 +66,7 @@ COPY_FAILED = N_(
 
 RULESET_CHANGED = N_(
     "This channel's ruleset changed since that roll, so Try again would roll it by rules the "
-    "table no longer plays: nothing was rolled. Roll it anew with /roll."
+    "table no longer uses here: nothing was rolled. Roll it anew with /roll."
 )
 
 STALE_BUTTON = N_(

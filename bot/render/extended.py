@@ -288,8 +288,8 @@ def _event(step: ExtendedStep) -> str:
             )
         return _("The resisting side beat this roll (no progress to lose).")
     if _tied(state):
-        return _("Both sides reached the successes required on this roll, with as many "
-                 "successes: a tie, and neither succeeds.")
+        return _("Both sides reached the successes required on this roll with the same number "
+                 "of successes: a tie, and neither succeeds.")
     return _("The resisting side reached the successes required first.")
 
 

@@ -349,11 +349,13 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
             ),
         ),
         (
-            _("Back to the server's"),
+            _("Back to the server's value"),
             _(
-                "`default` (a choice of `/config ruleset`, a value of `/config set`) takes "
-                "away this channel's own value: it follows the server's again (a thread, its "
-                "channel's). With `scope:server`, the server's own goes, back to the default."
+                "`default` (a value of `/config set`; in `/config ruleset`, the choice "
+                "“Follow the server's ruleset”) takes away this channel's own value, so it "
+                "follows the server's again (in a thread, its channel's). With "
+                "`scope:server`, it takes away the server's own, which goes back to the "
+                "default."
             ),
         ),
         (

@@ -61,7 +61,8 @@ STORYTELLER_NOTHING_GIVEN = N_(
 
 def storyteller_contradiction(option: str) -> str:
     """`/config storyteller` setting a value and clearing it at once."""
-    return _("{option}: sets what clear: takes away: give one of them.", option=option)
+    return _("{option}: and clear: contradict each other: give only one of them.",
+             option=option)
 WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<n>.")
 
 #: Discord's permissions the bot asks for, as members read them (any other is spelled

@@ -80,7 +80,7 @@ SETTING_NAMES: dict[ChannelOption, str] = {
 #: the level above (a thread its channel, a channel the server, the server the default).
 DEFAULT: Final = "default"
 #: /config ruleset's choice of :data:`DEFAULT`, as members read it.
-FOLLOW_SERVER: Final = N_("Follow the server's (for the server: the default, cofd)")
+FOLLOW_SERVER: Final = N_("Follow the server's ruleset (for the server: the default, cofd)")
 
 
 def setting_values(option: ChannelOption) -> str:
@@ -94,7 +94,7 @@ def setting_choices(option: ChannelOption) -> tuple[tuple[str, str], ...]:
     """(value to type, what it means) of each setting: /config set's value suggestions,
     in the voice in force; the last clears the channel's own value."""
     return (*_own_choices(option), (DEFAULT, _(
-        "no value of this channel's own: follow the server's (a thread: its channel's)")))
+        "no value of this channel's own: follow the server's (in a thread, its channel's)")))
 
 
 def _own_choices(option: ChannelOption) -> tuple[tuple[str, str], ...]:
@@ -354,8 +354,9 @@ def config_changed(
     new, old = _setting_value(option, change.new), _setting_value(option, change.old)
     channel = f"<#{channel_id}>"
     if cleared:
-        return _("{setting} in {channel} now follows the server's (a thread: its channel's):"
-                 " {new} (it was {old}).", setting=name, channel=channel, new=new, old=old)
+        return _("{setting} in {channel} now follows the server's value (in a thread, its"
+                 " channel's): {new} (it was {old}).", setting=name, channel=channel, new=new,
+                 old=old)
     if change.new == change.old:
         return _("{setting} in {channel} stays {new}: it already was.",
                  setting=name, channel=channel, new=new)

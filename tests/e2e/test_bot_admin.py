@@ -73,7 +73,7 @@ async def test_the_default_choice_gives_a_channel_back_to_the_servers_ruleset(
     reply = await ask(table.admin, table.channel, "config ruleset", ruleset="default")
 
     assert reply.text == (
-        f"Ruleset in <#{table.channel.id}> now follows the server's (a thread: its"
+        f"Ruleset in <#{table.channel.id}> now follows the server's value (in a thread, its"
         " channel's): Classic World of Darkness (V20 / Dark Ages) (it was Fist Full of Dice"
         " (table procedure))."
     )
@@ -290,7 +290,7 @@ async def test_config_set_suggests_the_values_of_the_option_chosen(
     assert [(choice["name"], choice["value"]) for choice in found] == [
         ("any: declare Will with a roll or spend it after with the button", "any"),
         ("before: declare Will with the roll only (no Spend Will button)", "before"),
-        ("default: no value of this channel's own: follow the server's (a thread: its"
+        ("default: no value of this channel's own: follow the server's (in a thread, its"
          " channel's)", "default"),
     ]
 

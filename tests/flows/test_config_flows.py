@@ -188,8 +188,9 @@ async def test_storyteller_with_nothing_or_a_contradiction_is_refused(table: Tab
     forged = await table.run(config.storyteller(table.deps, admin(table), None,
                                                 clear="everything"))
     assert nothing.answer.text.startswith("Say what to change: role:")
-    assert both.answer.text == "role: sets what clear: takes away: give one of them."
-    assert channel.answer.text == "channel: sets what clear: takes away: give one of them."
+    assert both.answer.text == "role: and clear: contradict each other: give only one of them."
+    assert channel.answer.text == (
+        "channel: and clear: contradict each other: give only one of them.")
     assert forged.answer.text == "clear must be one of: role, copies, both."
     assert all(each.answer.ephemeral for each in (nothing, both, channel, forged))
     stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
@@ -225,7 +226,7 @@ def test_set_suggests_the_values_of_the_chosen_option_with_their_meaning() -> No
     assert config.value_suggestions("dice_order", "") == [
         ("rolled: dice in the order they were rolled", "rolled"),
         ("sorted: dice sorted from highest to lowest", "sorted"),
-        ("default: no value of this channel's own: follow the server's (a thread: its"
+        ("default: no value of this channel's own: follow the server's (in a thread, its"
          " channel's)", "default"),
     ]
     assert [value for _, value in config.value_suggestions("fistful_step", "")] == [
@@ -247,7 +248,7 @@ async def test_default_clears_the_channel_s_own_ruleset_so_it_follows_the_server
     assert f"<#{CHANNEL}> keeps its own ruleset" in server.answer.text
     said = await table.run(config.ruleset(table.deps, table.ctx(STORYTELLER), "default"))
     assert said.answer.message.content == (
-        f"Ruleset in <#{CHANNEL}> now follows the server's (a thread: its channel's):"
+        f"Ruleset in <#{CHANNEL}> now follows the server's value (in a thread, its channel's):"
         " Fist Full of Dice (table procedure) (it was Classic World of Darkness"
         " (V20 / Dark Ages))."
     )
@@ -271,7 +272,8 @@ async def test_default_clears_an_option_of_a_thread_so_it_follows_its_channel(
     await table.run(config.set_option(table.deps, thread, "dice_order", "rolled"))
     said = await table.run(config.set_option(table.deps, thread, "dice_order", " Default "))
     assert said.answer.message.content == (
-        "Dice order in <#55> now follows the server's (a thread: its channel's): sorted"
+        "Dice order in <#55> now follows the server's value (in a thread, its channel's):"
+        " sorted"
         " (it was rolled)."
     )
     now = await table.store.read(lambda tx: tx.settings.config(GUILD, 55, CHANNEL))
