@@ -6,7 +6,8 @@
 -- columns never reuse a value: its mirror of this file does nothing.
 --
 -- Only characters needs it: of the tables whose ids leave their row (in a custom_id, in
--- rolls.character_id), it is the only one whose rows are deleted. saved_rolls rows are
+-- rolls.character_id, in an extended action's saved state), it is the only one whose rows
+-- are deleted. saved_rolls rows are
 -- deleted but their ids never leave the transaction that reads them; rolls, actions and
 -- initiative rows are closed, never deleted, so their largest id is never freed.
 --
@@ -44,9 +45,13 @@ ALTER TABLE characters_rebuilt RENAME TO characters;
 CREATE INDEX characters_by_name ON characters (guild_id, name_key);
 
 -- The next id comes after every id handed out so far that is still known: the sheets
--- kept, and the deleted sheets the log's rolls were made with (the newest sheets may be
--- gone already, their ids free again until now).
+-- kept, and the deleted sheets the log's rolls were made with or an extended action
+-- remembers to roll as (the newest sheets may be gone already, their ids free again
+-- until now).
 DELETE FROM sqlite_sequence WHERE name = 'characters';
 INSERT INTO sqlite_sequence (name, seq)
 SELECT 'characters', max((SELECT coalesce(max(id), 0) FROM characters),
-                         (SELECT coalesce(max(character_id), 0) FROM rolls));
+                         (SELECT coalesce(max(character_id), 0) FROM rolls),
+                         (SELECT coalesce(max(CAST(json_extract(state_json, '$.character_id')
+                                                   AS INTEGER)), 0)
+                          FROM actions WHERE kind = 'extended'));

@@ -313,6 +313,34 @@ async def test_character_ids_migration_keeps_every_row_index_and_reference(
         assert after[key] == before[key], key
 
 
+async def test_character_ids_migration_counts_the_sheet_an_extended_action_rolls_as(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """An extended action keeps the id of the character it rolls as in its saved state:
+    the newest sheet, deleted before the migration and never rolled with, keeps its id
+    there, so the next sheet does not get it (the action's next roll would have spent the
+    new sheet's Will)."""
+    store = await Store.open(db_path, _before(tmp_path, CHARACTER_IDS))
+    sheets = [await store.write(lambda tx, name=name: tx.characters.insert(
+        GUILD, ROLLER, new_sheet(name, Ruleset.COFD))) for name in ("Mara", "Ext")]
+    mara, ext = (sheet for sheet in sheets if sheet is not None)
+    assert await store.write(lambda tx: tx.characters.delete(ext.id, ext.version))
+    await store.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
+            " state_json) VALUES ('extended', ?, ?, ?, 'climb', 'climb', ?)",
+            (GUILD, CHANNEL, ROLLER, f'{{"character_id": {ext.id}}}'))
+
+    store = await Store.open(db_path)
+    newcomer = await store.write(lambda tx: tx.characters.insert(
+        GUILD, OTHER, new_sheet("Fresh", Ruleset.COFD)))
+    await store.close()
+
+    assert ext.id > mara.id
+    assert newcomer is not None and newcomer.id == ext.id + 1
+
+
 async def test_a_migration_leaving_a_reference_to_no_row_is_rolled_back(
     db_path: Path, migrations: Path
 ) -> None:
