@@ -641,29 +641,26 @@ def _helper_updated(
 
 async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Spend Will on a helper's roll: the roll is read again, and the card's bonus follows;
-    on the primary's, the teamwork's result."""
+    on the primary's, the teamwork's result. The Will dice are drawn in the write, on the
+    roll as it stands then (a Beat may have landed since the press was read)."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = will_spend_refusal(state.roll, ctx.user_id, state.pool,
                                  sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
     roll, record, _action = _helper_state(state, ctx)
-    try:
-        result = spend_will(roll.result, deps.faces)
-    except RuleError as error:
-        raise UserError(cannot_spend_will_text(refusal_text(error.refusal))) from error
 
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
         # The roll, its pool and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        pool = pressed.pool
-        if pressed.sheet_gone:
-            raise Conflict(PressRefusal.SHEET_GONE)
-        changed = (tx.rolls.spend_will(roll_id, ctx.user_id, result, read=pressed.roll)
-                   if will.can_spend(pool) and pressed.roll is not None else None)
+        pool, current = pressed.pool, pressed.roll
+        why = will_spend_refusal(current, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
+        if why is not None or current is None:
+            raise Conflict(why or PressRefusal.NOT_FOUND)
+        result = spend_will(current.result, deps.faces)  # RuleError: nothing written
+        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=current)
         if changed is None:
-            now = tx.rolls.get(roll_id)
-            raise Conflict(will_spend_refusal(now, ctx.user_id, pool) or PressRefusal.ALREADY_SPENT)
+            raise Conflict(PressRefusal.ALREADY_SPENT)
         saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
         if pool is not None:
             pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id, read=pool)
@@ -673,6 +670,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed, pool, saved, after = await deps.store.write(write)
     except Conflict as conflict:
         raise _refused(conflict) from None
+    except RuleError as error:
+        raise UserError(cannot_spend_will_text(refusal_text(error.refusal))) from error
     message, edits = _helper_updated(ctx, changed, saved, after, state.config)
     followups = () if pool is None else ((Message(content=will_spent(pool)), True),)
     return Reply(message=message, update=True, followups=followups, edits=edits)
@@ -681,27 +680,25 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
 async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Take a Beat on a helper's failure: it becomes a dramatic failure, and the card's
     bonus follows (a helper's dramatic failure costs the primary dice); on the primary's,
-    the teamwork's result."""
+    the teamwork's result. Decided in the write, on the roll as it stands then (a Spend
+    Will that landed since the press was read may have made it a success)."""
     state = await deps.store.read(lambda tx: read_action_roll(tx, ctx, roll_id))
     refused = beat_refusal(state.roll, ctx.user_id, sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
     roll, record, _action = _helper_state(state, ctx)
-    try:
-        result = take_beat(roll.result)
-    except RuleError as error:
-        raise UserError(no_beat(refusal_text(error.refusal))) from error
 
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
         # The roll, its Beats (or sheet) and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        if pressed.sheet_gone:
-            raise Conflict(PressRefusal.SHEET_GONE)
-        changed = (None if pressed.roll is None
-                   else tx.rolls.take_beat(roll_id, ctx.user_id, result, read=pressed.roll))
+        current = pressed.roll
+        why = beat_refusal(current, ctx.user_id, sheet_gone=pressed.sheet_gone)
+        if why is not None or current is None:
+            raise Conflict(why or PressRefusal.NOT_FOUND)
+        result = take_beat(current.result)  # RuleError: nothing written
+        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=current)
         if changed is None:
-            now = tx.rolls.get(roll_id)
-            raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
+            raise Conflict(PressRefusal.BEAT_TAKEN)
         saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
         beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
                                  read=(pressed.beats, pressed.character))
@@ -711,6 +708,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         changed, beats, saved, after = await deps.store.write(write)
     except Conflict as conflict:
         raise _refused(conflict) from None
+    except RuleError as error:
+        raise UserError(no_beat(refusal_text(error.refusal))) from error
     message, edits = _helper_updated(ctx, changed, saved, after, state.config)
     return Reply(
         message=message, update=True, edits=edits,

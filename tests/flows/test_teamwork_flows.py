@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+import pytest
+
 from bot.edge import ids
 from bot.flows import characters, rolls, teamwork
 from bot.flows.reply import Edit
@@ -13,7 +15,7 @@ from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.render.message import Message
 from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
 from bot.store import Tx
-from engine.models import Ruleset, Term
+from engine.models import Ruleset, Term, WillUse
 from engine.records import (
     ActionKind,
     ActionStatus,
@@ -26,6 +28,7 @@ from engine.records import (
 from engine.table.teamwork import Status, TeamworkAction
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 from tests.flows.test_roll_flows import ask
+from tests.store.conftest import idle_workers
 
 CARA = 3_000_000_000_000_000_006
 
@@ -464,3 +467,49 @@ async def test_a_helper_s_next_roll_takes_only_the_buttons_off_their_help(table:
                                         private=False))
     (edit,) = [each for each in rolled.of("edit") if each.target == helper.message_id]
     assert edit.message == Message(), "no new text: only the buttons go"
+
+
+@pytest.mark.parametrize("whose", ["primary", "helper"])
+async def test_a_beat_pressed_as_a_will_spend_lands_is_decided_on_the_roll_as_it_is(
+    table: Table, whose: str,
+) -> None:
+    """Spend Will lands between Take a Beat's read (a failure) and its write: the Beat is
+    decided on the roll as the write finds it, a success now, and refused; the Will paid
+    for stays on the roll and in the teamwork (a Beat worked out from the read had written
+    the failure back over it)."""
+    user = ALICE if whose == "primary" else BOB
+    await table.store.write(lambda tx: tx.will.save(
+        None, WillPool(guild_id=GUILD, user_id=user, current=3, maximum=3)))
+    _, action_id = await begin(table, 2)
+    table.faces.add(2, 3)
+    said = (await press_card(table, ALICE, "roll", action_id) if whose == "primary"
+            else await help_form(table, BOB, action_id, "2"))
+    key = roll_id(said)
+    store, write = table.store, table.store.write
+    spent: list[Recorder] = []
+
+    async def will_first(body: Any) -> Any:  # once, before the Beat's write
+        if store.write is will_first:
+            store.write = write  # type: ignore[method-assign]
+            spent.append(await table.run(teamwork.helper_roll_pressed(
+                table.deps, table.ctx(user), ids.Press(ids.Kind.HELPER_ROLL, "will", key))))
+            if not table.pseudo:  # PostgreSQL: the writer reserves ids while idle
+                await idle_workers(store)
+        return await write(body)
+
+    table.faces.add(9, 8, 2)  # the Will dice: 2 successes
+    store.write = will_first  # type: ignore[method-assign]
+    try:
+        beat = await table.run(teamwork.helper_roll_pressed(
+            table.deps, table.ctx(user), ids.Press(ids.Kind.HELPER_ROLL, "beat", key)))
+    finally:
+        store.write = write  # type: ignore[method-assign]
+
+    assert "2 successes" in spent[0].answer.text
+    assert beat.answer.ephemeral and beat.answer.text.startswith("No Beat on this roll")
+    stored = await table.store.read(partial(_roll_of, key))
+    assert stored is not None and stored.result.will is WillUse.AFTER
+    assert not stored.result.beat and stored.result.succeeded
+    done = await state(table, action_id)
+    result = done.primary if whose == "primary" else done.teamwork.helpers[0].result
+    assert result is not None and result.succeeded
