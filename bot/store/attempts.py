@@ -50,11 +50,13 @@ class AttemptRepository(Repository):
                 " AND label_key = ? AND failures = ?",
                 (*key, old),
             )
+        # A streak begun before threads kept their channel (migration 0010) gets it now.
         return self._changes_one(
-            "UPDATE attempts SET failures = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            "UPDATE attempts SET failures = ?, parent_id = coalesce(parent_id, ?),"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
             " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?"
             " AND failures = ?",
-            (new, *key, old),
+            (new, parent_id, *key, old),
         )
 
     def reset(self, guild_id: int, channel_id: int, user_id: int, label: str) -> None:

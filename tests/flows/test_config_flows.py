@@ -306,3 +306,23 @@ async def test_default_clears_the_server_s_language(table: Table) -> None:
         "O idioma do servidor agora é o idioma do servidor no Discord (era Español).")
     guild = await table.store.read(lambda tx: tx.settings.guild(GUILD))
     assert guild.language is None
+
+
+async def test_a_thread_streak_from_before_threads_kept_their_channel_gets_it_when_it_grows(
+    table: Table,
+) -> None:
+    """A streak of failures in a thread counted before migration 0010 has no channel; its
+    next failure gives it its channel, so the channel's "no pressure" forgets it then."""
+    thread = 55
+    await table.store.write(lambda tx: tx.attempts.save_failures(
+        GUILD, thread, ALICE, "lock", old=0, new=2))  # as counted before: no parent
+    table.faces.add(2, 3, 4)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(ALICE, channel_id=thread, parent_id=CHANNEL),
+        lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
+        label="lock", private=False,
+    ))
+    await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, thread, ALICE, label="lock", turn=False, will=False))
+    assert standing.failures == 0
