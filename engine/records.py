@@ -200,7 +200,7 @@ class PressRefusal(StrEnum):
     """The roll no longer offers this button (Will turned its failure into a success)."""
     SHEET_GONE = "sheet_gone"
     """The roll was made with a character whose sheet was deleted since: its Will and
-    Beats are gone with it."""
+    Beats are gone with it, and Try again would roll as it."""
     BUSY = "busy"
     """The table kept changing while the bot tried to act (rare concurrent writes)."""
 

@@ -818,6 +818,8 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     refused = retry_refusal(record, ctx.user_id)
     if refused is not None or record is None:
         raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
+    if state.sheet_gone:  # its Will and Beats would have no sheet to act on
+        raise UserError(press_refused(PressRefusal.SHEET_GONE))
     if record.request.ruleset is not state.gathered.config.ruleset:
         raise UserError(_(RULESET_CHANGED))
     # Will is not declared again: the retry offers Spend Will like any roll. The request
@@ -838,6 +840,8 @@ class PressedAgain:
 
     roll: RollRecord | None
     gathered: Gathered
+    sheet_gone: bool = False
+    """Try again: the roll was made with a character whose sheet was deleted since."""
 
 
 def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgain:
@@ -845,7 +849,9 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
     roll reads ahead (gather's), in one statement: the standing (the failures at the
     roll's label are read by the write, should they count), the roller's open rolls here.
     ``by_name`` (Roll again: the request as asked, resolved anew): the active character,
-    and the sheets a named resist_target reads, when it names one."""
+    and the sheets a named resist_target reads, when it names one; else (Try again, as the
+    roll's character) whether that sheet is still there: a second statement, for a roll
+    made with a character only."""
     (config, character), standing, rows = tx.queries.with_rows(
         ctx.config_query(character=by_name), standing_beside(ctx),
         RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id, ctx.user_id),
@@ -855,11 +861,17 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
     asked = None if not by_name or pressed is None or pressed.asked is None else ByName.of(
         pressed.asked)
     target = None if asked is None else asked.target
+    sheet_gone = False
+    if not by_name and pressed is not None and pressed.character_id is not None:
+        sheet = tx.characters.get(pressed.character_id)
+        # the sheet the roll could have been made with (as RollRepository.pressed_query)
+        sheet_gone = sheet is None or sheet.guild_id != pressed.guild_id or (
+            sheet.owner_id != pressed.roller_id and not sheet.sheet.npc)
     return PressedAgain(roll=pressed, gathered=Gathered(
         config=config, character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
         ahead=Ahead(None, standing, still_open),
-    ))
+    ), sheet_gone=sheet_gone)
 
 
 async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:

@@ -93,8 +93,8 @@ REFUSALS: dict[PressRefusal, str] = {
     ),
     PressRefusal.STALE: STALE_BUTTON,
     PressRefusal.SHEET_GONE: N_(
-        "The character this roll was made with has been deleted, so its Will and Beats "
-        "can no longer change: nothing was changed."
+        "The character this roll was made with has been deleted, so this button no longer "
+        "acts (its Will and Beats went with the sheet): nothing was changed."
     ),
     PressRefusal.BUSY: N_(
         "The table changed several times while I tried: nothing was rolled, try again."

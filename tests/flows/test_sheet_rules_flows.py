@@ -9,11 +9,12 @@ import discord
 
 from bot.edge import ids
 from bot.flows import characters, contest, extended, initiative, rolls, teamwork
+from bot.render.buttons import REFUSALS
 from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.render.initiative import TYPE_YOUR_INITIATIVE
 from engine.models import Ruleset
 from engine.parser import parse_pool, parse_pool_names
-from engine.records import ActionRecord, ChannelOption
+from engine.records import ActionRecord, ChannelOption, PressRefusal
 from engine.table.extended import ExtendedAction
 from engine.table.initiative import Tracker
 from engine.table.teamwork import TeamworkAction
@@ -327,3 +328,23 @@ async def test_try_again_rolls_as_the_character_of_the_roll_it_retries(table: Ta
         record.name: record.sheet.will
         for record in tx.characters.named(GUILD, "Mara") + tx.characters.named(GUILD, "Zed")})
     assert wills == {"Mara": wills_before["Mara"] - 1, "Zed": wills_before["Zed"]}
+
+
+async def test_try_again_on_a_roll_whose_sheet_was_deleted_is_refused(table: Table) -> None:
+    """Try again rolls as the roll's character: once that sheet is deleted, the retry would
+    offer Will and Beats no sheet holds, so it is refused and nothing is rolled."""
+    await create(table, "Bors", traits="Strength 3, Brawl 2")
+    table.faces.add(*[2] * 5)
+    first = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names("Strength + Brawl"), NOTHING),
+        label="punch", private=False))
+    first_id = int(first.answer.custom_ids[0].rsplit(":", 1)[1])  # type: ignore[union-attr]
+    confirm = ids.parse((await table.run(characters.delete(table.deps, table.ctx())))
+                        .answer.custom_ids[0])
+    assert confirm is not None
+    await table.run(characters.pressed(table.deps, table.ctx(), confirm))
+    table.faces.add(*[8] * 5)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first_id))
+    assert said.answer.ephemeral
+    assert said.answer.text == REFUSALS[PressRefusal.SHEET_GONE]
+    assert table.faces.left == 5
