@@ -58,9 +58,10 @@ from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
 from bot.store.attempts import AttemptRepository, Standing
 from bot.store.repository import Query
-from bot.store.rolls import NewRoll, OpenRoll, RollRepository, pressed_and_open
+from bot.store.rolls import NewRoll, OpenRoll, Pressed, RollRepository, pressed_and_open
 from engine import characters, will
 from engine.constants import MAX_POOL
+from engine.faces import FaceSource
 from engine.models import RollRequest, RollResult, Ruleset, Term, TermSource, WillUse
 from engine.odds import odds as exact_odds
 from engine.offers import (
@@ -731,6 +732,46 @@ def _updated(
     return message, edits
 
 
+def spend_will_in(
+    tx: Tx, ctx: Ctx, pressed: Pressed, faces: FaceSource
+) -> tuple[RollRecord, WillPool | None]:
+    """Inside a write, on a roll read in it with its pool (``pressed``): Spend Will as the
+    roll stands now (§4), its Will dice drawn only once the rule lets the spend act (two
+    presses at once draw once), the roll changed and its pool debited. Raises Conflict
+    with why it did not act, RuleError when the rules refuse it (nothing written)."""
+    record, pool = pressed.roll, pressed.pool
+    refused = will_spend_refusal(record, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
+    if refused is not None or record is None:
+        raise Conflict(refused or PressRefusal.NOT_FOUND)
+    result = spend_will(record.result, faces)
+    changed = tx.rolls.spend_will(record.id, ctx.user_id, result, read=record)
+    if changed is None:  # the rule above said it would act: a bug if not
+        msg = f"Spend Will on roll {record.id} changed nothing, yet nothing refused it"
+        raise RuntimeError(msg)
+    if pool is not None:
+        pool = tx.will.debit(record.guild_id, record.roller_id, record.character_id,
+                             read=pool)
+    return changed, pool
+
+
+def take_beat_in(tx: Tx, ctx: Ctx, pressed: Pressed) -> tuple[RollRecord, int]:
+    """Inside a write, on a roll read in it with its Beats (``pressed``): Take a Beat as the
+    roll stands now (a Spend Will may have made it a success since the press), the roll
+    changed and the Beat given to its roller (or its character). Raises Conflict with why
+    it did not act, RuleError when the rules refuse it (nothing written)."""
+    roll = pressed.roll
+    refused = beat_refusal(roll, ctx.user_id, sheet_gone=pressed.sheet_gone)
+    if refused is not None or roll is None:
+        raise Conflict(refused or PressRefusal.NOT_FOUND)
+    changed = tx.rolls.take_beat(roll.id, ctx.user_id, take_beat(roll.result), read=roll)
+    if changed is None:
+        now = tx.rolls.get(roll.id)
+        raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
+    beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
+                             read=(pressed.beats, pressed.character))
+    return changed, beats
+
+
 async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Spend Will: the same message is updated in place and the Will pool loses 1.
 
@@ -743,21 +784,11 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # Every read before the first write, in one statement (PostgreSQL holds the
         # writes back and sends them with COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
-        record, pool = pressed.roll, pressed.pool
-        refused = will_spend_refusal(record, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
-        if refused is not None or record is None:
-            raise Conflict(refused or PressRefusal.NOT_FOUND)
-        result = spend_will(record.result, deps.faces)  # RuleError: nothing written
-        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=record)
-        if changed is None:  # the rule above said it would act: a bug if not
-            msg = f"Spend Will on roll {roll_id} changed nothing, yet nothing refused it"
-            raise RuntimeError(msg)
-        if pool is not None:
-            pool = tx.will.debit(record.guild_id, record.roller_id, record.character_id,
-                                 read=pool)
-        if record.label and result.succeeded:
+        changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
+        if changed.label and changed.result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
-            tx.attempts.reset(record.guild_id, record.channel_id, record.roller_id, record.label)
+            tx.attempts.reset(changed.guild_id, changed.channel_id, changed.roller_id,
+                              changed.label)
         return config, changed, pool
 
     try:
@@ -783,17 +814,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # Every read before the first write, in one statement: the roll, and the Beats
         # (or the sheet) the Beat goes to (PostgreSQL holds the writes back until COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
-        roll = pressed.roll
-        refused = beat_refusal(roll, ctx.user_id, sheet_gone=pressed.sheet_gone)
-        if refused is not None or roll is None:
-            raise Conflict(refused or PressRefusal.NOT_FOUND)
-        result = take_beat(roll.result)
-        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=roll)
-        if changed is None:
-            now = tx.rolls.get(roll_id)
-            raise Conflict(beat_refusal(now, ctx.user_id) or PressRefusal.BEAT_TAKEN)
-        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
-                                 read=(pressed.beats, pressed.character))
+        changed, beats = take_beat_in(tx, ctx, pressed)
         return config, changed, beats
 
     try:

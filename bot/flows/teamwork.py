@@ -38,7 +38,9 @@ from bot.flows.rolls import (
     read_action_roll,
     read_table,
     sheet_words,
+    spend_will_in,
     standing_beside,
+    take_beat_in,
     with_table_state,
 )
 from bot.flows.scene import close_open
@@ -88,7 +90,7 @@ from engine.records import (
     WillPool,
     WillState,
 )
-from engine.roll import RuleError, spend_will, take_beat
+from engine.roll import RuleError
 from engine.roll import roll as roll_dice
 from engine.table import teamwork
 from engine.table.teamwork import Blocked, Move, TeamworkAction
@@ -653,17 +655,8 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
         # The roll, its pool and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        pool, current = pressed.pool, pressed.roll
-        why = will_spend_refusal(current, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
-        if why is not None or current is None:
-            raise Conflict(why or PressRefusal.NOT_FOUND)
-        result = spend_will(current.result, deps.faces)  # RuleError: nothing written
-        changed = tx.rolls.spend_will(roll_id, ctx.user_id, result, read=current)
-        if changed is None:
-            raise Conflict(PressRefusal.ALREADY_SPENT)
-        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
-        if pool is not None:
-            pool = tx.will.debit(roll.guild_id, roll.roller_id, roll.character_id, read=pool)
+        changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
+        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, changed.result)
         return changed, pool, saved, after
 
     try:
@@ -691,17 +684,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
         # The roll, its Beats (or sheet) and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        current = pressed.roll
-        why = beat_refusal(current, ctx.user_id, sheet_gone=pressed.sheet_gone)
-        if why is not None or current is None:
-            raise Conflict(why or PressRefusal.NOT_FOUND)
-        result = take_beat(current.result)  # RuleError: nothing written
-        changed = tx.rolls.take_beat(roll_id, ctx.user_id, result, read=current)
-        if changed is None:
-            raise Conflict(PressRefusal.BEAT_TAKEN)
-        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, result)
-        beats = tx.will.add_beat(changed.guild_id, changed.roller_id, changed.character_id,
-                                 read=(pressed.beats, pressed.character))
+        changed, beats = take_beat_in(tx, ctx, pressed)
+        saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, changed.result)
         return changed, beats, saved, after
 
     try:
