@@ -51,7 +51,7 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.describe(
         trait="The trait to set (a new name adds a trait)",
         value="Its value: 0-10 (Will maximum and Health up to 30)",
-        traits="Several at once: Wits 3, Composure 2, Brawl 2",
+        traits="Several at once: Strength 3, Dexterity 2, Brawl 2",
         character=_CHARACTER,
     )
     @app_commands.autocomplete(character=character_names)

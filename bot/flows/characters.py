@@ -117,7 +117,7 @@ async def set_traits(
     deps: Deps, ctx: Ctx, *, character: str | None = None, trait: str | None = None,
     value: int | None = None, traits: str | None = None,
 ) -> Reply:
-    """One trait (``trait`` and ``value``) or several (``traits``: "Wits 3, Composure 2")."""
+    """One trait (``trait`` and ``value``) or several (``traits``: "Strength 3, Brawl 2")."""
     pairs: list[tuple[str, int]] = []
     if trait is not None and value is not None:
         pairs.append((trait, value))

@@ -55,8 +55,9 @@ CHARACTER_GONE = N_(
     "That character was deleted or changed since this message was drawn, so nothing was "
     "changed. Run /character delete again if you still want to delete it."
 )
+#: Its example names traits every template has (v20 has no Composure).
 NOTHING_TO_SET = N_(
-    "Say what to set: trait:<name> value:<number>, or traits:\"Wits 3, Composure 2\"."
+    "Say what to set: trait:<name> value:<number>, or traits:\"Strength 3, Brawl 2\"."
 )
 SPECIALTY_WHAT = N_("Say which specialty: add:<text> or remove:<text> (one of them).")
 CONDITION_WHAT = N_("Say which Condition: add:<text> or remove:<text> (one of them).")
