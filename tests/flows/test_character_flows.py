@@ -561,3 +561,15 @@ async def test_a_sheet_is_never_reached_from_another_server(table: Table) -> Non
     said = await table.run(rolls.roll(table.deps, other, rolls.ByName(parse_pool_names("Wits")),
                                       label=None, private=False))
     assert "/character create" in said.answer.text
+
+
+async def test_the_set_refusal_names_traits_every_template_has(table: Table) -> None:
+    """The example of /character set's refusal is said before any sheet is read: it names
+    traits every ruleset's template has, so a v20 table is not taught Composure."""
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait="Wits"))
+    assert said.answer.ephemeral
+    example = said.answer.text.split('traits:"', 1)[1].split('"', 1)[0]
+    names = [part.rsplit(" ", 1)[0] for part in example.split(", ")]
+    for ruleset in Ruleset:
+        template = {name for name, _ in new_sheet("x", ruleset).entries()}
+        assert set(names) <= template, (ruleset, names)
