@@ -9,7 +9,16 @@ from bot.flows.context import Ctx
 from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption
-from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, STORYTELLER, Table
+from tests.flows.conftest import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    COPIES,
+    GUILD,
+    STORYTELLER,
+    Recorder,
+    Table,
+)
 
 
 def admin(table: Table) -> Ctx:
@@ -94,6 +103,16 @@ async def test_no_pressure_forgets_the_channels_successive_attempts(table: Table
     assert failures == 0
 
 
+async def _fail_in_thread(table: Table, thread: int, label: str) -> Recorder:
+    """Alice fails a roll labelled ``label`` in a thread of the channel."""
+    table.faces.add(2, 3, 4)
+    return await table.run(rolls.roll(
+        table.deps, table.ctx(ALICE, channel_id=thread, parent_id=CHANNEL),
+        lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
+        label=label, private=False,
+    ))
+
+
 async def test_no_pressure_forgets_the_attempts_of_the_threads_that_follow_the_channel(
     table: Table,
 ) -> None:
@@ -104,12 +123,7 @@ async def test_no_pressure_forgets_the_attempts_of_the_threads_that_follow_the_c
     await table.run(config.set_option(
         table.deps, table.ctx(STORYTELLER, channel_id=own, parent_id=CHANNEL), "pressure", "on"))
     for thread in (following, own):
-        table.faces.add(2, 3, 4)
-        await table.run(rolls.roll(
-            table.deps, table.ctx(ALICE, channel_id=thread, parent_id=CHANNEL),
-            lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
-            label="climb", private=False,
-        ))
+        await _fail_in_thread(table, thread, "climb")
     await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
     await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "on"))
 
@@ -118,12 +132,7 @@ async def test_no_pressure_forgets_the_attempts_of_the_threads_that_follow_the_c
                                      will=False).failures for thread in (following, own)]
 
     assert await table.store.read(failures) == [0, 1]
-    table.faces.add(2, 3, 4)
-    again = await table.run(rolls.roll(
-        table.deps, table.ctx(ALICE, channel_id=following, parent_id=CHANNEL),
-        lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
-        label="climb", private=False,
-    ))
+    again = await _fail_in_thread(table, following, "climb")
     assert "trying again" not in again.answer.text
 
 
@@ -316,12 +325,7 @@ async def test_a_thread_streak_from_before_threads_kept_their_channel_gets_it_wh
     thread = 55
     await table.store.write(lambda tx: tx.attempts.save_failures(
         GUILD, thread, ALICE, "lock", old=0, new=2))  # as counted before: no parent
-    table.faces.add(2, 3, 4)
-    await table.run(rolls.roll(
-        table.deps, table.ctx(ALICE, channel_id=thread, parent_id=CHANNEL),
-        lambda cfg: rolls.build_request(cfg.ruleset, (Term(label="Wits", value=3),)),
-        label="lock", private=False,
-    ))
+    await _fail_in_thread(table, thread, "lock")
     await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "pressure", "off"))
     standing = await table.store.read(lambda tx: tx.attempts.standing(
         GUILD, thread, ALICE, label="lock", turn=False, will=False))
