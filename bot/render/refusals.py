@@ -17,7 +17,7 @@ import unicodedata
 from string import Formatter
 from typing import Final
 
-from bot.render.lang import N_, _, p_, user
+from bot.render.lang import N_, _, n_, p_, user
 from engine.refusals import Refusal, RefusalCode
 
 __all__ = ["refusal_text"]
@@ -38,8 +38,7 @@ _VERBATIM: Final = frozenset({"options", "option", "ruleset", "rulesets", "again
 _C = RefusalCode
 _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.LEGACY: N_("{text}"),
-    # a single roll
-    _C.OPTION_NOT_IN_RULESET: N_("{options} does not apply to the {ruleset} ruleset"),
+    # a single roll (OPTION_NOT_IN_RULESET is worded in refusal_text: its verb agrees)
     _C.OUT_OF_RANGE: N_("{option} {value} is out of range: it must be {low} to {high}"),
     _C.WILL_CANNOT_HELP: N_(
         "Willpower cannot help: the pool is {pool}, and {pool} + {will_dice} is still "
@@ -379,6 +378,13 @@ def refusal_text(refusal: Refusal | None) -> str:
     words = _Words((key, _word(key, value)) for key, value in refusal.params.items())
     if refusal.cause is not None:
         words["cause"] = refusal_text(refusal.cause)
+    if refusal.code is _C.OPTION_NOT_IN_RULESET:
+        # The one refusal whose subject is a list: "again, rote do not apply".
+        named = len(str(refusal.params.get("options", "")).split(","))
+        for key in ("options", "ruleset"):
+            words.setdefault(key, _MISSING)
+        return n_("{options} does not apply to the {ruleset} ruleset",
+                  "{options} do not apply to the {ruleset} ruleset", named, **words)
     template = _(_TEXTS[refusal.code]) if refusal.code in _TEXTS else "{code}"
     words.setdefault("code", str(refusal.code))
     return Formatter().vformat(template, (), words)

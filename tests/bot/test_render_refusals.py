@@ -6,10 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.render.lang import speaking, voice
 from bot.render.refusals import refusal_text
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
 from engine.parser import MAX_TEXT, PoolSyntaxError, parse_pool
+from engine.records import Language
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, roll, spend_will
 from engine.table import extended, multi
@@ -44,7 +46,7 @@ def refusal_of(asked: RollRequest) -> Refusal:
         ),
         (
             request(Ruleset.V20, 3, rote=True, again="9"),
-            "again, rote does not apply to the v20 ruleset",
+            "again, rote do not apply to the v20 ruleset",
         ),
         (
             request(Ruleset.COFD, 101),
@@ -219,3 +221,23 @@ def test_any_pool_refusal_reads_as_printable_text_without_markup(text: str) -> N
         sentence = refusal_text(error.refusal)
         assert sentence.isprintable()
         assert not MARKUP & set(sentence)
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "several"),
+    [
+        ("en", "rote does not apply to the v20 ruleset",
+         "again, rote do not apply to the v20 ruleset"),
+        ("pt-BR", "rote não se aplica às regras v20",
+         "again, rote não se aplicam às regras v20"),
+        ("es-ES", "rote no se aplica a las reglas v20",
+         "again, rote no se aplican a las reglas v20"),
+    ],
+)
+def test_options_foreign_to_the_ruleset_take_a_verb_that_agrees(
+    language: str, one: str, several: str
+) -> None:
+    """One option "does not apply"; several "do not", in every language."""
+    with speaking(voice(Language(language))):
+        assert refusal_text(refusal_of(request(Ruleset.V20, 3, rote=True))) == one
+        assert refusal_text(refusal_of(request(Ruleset.V20, 3, rote=True, again="9"))) == several
