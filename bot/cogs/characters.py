@@ -23,6 +23,7 @@ def _member(member: discord.Member | discord.User | None) -> characters.Member |
     return None if member is None else characters.Member(member.id, member.display_name)
 
 
+@app_commands.guild_only()
 class Characters(commands.GroupCog, group_name="character"):
     """Character sheets: pools rolled by trait name."""
 
@@ -30,7 +31,6 @@ class Characters(commands.GroupCog, group_name="character"):
         self.bot = bot
 
     @app_commands.command(name="create")
-    @app_commands.guild_only()
     @app_commands.describe(
         name="The character's name",
         template="Which template (default: this channel's ruleset)",
@@ -47,7 +47,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="set")
-    @app_commands.guild_only()
     @app_commands.describe(
         trait="The trait to set (a new name adds a trait)",
         value="Its value: 0-10 (Will maximum and Health up to 30)",
@@ -68,7 +67,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="specialty")
-    @app_commands.guild_only()
     @app_commands.describe(skill="The Skill (v20: Ability)", add="A specialty to add",
                            remove="A specialty to remove", character=_CHARACTER)
     @app_commands.autocomplete(character=character_names)
@@ -84,7 +82,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="condition")
-    @app_commands.guild_only()
     @app_commands.describe(add="A Condition the character gains",
                            remove="A Condition resolved", character=_CHARACTER)
     @app_commands.autocomplete(character=character_names)
@@ -100,7 +97,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="show")
-    @app_commands.guild_only()
     @app_commands.describe(character="Which sheet (default: your active character)",
                            member="Whose active character",
                            public="Show it to the channel (and let others show it)")
@@ -116,7 +112,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="use")
-    @app_commands.guild_only()
     @app_commands.describe(name="Your character to play",
                            channel="Only in this channel (a pin; elsewhere your usual one)")
     @app_commands.autocomplete(name=character_names)
@@ -129,7 +124,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="list")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose characters (default: yours)")
     async def list_(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
@@ -138,7 +132,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="rename")
-    @app_commands.guild_only()
     @app_commands.describe(name="The new name", character=_CHARACTER)
     @app_commands.autocomplete(character=character_names)
     async def rename(
@@ -150,7 +143,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="delete")
-    @app_commands.guild_only()
     @app_commands.describe(character=_CHARACTER)
     @app_commands.autocomplete(character=character_names)
     async def delete(
@@ -162,7 +154,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="export")
-    @app_commands.guild_only()
     @app_commands.describe(character=_CHARACTER)
     @app_commands.autocomplete(character=character_names)
     async def export(
@@ -174,7 +165,6 @@ class Characters(commands.GroupCog, group_name="character"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="import")
-    @app_commands.guild_only()
     @app_commands.describe(file="A sheet's JSON file (from /character export)",
                            replace="Overwrite your character of the same name")
     async def import_(

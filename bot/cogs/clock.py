@@ -13,6 +13,7 @@ from bot.flows import clock
 from bot.flows.reply import run
 
 
+@app_commands.guild_only()
 class Scene(commands.GroupCog, group_name="scene"):
     """Scenes."""
 
@@ -20,13 +21,13 @@ class Scene(commands.GroupCog, group_name="scene"):
         self.bot = bot
 
     @app_commands.command(name="end")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """Storyteller: end the scene (resets attempts, closes buttons, ends teamwork and init)."""
         await run(clock.scene_end(deps_of(interaction), ctx_of(interaction)),
                   DiscordResponder(interaction))
 
 
+@app_commands.guild_only()
 class Turn(commands.GroupCog, group_name="turn"):
     """Turns."""
 
@@ -34,7 +35,6 @@ class Turn(commands.GroupCog, group_name="turn"):
         self.bot = bot
 
     @app_commands.command(name="next")
-    @app_commands.guild_only()
     async def next_(self, interaction: discord.Interaction) -> None:
         """Storyteller: next turn (resets the Successive Action Penalty, closes Will buttons)."""
         await run(clock.turn_next(deps_of(interaction), ctx_of(interaction)),

@@ -32,6 +32,7 @@ START_OPTIONS = (
 )
 
 
+@app_commands.guild_only()
 class Extended(commands.GroupCog, group_name="extended"):
     """Extended actions: successes gathered over several rolls."""
 
@@ -39,7 +40,6 @@ class Extended(commands.GroupCog, group_name="extended"):
         self.bot = bot
 
     @app_commands.command(name="start")
-    @app_commands.guild_only()
     @app_commands.describe(
         pool="Per roll: Intelligence 3 + Academics 2, or Intelligence + Academics "
         "(cofd: the traits set the limit)",
@@ -77,7 +77,6 @@ class Extended(commands.GroupCog, group_name="extended"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="roll")
-    @app_commands.guild_only()
     @app_commands.describe(
         label="Which extended action (default: your only open one)",
         modifier="Dice added or taken away for this roll only: 2, -1, Help 2 - Wounded 1",
@@ -99,7 +98,6 @@ class Extended(commands.GroupCog, group_name="extended"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="list")
-    @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction) -> None:
         """The extended actions open in this channel."""
         await run(
@@ -108,7 +106,6 @@ class Extended(commands.GroupCog, group_name="extended"):
         )
 
     @app_commands.command(name="abandon")
-    @app_commands.guild_only()
     @app_commands.describe(label="Which extended action (default: your only open one)")
     async def abandon(
         self,

@@ -22,6 +22,7 @@ _POOL = (
 _MODIFIER = "Added to the initiative, -10 to +10 (a weapon's penalty, say)"
 
 
+@app_commands.guild_only()
 class Initiative(commands.GroupCog, group_name="init"):
     """Initiative: one tracker per channel orders the fight's turns."""
 
@@ -29,14 +30,12 @@ class Initiative(commands.GroupCog, group_name="init"):
         self.bot = bot
 
     @app_commands.command(name="start")
-    @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         """Storyteller: open the channel's initiative tracker."""
         flow = initiative.start(deps_of(interaction), ctx_of(interaction))
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="join")
-    @app_commands.guild_only()
     @app_commands.describe(pool=_POOL, modifier=_MODIFIER)
     @app_commands.autocomplete(pool=pool_traits)
     async def join(
@@ -50,7 +49,6 @@ class Initiative(commands.GroupCog, group_name="init"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="add")
-    @app_commands.guild_only()
     @app_commands.describe(
         name="The NPC's name (a group's members are numbered: Guards 1, Guards 2...)",
         value="Its initiative: Dexterity + Composure (v20: Dexterity + Wits; fistful: the pool)",
@@ -72,7 +70,6 @@ class Initiative(commands.GroupCog, group_name="init"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="remove")
-    @app_commands.guild_only()
     @app_commands.describe(name="A name as the card shows it, or a group's name for all of it")
     async def remove(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
@@ -93,14 +90,12 @@ class Initiative(commands.GroupCog, group_name="init"):
         return [app_commands.Choice(name=name[:100], value=name[:100]) for name in found]
 
     @app_commands.command(name="next")
-    @app_commands.guild_only()
     async def next_(self, interaction: discord.Interaction) -> None:
         """Pass the turn (your own combatant's, or anyone's for the Storyteller)."""
         flow = initiative.next_turn(deps_of(interaction), ctx_of(interaction))
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="end")
-    @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """Storyteller: end the fight and close the tracker."""
         flow = initiative.end(deps_of(interaction), ctx_of(interaction))

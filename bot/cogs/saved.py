@@ -24,6 +24,7 @@ SAVED_OPTIONS = tuple(name for name in EVERY_OPTION if name != "will")
 _NAME = "The saved roll's name"
 
 
+@app_commands.guild_only()
 class Saved(commands.GroupCog, group_name="saved"):
     """Saved rolls: a pool and its options under a name, rolled with the sheet of the day."""
 
@@ -31,7 +32,6 @@ class Saved(commands.GroupCog, group_name="saved"):
         self.bot = bot
 
     @app_commands.command(name="add")
-    @app_commands.guild_only()
     @app_commands.describe(
         name="A name to roll it by (1-64 characters)",
         pool="Dice or traits: 7, Strength 3 + Brawl 2, or Wits + Composure (read when rolled)",
@@ -58,7 +58,6 @@ class Saved(commands.GroupCog, group_name="saved"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="roll")
-    @app_commands.guild_only()
     @app_commands.describe(
         name=_NAME,
         modifier="Dice to add or take away this time (-10 to 10)",
@@ -83,14 +82,12 @@ class Saved(commands.GroupCog, group_name="saved"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="list")
-    @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction) -> None:
         """List your saved rolls in this server."""
         await run(saved.show(deps_of(interaction), ctx_of(interaction)),
                   DiscordResponder(interaction))
 
     @app_commands.command(name="delete")
-    @app_commands.guild_only()
     @app_commands.describe(name=_NAME)
     @app_commands.autocomplete(name=saved_names)
     async def delete(

@@ -39,6 +39,7 @@ async def open_labels(
     ][:25]
 
 
+@app_commands.guild_only()
 class Teamwork(commands.GroupCog, group_name="teamwork"):
     """Teamwork: helpers roll first, then the primary rolls with their bonus."""
 
@@ -46,7 +47,6 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         self.bot = bot
 
     @app_commands.command(name="start")
-    @app_commands.guild_only()
     @app_commands.describe(
         pool=_POOL,
         label="What the action is (default: your name's action)",
@@ -76,7 +76,6 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="help")
-    @app_commands.guild_only()
     @app_commands.describe(
         pool=_POOL,
         label=_WHICH,
@@ -97,7 +96,6 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="roll")
-    @app_commands.guild_only()
     @app_commands.describe(label=_WHICH)
     @app_commands.autocomplete(label=open_labels)
     async def roll(
@@ -110,7 +108,6 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="cancel")
-    @app_commands.guild_only()
     @app_commands.describe(label=_WHICH)
     @app_commands.autocomplete(label=open_labels)
     async def cancel(

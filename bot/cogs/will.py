@@ -18,6 +18,7 @@ def _member(member: discord.Member | discord.User) -> will.Member:
     return will.Member(member.id, member.display_name)
 
 
+@app_commands.guild_only()
 class Will(commands.GroupCog, group_name="will"):
     """Willpower pools: show, set, rest, and the Storyteller's gain."""
 
@@ -25,7 +26,6 @@ class Will(commands.GroupCog, group_name="will"):
         self.bot = bot
 
     @app_commands.command(name="show")
-    @app_commands.guild_only()
     @app_commands.describe(member="Whose Will to show (default: yours)")
     async def show(
         self, interaction: discord.Interaction, member: discord.Member | None = None
@@ -38,7 +38,6 @@ class Will(commands.GroupCog, group_name="will"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="set")
-    @app_commands.guild_only()
     @app_commands.describe(
         max="Your Will maximum (fistful: Resolve + Composure)",
         current="Will you have now (default: full, or kept within the new maximum)",
@@ -54,14 +53,12 @@ class Will(commands.GroupCog, group_name="will"):
         await run(flow, DiscordResponder(interaction))
 
     @app_commands.command(name="rest")
-    @app_commands.guild_only()
     async def rest(self, interaction: discord.Interaction) -> None:
         """A night of good rest: regain 1 Will, up to your maximum."""
         await run(will.rest(deps_of(interaction), ctx_of(interaction)),
                   DiscordResponder(interaction))
 
     @app_commands.command(name="gain")
-    @app_commands.guild_only()
     @app_commands.describe(member="Who regains Will", amount="How much (up to their maximum)")
     async def gain(
         self,

@@ -57,6 +57,14 @@ async def test_the_commands_of_the_contract_exist(bot: StorytellerBot) -> None:
     assert names >= CONTRACT
 
 
+async def test_no_command_is_offered_in_direct_messages(bot: StorytellerBot) -> None:
+    """Every command is for a guild's channels. Discord reads "not in DMs" from the
+    top-level command only (a subcommand's mark is ignored), so a group carries it."""
+    offered = [command.name for command in bot.tree.get_commands()
+               if command.to_dict(bot.tree).get("dm_permission") is not False]
+    assert offered == []
+
+
 async def test_every_command_and_option_is_described(bot: StorytellerBot) -> None:
     for command in bot.tree.walk_commands():
         assert command.description and command.description != "…", command.qualified_name
