@@ -26,9 +26,10 @@ import discord
 from discord import app_commands
 
 from bot.edge.ctx import speak_to
-from bot.flows.reply import UserError
+from bot.flows.reply import AnswerLostError, UserError
 from bot.render.lang import _
 from bot.render.messages import (
+    ANSWER_LOST,
     APOLOGY,
     NO_DIRECT_MESSAGES,
     NOT_ALLOWED,
@@ -124,7 +125,7 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         kind = _store_fault(error)
         message = None if kind is None else _(kind)
         fault = _sqlite_error(error)
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        original = _original(error)
         if isinstance(original, StoreUnavailable | StoreBusy):
             log.warning("Database fault in %s: %s (%s)", _describe(interaction),
                         type(original).__name__, original)
@@ -135,6 +136,9 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
                 level, "Database fault in %s: %s (%s)",
                 _describe(interaction), fault, _result_code(fault),
             )
+    if message is None and isinstance(_original(error), AnswerLostError):
+        log.warning("Could not answer %s: %s", _describe(interaction), _original(error))
+        message = _(ANSWER_LOST)
     if message is None:
         log.error("Unhandled error in %s", _describe(interaction), exc_info=error)
         message = _(APOLOGY)
@@ -142,6 +146,11 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         await reply_ephemeral(interaction, message)
     except discord.HTTPException:
         log.warning("Could not tell the user about an error in %s", _describe(interaction))
+
+
+def _original(error: Exception) -> Exception:
+    """The error a command raised, out of discord.py's wrapper."""
+    return error.original if isinstance(error, app_commands.CommandInvokeError) else error
 
 
 def _describe(interaction: discord.Interaction) -> str:

@@ -49,22 +49,54 @@ class DiscordResponder:
         return self._interaction.response.is_done()
 
     async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
-        sent = await self._interaction.response.send_message(
-            **_kwargs(message), ephemeral=ephemeral
-        )
+        """Answer; a public answer Discord will not take (the interaction expired, a
+        server error) is posted in the channel instead, so a roll is never unseen."""
+        try:
+            sent = await self._interaction.response.send_message(
+                **_kwargs(message), ephemeral=ephemeral
+            )
+        except discord.HTTPException as error:
+            channel_id = self._interaction.channel_id
+            if ephemeral or channel_id is None or self.answered():
+                raise
+            log.warning("Could not answer interaction %s (%s): posting the answer instead",
+                        self._interaction.id, error)
+            posted = await self.post(channel_id, message)
+            if posted is None:
+                raise
+            return posted
         return sent.message_id
 
     async def update(self, message: Message) -> None:
+        """Update the pressed message; one whose press Discord will not answer any more is
+        edited directly, so what was done shows."""
         kwargs = _kwargs(message)
         # An update replaces the buttons too: a message without them loses them.
         kwargs.setdefault("view", None)
-        await self._interaction.response.edit_message(**kwargs)
+        try:
+            await self._interaction.response.edit_message(**kwargs)
+        except discord.HTTPException as error:
+            pressed = self._interaction.message
+            if pressed is None or pressed.flags.ephemeral or self.answered():
+                raise
+            log.warning("Could not answer press %s (%s): editing the message instead",
+                        self._interaction.id, error)
+            await pressed.edit(**kwargs)
 
     async def open_modal(self, modal: discord.ui.Modal) -> None:
         await self._interaction.response.send_modal(modal)
 
     async def followup(self, message: Message, *, ephemeral: bool) -> None:
-        await self._interaction.followup.send(**_kwargs(message), ephemeral=ephemeral)
+        """Follow the answer; when Discord took no answer (see :meth:`respond`), there is
+        nothing to follow: a public message is posted in the channel, a private one lost."""
+        channel_id = self._interaction.channel_id
+        if self.answered() or channel_id is None:
+            await self._interaction.followup.send(**_kwargs(message), ephemeral=ephemeral)
+        elif ephemeral:
+            log.warning("Interaction %s was never answered: a private follow-up is lost",
+                        self._interaction.id)
+        else:
+            await self.post(channel_id, message)
 
     async def post(self, channel_id: int, message: Message) -> int | None:
         channel = self._interaction.client.get_partial_messageable(channel_id)

@@ -6,23 +6,38 @@ to date, and the flow's last step once the answer is sent (remember its
 message id). :func:`deliver` carries it out through a :class:`Responder`: the
 edge's speaks to Discord, the tests' records. A flow that refuses raises
 :class:`UserError` with the words from render, and nothing was changed.
+
+A flow that returns a reply has done its work: its write is committed. So once the
+answer is shown, nothing after it (a follow-up, the Storyteller's copy, remembering
+the message id, an edit) can undo it or make the member think it was undone: each of
+those steps that fails is logged and the rest still run. An answer that cannot be
+shown raises :class:`AnswerLostError`, whose words say the work may be done.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.render.message import Message
 
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
 
 class UserError(app_commands.AppCommandError):
     """Bad input or a move the rules refuse: the message tells the member what to do
     instead. Nothing was changed."""
+
+
+class AnswerLostError(Exception):
+    """The flow did its work, but Discord took no answer to the interaction: the member
+    must not be told that nothing changed (a roll may have been made and kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,31 +126,49 @@ class Responder(Protocol):
 
 
 async def deliver(reply: Reply, responder: Responder) -> Sent:
-    """Carry a reply out: the answer, its follow-ups, posts, the flow's last step, edits."""
+    """Carry a reply out: the answer, its follow-ups, posts, the flow's last step, edits.
+
+    Only the answer's failure propagates (as :class:`AnswerLostError` once a flow's reply
+    has a message); every later step is on its own (see the module's docstring).
+    """
     message_id: int | None = None
     if reply.modal is not None:
         await responder.open_modal(reply.modal)
     elif reply.message is not None:
-        if reply.update:
-            await responder.update(reply.message)
-        elif responder.answered():
-            await responder.followup(reply.message, ephemeral=reply.ephemeral)
-        else:
-            message_id = await responder.respond(reply.message, ephemeral=reply.ephemeral)
+        try:
+            if reply.update:
+                await responder.update(reply.message)
+            elif responder.answered():
+                await responder.followup(reply.message, ephemeral=reply.ephemeral)
+            else:
+                message_id = await responder.respond(reply.message, ephemeral=reply.ephemeral)
+        except Exception as error:
+            raise AnswerLostError(str(error)) from error
     for message, ephemeral in reply.followups:
-        await responder.followup(message, ephemeral=ephemeral)
+        await _after("a follow-up", responder.followup(message, ephemeral=ephemeral))
     posted: list[int | None] = []
     for post in reply.posts:
-        posted_id = await responder.post(post.channel_id, post.message)
+        posted_id = await _after("a post", responder.post(post.channel_id, post.message))
         if posted_id is None and post.failed is not None:
-            await responder.followup(post.failed, ephemeral=True)
+            await _after("a follow-up", responder.followup(post.failed, ephemeral=True))
         posted.append(posted_id)
     sent = Sent(message_id=message_id, posts=tuple(posted))
     if reply.sent is not None:
-        await reply.sent(sent)
+        await _after("the flow's last step", reply.sent(sent))
     for edit in reply.edits:
         responder.edit_later(edit)
     return sent
+
+
+async def _after(step: str, action: Awaitable[_T]) -> _T | None:
+    """A step after the answer: its failure is logged, never the member's problem."""
+    try:
+        return await action
+    except discord.HTTPException as error:
+        log.warning("The answer was sent, but %s failed: %s", step, error)
+    except Exception:
+        log.exception("The answer was sent, but %s failed", step)
+    return None
 
 
 async def refuse(error: UserError, responder: Responder) -> None:

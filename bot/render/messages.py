@@ -14,6 +14,12 @@ from bot.render.lang import N_, _
 from bot.render.text import safe
 
 APOLOGY = N_("Something went wrong on my side and nothing was changed. Please try again.")
+#: Discord took no answer after the work was done (and saved): trying again blindly
+#: could roll twice.
+ANSWER_LOST = N_(
+    "Discord did not take my answer, so I could not show it here. What you asked may "
+    "already be done: check /history before you try again."
+)
 
 # What a member is told when the database refused the write their action needed. The
 # transaction that failed was rolled back, so the member may simply try again later.

@@ -13,6 +13,9 @@
   member gets a clear ephemeral message within Discord's 3 s, nothing is
   stored, reading goes on, and once the fault is gone the bot writes again
   (a read-only file after a restart: SQLite opened it read-only).
+- Discord refusing the answer itself after the roll was made (the interaction
+  expired): the roll is posted in the channel instead and kept with its message,
+  and a press Discord will not answer edits the pressed message directly.
 
 The long version of the crash proof (several kills under heavier load) is
 marked ``slow``: ``python -m pytest -m slow tests/e2e/test_bot_faults.py``.
@@ -400,3 +403,32 @@ async def test_a_database_that_cannot_grow_is_answered_clearly_and_writes_resume
     assert (await spent.ack()).name == "UPDATE_MESSAGE"
     assert "2 successes" in (await ask(table.bob, table.channel, "roll", pool="2")).text
     assert integrity(bot.db_path) == [("ok",)]
+
+
+# --- Discord takes no answer ------------------------------------------------------------------
+
+
+async def test_a_roll_discord_takes_no_answer_for_is_posted_in_the_channel_and_kept(
+    fake: FakeDiscord, table: Table, start: StartRealBot
+) -> None:
+    """Never a lost roll: when Discord refuses the answer to a roll the bot has made (here,
+    10062 Unknown interaction), the roll is posted in the channel as a message; its
+    message is remembered (its buttons work as any roll's), and a Spend Will that Discord
+    will not answer either still shows on the roll's message."""
+    # Ada's roll 3 4 (a failure); her Will 9 9 2.
+    bot = await start([3, 4, 9, 9, 2])
+    await ask(table.ada, table.channel, "will set", max=3)
+    fake.ack_deadline = 0.0  # from now on every answer comes too late for Discord
+
+    await table.ada.slash(table.channel, "roll", pool="2", label="door")
+    posted = await fake.wait_for_message(table.channel, lambda m: "door" in m.text)
+    assert not posted.ephemeral
+    assert "Failure" in posted.text
+    await table.ada.click(posted, label="Spend Will")
+    await fake.wait_until(lambda: "2 successes" in posted.text, what="the Will's roll shown")
+
+    await messages_remembered(bot.db_path)
+    assert query(bot.db_path, "SELECT message_id FROM rolls WHERE label = 'door'") == [
+        (posted.id,)]
+    fake.take_failures()  # the answers Discord refused, provoked on purpose
+    assert "Traceback" not in logged(bot)

@@ -1,0 +1,195 @@
+"""Delivering a reply after the flow's write: what fails later never undoes the answer.
+
+A flow that returns a reply has committed its work. A follow-up Discord refuses,
+remembering the message id in a busy database, or an edit that cannot be made is
+logged; the rest of the reply is still delivered, and the member is never told that
+nothing changed. An answer Discord takes no more is :class:`AnswerLostError`, whose
+words send the member to /history rather than to a second roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.edge.errors import answering_errors
+from bot.flows import extended, rolls
+from bot.flows.reply import AnswerLostError, Reply, run
+from bot.render import lang
+from bot.render.message import Message
+from bot.render.messages import ANSWER_LOST, APOLOGY
+from bot.store import StoreBusy
+from engine.models import Term
+from engine.table.extended import ExtendedAction
+from tests.flows.conftest import ALICE, CHANNEL, COPIES, GUILD, Recorder, Table
+from tests.flows.test_extended_flows import begin, press_of, stored
+
+
+def ask(value: int) -> rolls.Ask:
+    terms = (Term(label=None, value=value),)
+    return lambda config: rolls.build_request(config.ruleset, terms)
+
+
+def refused(status: int) -> discord.HTTPException:
+    """What discord.py raises for an answer Discord refused with ``status``."""
+    return discord.HTTPException(SimpleNamespace(status=status, reason="refused"), "refused")
+
+
+@dataclass
+class Failing(Recorder):
+    """A responder whose answer, or whose public follow-ups, Discord refuses."""
+
+    answer_fails: bool = False
+    public_followups_fail: bool = False
+
+    async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
+        if self.answer_fails:
+            raise refused(404)
+        return await super().respond(message, ephemeral=ephemeral)
+
+    async def followup(self, message: Message, *, ephemeral: bool) -> None:
+        if self.public_followups_fail and not ephemeral:
+            raise refused(500)
+        await super().followup(message, ephemeral=ephemeral)
+
+
+@dataclass
+class Interaction:
+    """Just what :func:`answering_errors` reads of an interaction, and what it said."""
+
+    said: list[str] = field(default_factory=list)
+    done: bool = False
+    locale: discord.Locale = discord.Locale.american_english
+    command: Any = None
+    data: dict[str, Any] = field(default_factory=lambda: {"custom_id": "sb2:x"})
+
+    async def _say(self, text: str, ephemeral: bool) -> None:
+        assert ephemeral
+        self.said.append(text)
+
+    @property
+    def response(self) -> Any:
+        return SimpleNamespace(is_done=lambda: self.done, send_message=self._say)
+
+    @property
+    def followup(self) -> Any:
+        return SimpleNamespace(send=self._say)
+
+
+async def through_the_edge(flow: Awaitable[Reply], responder: Recorder) -> list[str]:
+    """Run a flow as a button's callback is run: what the edge told the member on error."""
+    interaction = Interaction(done=True)
+    with lang.speaking(lang.personal_voice(None)):
+        async with answering_errors(interaction):  # type: ignore[arg-type]
+            await run(flow, responder)
+    return interaction.said
+
+
+def second_write_busy(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store's second write of the test (a flow's last step, after its answer) fails as
+    a contended PostgreSQL write does."""
+    write: Callable[..., Awaitable[Any]] = table.store.write
+    writes = 0
+
+    async def busy_second(body: Any) -> Any:
+        nonlocal writes
+        writes += 1
+        if writes == 2:
+            raise StoreBusy("contended")
+        return await write(body)
+
+    monkeypatch.setattr(table.store, "write", busy_second)
+
+
+async def rolls_here(table: Table) -> list[Any]:
+    return await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True, count=10))
+
+
+async def test_a_public_follow_up_refused_still_sends_the_storytellers_copy(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A secret roll whose public notice Discord refuses: the Storyteller still gets the
+    copy, and the roller, who sees the roll, is told nothing went wrong."""
+    table.speak(None)
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    table.faces.add(3, 4)
+    shown = Failing(public_followups_fail=True)
+
+    told = await through_the_edge(
+        rolls.roll(table.deps, table.ctx(), ask(2), label="sneak", private=True), shown)
+
+    assert [said.kind for said in shown.said] == ["respond", "post"]
+    assert shown.of("post")[0].target == COPIES
+    assert [roll.label for roll in await rolls_here(table)] == ["sneak"]
+    assert told == []
+    assert "a follow-up failed" in caplog.text
+
+
+async def test_a_busy_database_after_the_answer_is_logged_not_told(
+    table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The roll is written and shown; remembering its message id then fails: the member is
+    not told that nothing was saved (trying again would roll twice)."""
+    table.speak(None)
+    table.faces.add(3, 4)
+    second_write_busy(table, monkeypatch)
+    shown = Recorder()
+
+    told = await through_the_edge(
+        rolls.roll(table.deps, table.ctx(), ask(2), label="door", private=False), shown)
+
+    assert shown.answer.kind == "respond"
+    assert [roll.label for roll in await rolls_here(table)] == ["door"]
+    assert told == []
+    assert "the flow's last step failed" in caplog.text
+
+
+async def test_an_extended_card_is_brought_up_to_date_though_its_roll_was_not_remembered(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An extended action's Roll: its write counts the roll, its message is sent, and the
+    card's edit still goes out when remembering the roll's message fails."""
+    table.speak(None)
+    said = await begin(table)
+    table.faces.add(8, 2, 2)
+    second_write_busy(table, monkeypatch)
+    shown = Recorder()
+
+    told = await through_the_edge(
+        extended.card_pressed(table.deps, table.ctx(message_id=901), press_of(said.answer, "Roll")),
+        shown)
+
+    assert (await stored(table)).state(ExtendedAction).state.rolls == 1
+    assert shown.answer.kind == "respond"
+    assert [edit.target for edit in shown.of("edit")] == [901]
+    assert told == []
+
+
+async def test_an_answer_discord_takes_no_more_sends_the_member_to_history(
+    table: Table,
+) -> None:
+    """The roll is written, and then Discord refuses its answer: the flow's reply raises
+    AnswerLostError, and what the edge tells the member is not "nothing was changed"."""
+    table.speak(None)
+    table.faces.add(3, 4)
+
+    with pytest.raises(AnswerLostError):
+        await run(rolls.roll(table.deps, table.ctx(), ask(2), label="door", private=False),
+                  Failing(answer_fails=True))
+    assert [roll.label for roll in await rolls_here(table)] == ["door"]
+
+    table.faces.add(5, 6)
+    interaction = Interaction()
+    with lang.speaking(lang.personal_voice(None)):
+        async with answering_errors(interaction):  # type: ignore[arg-type]
+            await run(rolls.roll(table.deps, table.ctx(), ask(2), label="door", private=False),
+                      Failing(answer_fails=True))
+    assert interaction.said == [ANSWER_LOST]
+    assert APOLOGY not in interaction.said
+
