@@ -46,6 +46,13 @@ Decisions where RULES.md is silent:
   table may keep time itself); it is counted all the same.
 - `cofd` named traits are the labelled terms that are not negative (a
   labelled negative term is a penalty, not a trait).
+- `cofd` Skill dots from the second named trait are a typed pool's rule: a
+  trait read from a character sheet is never taken for the Skill, since the
+  sheet knows which traits are Skills and the bot passes the named Skill's
+  dots as ``skill`` (RULES.md §6). A sheet pool that names no Skill
+  (``Resolve + Composure``) offers no Skill reduction; a Skill typed with its
+  number beside sheet traits (``Wits + Brawl 2``) still counts as the second
+  named trait.
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ from engine.models import (
     RollResult,
     Ruleset,
     Term,
+    TermSource,
 )
 from engine.offers import Offers, offers
 from engine.prepare import prepare
@@ -141,6 +149,8 @@ _DERAILED_CHOICES = {
 #: A `fistful` effort measured in rolls only, derailed on its last roll: nothing is left to
 #: start over with, but the Storyteller's waiver would complete it.
 _LAST_ROLL_DERAILED = (Choice.ABANDON, Choice.WAIVE)
+#: Where a term read from a character sheet came from: the sheet knows whether it is a Skill.
+_FROM_SHEET = frozenset({TermSource.SHEET, TermSource.DERIVED})
 #: Adjustments the extended action owns: successive attempts never apply to it (RULES.md §1).
 _NOT_EXTENDED = frozenset({AdjustmentKind.SUCCESSIVE_ATTEMPT, AdjustmentKind.EXTENDED_PENALTY})
 
@@ -236,7 +246,8 @@ def start(
 
     `cofd`: ``max_rolls`` defaults to the sum of the pool's named traits
     (labelled terms that are not penalties) plus specialty, else the pool as
-    given plus specialty; ``skill`` to the second named trait. ``carry`` is a
+    given plus specialty; ``skill`` to the second named trait, unless that was read
+    from a sheet (the caller passes a sheet Skill's dots). ``carry`` is a
     dramatic failure's −2 from an earlier attempt at the same task.
     """
     ruleset = request.ruleset
@@ -300,13 +311,14 @@ def _cofd_limits(
     request: RollRequest, max_rolls: int | None, skill: int | None
 ) -> tuple[int, int | None]:
     """The roll limit and Skill dots (RULES.md §1: `Intelligence 3 + Academics 2` allows 5)."""
-    traits = [term.value for term in request.terms if term.label is not None and term.value >= 0]
+    traits = [term for term in request.terms if term.label is not None and term.value >= 0]
     if skill is not None and not 0 <= skill <= MAX_POOL:
         raise RuleError(Refusal.of(RefusalCode.EXTENDED_SKILL_RANGE, skill=skill, max=MAX_POOL))
-    if skill is None and len(traits) >= 2:
-        skill = traits[1]
+    if skill is None and len(traits) >= 2 and traits[1].source not in _FROM_SHEET:
+        skill = traits[1].value
     if max_rolls is None:
-        max_rolls = (sum(traits) if traits else request.base) + (1 if request.specialty else 0)
+        dots = sum(term.value for term in traits)
+        max_rolls = (dots if traits else request.base) + (1 if request.specialty else 0)
         if not 1 <= max_rolls <= MAX_ROLLS:
             raise RuleError(
                 Refusal.of(

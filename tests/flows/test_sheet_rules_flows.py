@@ -87,6 +87,20 @@ async def test_extended_with_an_untrained_skill_from_the_sheet_offers_no_skill_r
     assert state.max_rolls == 3
 
 
+async def test_extended_on_a_sheet_pool_naming_no_skill_offers_no_skill_reduction(
+    table: Table,
+) -> None:
+    """RULES.md §6: the Skill dots come from the sheet's named Skill. Resolve + Composure
+    names none, so Composure's dots are not taken for Skill dots (the second named trait
+    is a typed pool's rule, §1); the roll limit is still both traits' dots."""
+    await create(table, "Mara", traits="Resolve 3, Composure 4")
+    said = await start_extended(table, "Resolve + Composure")
+    assert not said.answer.ephemeral, said.answer.text
+    state = (await action(table)).state(ExtendedAction).state
+    assert state.skill is None, "Composure is an Attribute: no Skill dots to reduce by"
+    assert state.max_rolls == 7
+
+
 async def test_extended_by_trait_name_without_a_character_is_refused(table: Table) -> None:
     said = await start_extended(table, "Wits + Composure")
     assert said.answer.ephemeral and said.answer.text == NO_CHARACTER_FOR_NAMES

@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from engine.faces import ScriptedFaces
-from engine.models import Adjustment, AdjustmentKind, Outcome, Term
+from engine.models import (
+    Adjustment,
+    AdjustmentKind,
+    Outcome,
+    RollRequest,
+    Ruleset,
+    Term,
+    TermSource,
+)
 from engine.refusals import RefusalCode
 from engine.roll import roll, spend_will, take_beat
 from engine.table import extended
@@ -110,6 +118,21 @@ def test_skill_dots_are_zero_to_a_hundred_and_zero_offers_no_reduction() -> None
     with refused(RefusalCode.EXTENDED_SKILL_RANGE, skill=-1, max=100):
         research(target=8, skill=-1)
     assert research(target=8, skill=0).skill is None
+
+
+def test_cofd_a_trait_read_from_a_sheet_is_never_taken_for_the_skill() -> None:
+    """The second named trait gives the Skill dots in a typed pool (RULES.md §1); a trait
+    read from a sheet is a Skill only when the sheet says so, and then the bot passes its
+    dots (§6): Resolve + Composure from a sheet has no Skill dots."""
+    attributes = (
+        Term(label="Resolve", value=3, source=TermSource.SHEET),
+        Term(label="Composure", value=4, source=TermSource.SHEET),
+    )
+    state = extended.start(RollRequest(ruleset=Ruleset.COFD, terms=attributes), target=10)
+    assert (state.max_rolls, state.skill) == (7, None)
+    typed_skill = (attributes[0], Term(label="Brawl", value=2, source=TermSource.TYPED))
+    state = extended.start(RollRequest(ruleset=Ruleset.COFD, terms=typed_skill), target=10)
+    assert (state.max_rolls, state.skill) == (5, 2)
 
 
 def test_cofd_exceptional_reduces_the_requirement_by_the_skill_dots() -> None:
