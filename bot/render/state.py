@@ -172,7 +172,8 @@ def will_shown(name: str, pool: WillPool | None, beats: int, *, text_only: bool 
         else _("{name}: Will not tracked (set it with /will set max:<n>)", name=_name(name))
     )
     if beats:
-        text += f"{', ' if text_only else ' · '}{n_('{n} Beat', '{n} Beats', beats)}"
+        counted = n_("{n} Beat", "{n} Beats", beats)
+        text += f"{', ' if text_only else ' · '}{counted}"
     return text
 
 

@@ -12,7 +12,8 @@ from typing import Any, Final
 
 import pytest
 
-from bot.flows import rolls, saved
+from bot.flows import rolls, saved, will
+from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption, Language, WillPool
 from tests.flows.conftest import ALICE, CHANNEL, COPIES, GUILD, Recorder, Table, parts
@@ -150,6 +151,24 @@ async def test_spend_will_updates_the_card_in_the_tables_language_and_tells_the_
     assert "Fuerza de Voluntad (gastada después de la tirada)" in said.answer.text
     assert said.of("followup")[0].message.content == WORDS[PT]["spent"]
     assert_no_english(rolled)
+    assert_no_english(said)
+
+
+@pytest.mark.parametrize(("locale", "counted"), [(PT, "· 2 Batidas"), (ES, "· 2 Pulsos")])
+async def test_will_show_counts_beats_in_the_members_language(
+    table: Table, locale: str, counted: str
+) -> None:
+    """/will show names the Beats in the member's language, as Take a Beat does."""
+    table.speak(locale, locale)
+    await _will(table)
+
+    def two_beats(tx: Tx) -> None:
+        tx.will.add_beat(GUILD, ALICE)
+        tx.will.add_beat(GUILD, ALICE)
+
+    await table.store.write(two_beats)
+    said = await table.run(will.show(table.deps, table.ctx()))
+    assert said.answer.text.endswith(counted), said.answer.text
     assert_no_english(said)
 
 
