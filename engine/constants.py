@@ -18,3 +18,5 @@ EXCEPTIONAL_RANGE: Final = (1, 10)
 #: `v20` difficulty: default and allowed range.
 DIFFICULTY: Final = 6
 DIFFICULTY_RANGE: Final = (2, 10)
+#: `v20` resisted rolls: each side's difficulty, set from the other's traits, is at most 9.
+RESISTED_DIFFICULTY_RANGE: Final = (DIFFICULTY_RANGE[0], DIFFICULTY_RANGE[1] - 1)

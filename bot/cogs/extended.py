@@ -50,7 +50,7 @@ class Extended(commands.GroupCog, group_name="extended"):
         label="What the action is for (default: the pool)",
         skill="cofd: Skill dots an exceptional success may take off the requirement",
         against="v20/fistful: the resisting side's pool, rolled each interval",
-        against_difficulty="v20: the resisting side's difficulty (default 6)",
+        against_difficulty="v20: the resisting side's difficulty 2-9 (default 6)",
     )
     @app_commands.autocomplete(pool=pool_traits, against=pool_traits)
     @roll_options(*START_OPTIONS)
@@ -65,7 +65,7 @@ class Extended(commands.GroupCog, group_name="extended"):
         label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
         skill: app_commands.Range[int, 0, MAX_POOL] | None = None,
         against: SheetPool | None = None,
-        against_difficulty: app_commands.Range[int, 2, 10] | None = None,
+        against_difficulty: app_commands.Range[int, 2, 9] | None = None,
         spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """Start an extended action and post its card."""

@@ -16,16 +16,19 @@ moved only by its transitions::
                        waiting --scene_ended--> scene_ended
 
 Only the named opponent may resist, and only while the contest waits
-(:func:`resist_blocked`).
+(:func:`resist_blocked`). In `v20` each side's difficulty is at most 9
+(:func:`check_resisted`), whatever the command lets a member type.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from engine.constants import RESISTED_DIFFICULTY_RANGE
 from engine.frozen import Frozen
 from engine.models import Degree, RollRequest, RollResult, Ruleset, Term
 from engine.refusals import Refusal, RefusalCode
@@ -53,6 +56,25 @@ class ContestResult(Frozen):
     """The opponent's successes as compared."""
     degree: Degree | None = None
     """`v20`: the degree word of the margin; None on a tie and in other rulesets."""
+
+
+def check_resisted(ruleset: Ruleset, difficulties: Mapping[str, int | None]) -> None:
+    """Refuse a `v20` resisted roll whose side has a difficulty outside 2–9.
+
+    RULES.md §2: each side of a resisted action rolls against a difficulty set from the
+    other's traits, at most 9 (a plain roll may ask for 10; a resisted one may not), and
+    a resisted extended action is the same contest, extended. ``difficulties`` maps each
+    option as the member typed it (``difficulty``, ``opponent_difficulty``) to its value;
+    None is the default 6. Other rulesets have no difficulty to check here.
+    """
+    if ruleset is not Ruleset.V20:
+        return
+    low, high = RESISTED_DIFFICULTY_RANGE
+    for option, value in difficulties.items():
+        if value is not None and not low <= value <= high:
+            raise RuleError(
+                Refusal.of(RefusalCode.OUT_OF_RANGE, option=option, value=value, low=low, high=high)
+            )
 
 
 def resolve(ruleset: Ruleset, actor: RollResult, opponent: RollResult) -> ContestResult:

@@ -81,6 +81,7 @@ from engine.prepare import prepare
 from engine.records import ActionStatus, RollRecord
 from engine.refusals import Refusal, RefusalCode, names
 from engine.roll import RuleError
+from engine.table.contest import check_resisted
 
 #: Largest roll limit an extended action may set.
 MAX_ROLLS: Final = 1000
@@ -248,7 +249,8 @@ def start(
     (labelled terms that are not penalties) plus specialty, else the pool as
     given plus specialty; ``skill`` to the second named trait, unless that was read
     from a sheet (the caller passes a sheet Skill's dots). ``carry`` is a
-    dramatic failure's −2 from an earlier attempt at the same task.
+    dramatic failure's −2 from an earlier attempt at the same task. `v20`
+    resisted: each side's difficulty is 2 to 9 (:func:`~engine.table.contest.check_resisted`).
     """
     ruleset = request.ruleset
     if request.will or (against is not None and against.will):
@@ -285,6 +287,9 @@ def start(
                     against=against.ruleset.value, ruleset=ruleset.value,
                 )
             )
+        check_resisted(
+            ruleset, {"difficulty": request.difficulty, "against_difficulty": against.difficulty}
+        )
     for code, side_request in (
         (RefusalCode.EXTENDED_POOL_REFUSED, request),
         (RefusalCode.EXTENDED_RESISTING_POOL_REFUSED, against),

@@ -210,6 +210,29 @@ async def test_bad_input_to_start_is_refused_and_stores_nothing(
     assert found == []
 
 
+@pytest.mark.parametrize(
+    ("options", "against_difficulty", "words"),
+    [
+        ({"difficulty": 10}, None, "difficulty 10 is out of range: it must be 2 to 9"),
+        (NOTHING, 10, "against_difficulty 10 is out of range: it must be 2 to 9"),
+    ],
+)
+async def test_v20_resisted_extended_action_refuses_a_difficulty_of_ten_on_either_side(
+    table: Table, options: dict[str, Any], against_difficulty: int | None, words: str
+) -> None:
+    """RULES.md §2: each side of a resisted action rolls against a difficulty of at most 9,
+    and a resisted extended action is that contest, extended (a plain one may still ask
+    for 10)."""
+    await use_ruleset(table, Ruleset.V20)
+    said = await begin(table, options=options, against=parts(dice(3)),
+                       against_difficulty=against_difficulty)
+    assert said.answer.ephemeral
+    assert words in (said.answer.message.content or "")
+    assert await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL)) == []
+    plain = await begin(table, options={"difficulty": 10})
+    assert not plain.answer.ephemeral, plain.answer.text
+
+
 async def test_a_dramatic_failure_carries_to_a_fresh_attempt_at_the_same_task(
     table: Table,
 ) -> None:

@@ -7,8 +7,8 @@ import pytest
 from engine.models import Degree, Outcome, Ruleset
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
-from engine.table.contest import Winner, resolve
-from tests.engine.table.helpers import scripted
+from engine.table.contest import Winner, check_resisted, resolve
+from tests.engine.table.helpers import refused, scripted
 
 
 def test_cofd_more_successes_wins_by_the_difference() -> None:
@@ -111,3 +111,14 @@ def test_both_sides_roll_in_the_contest_s_ruleset() -> None:
     assert error.value.refusal == Refusal.of(
         RefusalCode.CONTEST_OPPONENT_RULESET, rolled="cofd", ruleset="v20"
     )
+
+
+def test_v20_each_side_of_a_resisted_roll_has_a_difficulty_of_2_to_9() -> None:
+    """RULES.md §2 Resisted: each side's difficulty is set from the other's traits, at most
+    9; the refusal names the option as the member typed it. None is the default 6."""
+    check_resisted(Ruleset.V20, {"difficulty": 9, "opponent_difficulty": None})
+    with refused(RefusalCode.OUT_OF_RANGE, option="opponent_difficulty", value=10, low=2, high=9):
+        check_resisted(Ruleset.V20, {"difficulty": 2, "opponent_difficulty": 10})
+    with refused(RefusalCode.OUT_OF_RANGE, option="difficulty", value=1, low=2, high=9):
+        check_resisted(Ruleset.V20, {"difficulty": 1})
+    check_resisted(Ruleset.FISTFUL, {"difficulty": 10})  # no difficulty there: prepare refuses it

@@ -408,6 +408,19 @@ def test_both_sides_of_a_resisted_action_use_its_ruleset() -> None:
         extended.start(request("v20", 3), target=5, against=request("fistful", 3))
 
 
+def test_v20_both_sides_of_a_resisted_action_have_a_difficulty_of_2_to_9() -> None:
+    """RULES.md §2: a resisted action can be extended, and each side's difficulty is at
+    most 9; an unresisted v20 extended action may still ask for 10."""
+    with refused(RefusalCode.OUT_OF_RANGE, option="difficulty", value=10, low=2, high=9):
+        extended.start(request("v20", 3, difficulty=10), target=5, against=request("v20", 3))
+    with refused(RefusalCode.OUT_OF_RANGE, option="against_difficulty", value=10, low=2, high=9):
+        extended.start(request("v20", 3), target=5, against=request("v20", 3, difficulty=10))
+    state = extended.start(request("v20", 3, difficulty=9), target=5,
+                           against=request("v20", 3, difficulty=9))
+    assert state.against is not None and state.against.difficulty == 9
+    assert extended.start(request("v20", 3, difficulty=10), target=5).request.difficulty == 10
+
+
 def test_a_resisted_action_takes_both_rolls_and_an_unresisted_one_only_one() -> None:
     resisted = extended.start(request("v20", 3), target=5, against=request("v20", 3))
     actor = rolled(extended.roll_request(resisted), [6, 2, 3])
