@@ -79,10 +79,11 @@ _FIELD_LIMIT: Final = 1024
 RESIST: Final = N_("Roll to resist")
 RESIST_FORM_TITLE: Final = N_("Roll to resist")
 
-#: The pool form (Help on a teamwork card, Roll to resist on a contest card).
+#: The pool form (Help on a teamwork card, Roll to resist on a contest card); the hint's
+#: example names traits every template has (v20 has no Composure).
 POOL_LABEL: Final = N_("Your pool")
 POOL_HINT: Final = N_(
-    "Dice, or traits: 5, Wits 3 + Composure 2, or Wits + Composure from your sheet"
+    "Dice, or traits: 5, Strength 3 + Brawl 2, or Strength + Brawl from your sheet"
 )
 DIFFICULTY_LABEL: Final = N_("Difficulty")
 DIFFICULTY_HINT: Final = N_("v20: 2 to 10; leave empty for 6")

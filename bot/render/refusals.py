@@ -237,9 +237,10 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.TRAIT_VALUE_RANGE: N_("{trait} {value} is out of range: it must be 0 to {high}"),
     _C.TRAIT_DUPLICATE: N_("the trait “{name}” is listed twice"),
     _C.TOO_MANY_TRAITS: N_("a sheet holds at most {max} traits"),
+    # the example names traits every template has (v20 has no Composure)
     _C.TRAITS_UNREADABLE: N_(
         "I could not read “{part}”: write each trait as a name and a number, "
-        "separated by commas (Wits 3, Composure 2)"
+        "separated by commas (Strength 3, Brawl 2)"
     ),
     _C.SPECIALTY_NOT_SKILL: N_(
         "{trait} is not a Skill: specialties go on Skills (Abilities in v20)"

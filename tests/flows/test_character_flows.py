@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
+import discord
 import pytest
 
 from bot.edge.ids import parse
-from bot.flows import characters, clock, config, rolls, will
+from bot.flows import characters, clock, config, contest, rolls, will
 from bot.flows.characters import Member
+from bot.flows.contest import Opponent
 from bot.render.buttons import REFUSALS
 from bot.render.characters import SHOWN_PROBLEMS
 from bot.store import Tx
 from bot.store.characters import CharacterRepository
 from bot.store.will import WillRepository
 from engine.characters import MAX_CHARACTERS, exported, new_sheet
-from engine.models import Ruleset, WillUse
+from engine.models import Ruleset, Term, WillUse
 from engine.parser import parse_pool_names
-from engine.records import PressRefusal
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from engine.records import ChannelOption, PressRefusal
+from engine.trait_names import localised
+from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table, parts
 
 OTHER_CHANNEL = 2_000_000_000_000_000_099
 
@@ -573,3 +577,60 @@ async def test_the_set_refusal_names_traits_every_template_has(table: Table) -> 
     for ruleset in Ruleset:
         template = {name for name, _ in new_sheet("x", ruleset).entries()}
         assert set(names) <= template, (ruleset, names)
+
+
+def _traits_named(text: str, locale: str) -> dict[str, set[str]]:
+    """Each template trait name ``text`` mentions (as the ``locale``'s editions write it)
+    -> the traits it is on each ruleset's template ("" where the template has no such name)."""
+    named: dict[str, set[str]] = {}
+    for ruleset in Ruleset:
+        template = {localised(key, locale): key for key, _ in new_sheet("x", ruleset).entries()}
+        named.update({name: set() for name in template
+                      if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)})
+    for ruleset in Ruleset:
+        template = {localised(key, locale): key for key, _ in new_sheet("x", ruleset).entries()}
+        for name, keys in named.items():
+            keys.add(template.get(name, ""))
+    return named
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+async def test_the_unreadable_traits_refusal_names_traits_every_template_has(
+    table: Table, locale: str
+) -> None:
+    """The example of the refusal of traits it cannot read names, in every language, traits
+    that are the same trait on every ruleset's template: v20 has no Composure, and in
+    Portuguese "Autocontrole" on a v20 sheet is Self-Control."""
+    table.speak(locale, locale)
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20))
+    await table.run(characters.create(table.deps, table.ctx(), "Anselm"))
+    said = await table.run(characters.set_traits(table.deps, table.ctx(),
+                                                 traits="Perception 3 Alertness 2"))
+    assert said.answer.ephemeral
+    example = said.answer.text.rsplit("(", 1)[1]
+    named = _traits_named(example, locale)
+    assert len(named) == 2, (example, named)
+    assert all(len(keys) == 1 and "" not in keys for keys in named.values()), named
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+async def test_the_pool_forms_hint_names_traits_every_template_has(
+    table: Table, locale: str
+) -> None:
+    """The pool form (Roll to resist, Help) is the same at every table: its hint's example
+    names, in every language, traits that are the same trait on every template."""
+    table.speak(locale, locale)
+    table.faces.add(8, 9, 10, 2)
+    said = await table.run(contest.contest(
+        table.deps, table.ctx(), parts((Term(value=3),)), against=None,
+        opponent=Opponent(BOB, "Bob"), label=None, difficulty=None, opponent_difficulty=None))
+    press = parse(said.answer.custom_ids[0])
+    assert press is not None
+    form = await table.run(contest.resist_pressed(table.deps, table.ctx(BOB), press))
+    hint = next(item.description for item in form.modals[0].walk_children()
+                if isinstance(item, discord.ui.Label))
+    assert hint is not None
+    named = _traits_named(hint, locale)
+    assert len(named) == 2, (hint, named)
+    assert all(len(keys) == 1 and "" not in keys for keys in named.values()), named
