@@ -554,9 +554,21 @@ def exported(sheet: Character) -> str:
 
 
 def imported(data: bytes) -> Character | tuple[Refusal, ...]:
-    """A sheet read back from an exported file, or every problem found (nothing kept)."""
+    """A sheet read back from an exported file, or every problem found (nothing kept).
+
+    A file nested deeper than Python can follow (``[[[[…]]]]``, a few kilobytes of it) is
+    no sheet either: reading it, or showing a part of it, raises RecursionError, which is
+    refused as a file that is not a sheet."""
     if len(data) > MAX_IMPORT_BYTES:
         return (Refusal.of(RefusalCode.IMPORT_TOO_LARGE, size=len(data), max=MAX_IMPORT_BYTES),)
+    try:
+        return _read_sheet(data)
+    except RecursionError:
+        return (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+
+
+def _read_sheet(data: bytes) -> Character | tuple[Refusal, ...]:
+    """:func:`imported` for a file of an acceptable size."""
     try:
         raw = json.loads(data.decode("utf-8-sig"))  # a byte-order mark is no problem
     except (UnicodeDecodeError, json.JSONDecodeError):

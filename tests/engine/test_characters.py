@@ -306,6 +306,17 @@ def test_import_refuses_what_is_not_json_too_large_or_another_version() -> None:
     assert version == (Refusal.of(RefusalCode.IMPORT_SCHEMA_VERSION, version="7", known=1),)
 
 
+@pytest.mark.parametrize("template", ["{}", '{{"schema_version": 1, "name": {}}}',
+                                      '{{"schema_version": {}}}'])
+def test_import_refuses_a_file_nested_too_deeply_as_not_a_sheet(template: str) -> None:
+    """A few kilobytes of ``[[[[…]]]]`` (alone, or as a field's value) are more nesting
+    than the JSON reader follows: the file is refused as not a sheet, where the
+    RecursionError escaped as the generic apology."""
+    nested = "[" * 30000 + "]" * 30000
+    data = template.format(nested).encode()
+    assert imported(data) == (Refusal.of(RefusalCode.IMPORT_NOT_JSON),)
+
+
 def test_import_reads_a_file_with_a_byte_order_mark_and_trims_the_name_as_create_does(
 ) -> None:
     """Some editors save UTF-8 with a byte-order mark: the file is still a sheet. The name
