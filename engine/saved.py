@@ -122,6 +122,7 @@ class SaveRefusal(StrEnum):
     """Why a roll cannot be saved under a name."""
 
     NAME_EMPTY = "name_empty"
+    """The name has no letter or digit (nothing, spaces, punctuation, invisible characters)."""
     NAME_TOO_LONG = "name_too_long"
     NAME_TAKEN = "name_taken"
     """The member already has a saved roll by that name (and did not ask to replace it)."""
@@ -145,7 +146,9 @@ def save_refusal(
     """Whether a member with ``count`` saved rolls may save one as ``name`` (``taken``: one
     by that name exists; ``replace``: the member asked to replace it); None when they may."""
     cleaned = clean_name(name)
-    if not cleaned or not name_key(cleaned):
+    # Some letter or digit, as the refusal says: a name of punctuation (``!!!``) or of
+    # nothing visible (a zero-width space) lists as an empty line and is hard to type again.
+    if not any(char.isalnum() for char in cleaned):
         return SaveRefusal.NAME_EMPTY
     if len(cleaned) > MAX_NAME:
         return SaveRefusal.NAME_TOO_LONG

@@ -115,8 +115,11 @@ def test_names_that_differ_in_a_letter_do_not_match() -> None:
 # --- when a roll may be saved -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\t\n", "-", " ' - ' "])
-def test_a_name_with_nothing_to_match_by_is_refused_as_empty(name: str) -> None:
+@pytest.mark.parametrize("name", ["", "   ", "\t\n", "-", " ' - ' ", "!!!", "\u200b", "\u2063",
+                                  "\x00", "\u202e", "** __ **"])
+def test_a_name_without_a_letter_or_digit_is_refused_as_empty(name: str) -> None:
+    """The refusal asks for a name with letters or digits: punctuation alone and invisible
+    characters alone are refused too (they were saved, and listed as an empty ``****``)."""
     assert save_refusal(name, taken=False, count=0, replace=False) is SaveRefusal.NAME_EMPTY
 
 
@@ -125,6 +128,8 @@ def test_a_name_of_up_to_the_maximum_length_is_accepted_spaces_around_it_aside()
     assert save_refusal(longest, taken=False, count=0, replace=False) is None
     assert save_refusal(f"  {longest}  ", taken=False, count=0, replace=False) is None
     assert save_refusal("x", taken=False, count=0, replace=False) is None
+    assert save_refusal("7", taken=False, count=0, replace=False) is None
+    assert save_refusal("Ação!", taken=False, count=0, replace=False) is None
 
 
 def test_a_name_one_character_too_long_is_refused() -> None:
