@@ -627,21 +627,21 @@ def _multi(ruleset: Ruleset) -> list[tuple[str, str]]:
 _BY_NAME_ROLLS: Final[dict[Ruleset, str]] = {
     Ruleset.COFD: N_(
         "`/roll pool:Wits + Composure`: each word is read from your active character "
-        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "(a unique start is enough: `Dex`), a typed number wins (`Strength 5`). The "
         "sheet's specialty (`spec:Boxing`) and untrained Skills apply by themselves, "
         "and the breakdown says where each number came from. Will, Beats and "
         "Experience are the character's."
     ),
     Ruleset.V20: N_(
         "`/roll pool:Perception + Alertness`: each word is read from your active character "
-        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "(a unique start is enough: `Dex`), a typed number wins (`Strength 5`). The "
         "sheet's specialty (`spec:Boxing`) applies by itself; an Ability at 0 dots adds no "
         "penalty (the Storyteller sets the difficulty). The breakdown says where each "
         "number came from. Will is the character's."
     ),
     Ruleset.FISTFUL: N_(
         "`/roll pool:Wits + Composure`: each word is read from your active character "
-        "(a unique start is enough: `Int`), a typed number wins (`Strength 5`). The "
+        "(a unique start is enough: `Dex`), a typed number wins (`Strength 5`). The "
         "sheet's specialty (`spec:Boxing`) applies by itself, and a Skill at 0 dots makes "
         "the roll unskilled (1s eat successes). The breakdown says where each number came "
         "from. Will is the character's."

@@ -16,10 +16,12 @@ from bot.render.message import embed_text
 from bot.render.rolls import RULESET_NAMES
 from bot.settings import Settings
 from bot.store import Store, Tx
-from engine.characters import template
+from engine.characters import new_sheet, resolve, template
 from engine.faces import ScriptedFaces
 from engine.models import Ruleset
+from engine.parser import parse_pool_names
 from engine.records import ChannelOption, Language
+from engine.refusals import Refusal
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Said, Table
 
 
@@ -198,6 +200,26 @@ async def test_every_help_page_speaks_the_members_language_and_fits(
             if text_only:
                 assert "·" not in said.text
                 assert "→" not in said.text
+
+
+@pytest.mark.parametrize("locale", ["en-US", *LANGUAGES])
+async def test_the_characters_pages_unique_start_rolls_on_every_template(
+    table: Table, locale: str
+) -> None:
+    """The characters page's example of "a unique start is enough" names one trait of
+    every template of the channel's ruleset, in every language (`Int` was Intelligence
+    or Intimidation, so the roll it taught was refused)."""
+    table.speak(locale, locale)
+    for ruleset in Ruleset:
+        def write(tx: Tx, ruleset: Ruleset = ruleset) -> None:
+            tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+        await table.store.write(write)
+        text = (await table.run(show_help(table.deps, table.ctx(), "characters"))).answer.text
+        starts = re.findall(r"`(\w+)`\)", text)
+        assert len(starts) == 1, (ruleset, starts)
+        resolved = resolve(parse_pool_names(starts[0]), new_sheet("Mara", ruleset))
+        assert not isinstance(resolved, Refusal), (ruleset, resolved)
 
 
 async def test_help_answers_in_the_members_own_language_not_the_tables(table: Table) -> None:
