@@ -277,13 +277,21 @@ def _groups(mean: list[float]) -> list[list[int]]:
 
 
 def _more_rolls(mean: list[float], rolls: int) -> int:
-    """Rolls still needed until two outcomes are each expected MIN_EXPECTED times."""
+    """Rolls still needed (more of the same mix) until :func:`_groups` makes two groups:
+    until the likeliest outcome, and the others together, are each expected
+    MIN_EXPECTED times (when two outcomes are, the others together are too)."""
     if rolls == 0:
         return MIN_EXPECTED * 2
     rates = sorted((value / rolls for value in mean if value > 0), reverse=True)
     if len(rates) < 2:  # every roll has one possible outcome: nothing to test, ever
         return 0
-    return max(1, math.ceil(MIN_EXPECTED / rates[1]) - rolls)
+    needed = math.ceil(MIN_EXPECTED / min(rates[0], math.fsum(rates[1:])))
+    # The division's rounding may be one roll off what _groups sees: ask it.
+    while needed > rolls + 1 and len(_groups([rate * (needed - 1) for rate in rates])) >= 2:
+        needed -= 1
+    while len(_groups([rate * needed for rate in rates])) < 2:
+        needed += 1
+    return max(1, needed - rolls)
 
 
 def _mahalanobis(diff: list[float], sigma: list[list[float]]) -> float | None:

@@ -295,14 +295,30 @@ def test_outcome_bands_of_few_rolls_stay_between_0_and_1() -> None:
 # --- how many more rolls ------------------------------------------------------------------------
 
 
-def test_too_few_rolls_wait_until_the_second_likeliest_outcome_is_expected_ten_times() -> None:
+def test_too_few_rolls_wait_until_the_likeliest_outcome_and_the_rest_are_expected_ten_times(
+) -> None:
+    """The outcome test needs two groups: the likeliest outcome, and the rare ones together
+    (engine.stats._groups), each expected MIN_EXPECTED times. The wait told is until both
+    are, with more rolls of the same mix; it once waited for the second-likeliest outcome
+    alone to be, which is longer whenever two or more outcomes are rare."""
     sample = rolled(Ruleset.COFD, (CHANCE, {FAIL: 2}), (TEN_DICE, {WIN: 2}))
     exact = Exact(sample)
     rates = sorted((mean / 4 for mean in exact.mean.values() if mean > 0), reverse=True)
     assert len(rates) == 4
     test = analyse(sample).outcome_test
     assert test.verdict is Verdict.TOO_FEW
-    assert test.more == math.ceil(MIN_EXPECTED / rates[1]) - 4
+    assert test.more == math.ceil(MIN_EXPECTED / min(rates[0], sum(rates[1:]))) - 4
+    assert test.more < math.ceil(MIN_EXPECTED / rates[1]) - 4
+
+
+def test_the_rolls_said_to_be_needed_for_an_outcome_verdict_are_the_rolls_it_takes() -> None:
+    """50 pools of 5 dice: 4 more give a verdict (failures and exceptional successes,
+    each rare, are expected ten times together by then), and the wait says 4, not 10."""
+    five = shape(Ruleset.COFD, 5)
+    waiting = analyse(rolled(Ruleset.COFD, (five, {WIN: 50}))).outcome_test
+    assert (waiting.verdict, waiting.more) == (Verdict.TOO_FEW, 4)
+    assert analyse(rolled(Ruleset.COFD, (five, {WIN: 53}))).outcome_test.more == 1
+    assert analyse(rolled(Ruleset.COFD, (five, {WIN: 54}))).outcome_test.df == 1
 
 
 def test_rolls_with_two_possible_outcomes_wait_for_the_less_likely_one() -> None:
