@@ -86,12 +86,17 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.EXTENDED_NO_TARGET_OR_ROLLS: N_(
         "set the successes required (or, for an ongoing effort, a number of rolls)"
     ),
-    _C.EXTENDED_SKILL_COFD_ONLY: N_("skill is a cofd extended-action rule; this is {ruleset}"),
+    # options foreign to the ruleset: named as typed, as OPTION_NOT_IN_RULESET's are
+    _C.EXTENDED_SKILL_COFD_ONLY: N_(
+        "{option} does not apply to the {ruleset} ruleset (Skill dots for an extended action "
+        "are a cofd rule)"
+    ),
     _C.EXTENDED_CARRY_COFD_ONLY: N_(
         "a carried penalty is a cofd extended-action rule; this is {ruleset}"
     ),
     _C.EXTENDED_RESISTED_COFD: N_(
-        "a resisted extended action is a v20 or fistful rule; this is cofd"
+        "{option} does not apply to the {ruleset} ruleset (a resisted extended action is a v20 "
+        "or fistful rule)"
     ),
     _C.EXTENDED_RESISTING_RULESET: N_(
         "the resisting roll is {against}, but the action is {ruleset}"
@@ -140,7 +145,9 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "the Successive Action Penalty is a fistful rule; this roll is {ruleset}"
     ),
     # teamwork
-    _C.HELPER_LIMIT_NOT_V20: N_("a helper limit is a v20 rule; this channel uses {ruleset}"),
+    _C.HELPER_LIMIT_NOT_V20: N_(
+        "{option} does not apply to the {ruleset} ruleset (a helper limit is a v20 rule)"
+    ),
     _C.HELPER_LIMIT_NEGATIVE: N_("the helper limit is 0 or more, not {limit}"),
     _C.PRIMARY_CANNOT_HELP: N_("the primary actor cannot help their own roll"),
     _C.ALREADY_HELPED: N_("this member has already helped: one roll per helper"),

@@ -270,16 +270,21 @@ def start(
                 else RefusalCode.EXTENDED_NO_TARGET
             )
         )
-    if ruleset is not Ruleset.COFD:
-        for code, given in (
-            (RefusalCode.EXTENDED_SKILL_COFD_ONLY, skill is not None),
-            (RefusalCode.EXTENDED_CARRY_COFD_ONLY, carry),
-        ):
-            if given:
-                raise RuleError(Refusal.of(code, ruleset=ruleset.value))
+    # A member's option foreign to the ruleset is refused naming it (COMMANDS.md); a
+    # carried penalty is the bot's own, never typed.
+    if ruleset is not Ruleset.COFD and skill is not None:
+        raise RuleError(
+            Refusal.of(RefusalCode.EXTENDED_SKILL_COFD_ONLY, option="skill", ruleset=ruleset.value)
+        )
+    if ruleset is not Ruleset.COFD and carry:
+        raise RuleError(Refusal.of(RefusalCode.EXTENDED_CARRY_COFD_ONLY, ruleset=ruleset.value))
     if against is not None:
         if ruleset is Ruleset.COFD:
-            raise RuleError(Refusal.of(RefusalCode.EXTENDED_RESISTED_COFD))
+            raise RuleError(
+                Refusal.of(
+                    RefusalCode.EXTENDED_RESISTED_COFD, option="against", ruleset=ruleset.value
+                )
+            )
         if against.ruleset is not ruleset:
             raise RuleError(
                 Refusal.of(

@@ -101,7 +101,10 @@ def start(request: RollRequest, primary_id: int, helper_limit: int | None = None
     if helper_limit is not None:
         if request.ruleset is not Ruleset.V20:
             raise RuleError(
-                Refusal.of(RefusalCode.HELPER_LIMIT_NOT_V20, ruleset=request.ruleset.value)
+                Refusal.of(
+                    RefusalCode.HELPER_LIMIT_NOT_V20,
+                    option="helper_limit", ruleset=request.ruleset.value,
+                )
             )
         if helper_limit < 0:
             raise RuleError(Refusal.of(RefusalCode.HELPER_LIMIT_NEGATIVE, limit=helper_limit))

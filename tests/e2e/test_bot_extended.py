@@ -360,7 +360,7 @@ async def test_autocomplete_list_and_abandon(
         ("extended start", {"pool": "3", "target": 5, "difficulty": 7},
          "difficulty does not apply to the cofd ruleset"),
         ("extended start", {"pool": "3", "target": 5, "against": "2"},
-         "a resisted extended action is a v20 or fistful rule"),
+         "against does not apply to the cofd ruleset"),
         ("extended start", {"pool": "3", "target": 5, "interval": "soon"},
          "could not read the interval"),
         ("extended start", {"pool": "1 - 3", "target": 5}, "give max_rolls"),

@@ -196,7 +196,7 @@ async def test_a_blank_label_is_no_label_and_the_pool_names_the_action(table: Ta
         ({"interval": "0 minutes"}, "must be more than zero"),
         ({"target": None}, "set the successes required"),
         ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
-        ({"against": parts(dice(2))}, "a resisted extended action is a v20 or fistful rule"),
+        ({"against": parts(dice(2))}, "against does not apply to the cofd ruleset"),
         ({"against_difficulty": 7}, wording.AGAINST_DIFFICULTY_ALONE),
     ],
 )
@@ -208,6 +208,17 @@ async def test_bad_input_to_start_is_refused_and_stores_nothing(
     assert words in (said.answer.message.content or "")
     found = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
     assert found == []
+
+
+async def test_skill_outside_cofd_is_refused_naming_the_option_and_the_ruleset(
+    table: Table,
+) -> None:
+    """COMMANDS.md: an option foreign to the ruleset is refused naming it and the ruleset."""
+    await use_ruleset(table, Ruleset.V20)
+    said = await begin(table, skill=2)
+    assert said.answer.ephemeral
+    assert "skill does not apply to the v20 ruleset" in (said.answer.message.content or "")
+    assert await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL)) == []
 
 
 @pytest.mark.parametrize(

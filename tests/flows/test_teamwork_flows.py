@@ -117,6 +117,21 @@ async def test_a_second_open_teamwork_with_the_same_label_is_refused(table: Tabl
     assert "already open" in said.answer.text
 
 
+async def test_a_helper_limit_outside_v20_is_refused_naming_the_option_and_the_ruleset(
+    table: Table,
+) -> None:
+    """COMMANDS.md: an option that does not apply to the channel's ruleset is refused with a
+    message naming the ruleset and the option as typed; nothing is opened."""
+    said = await table.run(teamwork.start(
+        table.deps, table.ctx(), lambda c: build_request(c.ruleset, terms(3)),
+        label="lift", helper_limit=2,
+    ))
+    assert said.answer.ephemeral
+    # escaped, as every reason of a teamwork refusal is (Discord shows helper_limit)
+    assert "helper\\_limit does not apply to the cofd ruleset" in said.answer.text
+    assert await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL)) == []
+
+
 async def test_help_opens_the_form_and_the_primary_cannot_help(table: Table) -> None:
     _, action_id = await begin(table)
     said = await press_card(table, BOB, "help", action_id)

@@ -385,14 +385,14 @@ def test_willpower_is_declared_per_roll_not_for_the_whole_action() -> None:
 
 
 def test_skill_dots_and_a_carried_penalty_are_cofd_rules() -> None:
-    with refused(RefusalCode.EXTENDED_SKILL_COFD_ONLY, ruleset="v20"):
+    with refused(RefusalCode.EXTENDED_SKILL_COFD_ONLY, option="skill", ruleset="v20"):
         extended.start(request("v20", 3), target=5, skill=2)
     with refused(RefusalCode.EXTENDED_CARRY_COFD_ONLY, ruleset="fistful"):
         extended.start(request("fistful", 3), target=5, carry=True)
 
 
 def test_cofd_has_no_resisted_extended_action() -> None:
-    with refused(RefusalCode.EXTENDED_RESISTED_COFD):
+    with refused(RefusalCode.EXTENDED_RESISTED_COFD, option="against", ruleset="cofd"):
         extended.start(request("cofd", 3), target=5, against=request("cofd", 3))
 
 

@@ -105,7 +105,7 @@ def test_v20_a_helper_who_would_raise_the_primary_to_difficulty_ten_cannot_join(
 
 
 def test_a_helper_limit_is_a_v20_rule_of_zero_or_more() -> None:
-    with refused(RefusalCode.HELPER_LIMIT_NOT_V20, ruleset="cofd"):
+    with refused(RefusalCode.HELPER_LIMIT_NOT_V20, option="helper_limit", ruleset="cofd"):
         teamwork.start(request("cofd", 4), PRIMARY, helper_limit=2)
     with refused(RefusalCode.HELPER_LIMIT_NEGATIVE, limit=-1):
         teamwork.start(request("v20", 4), PRIMARY, helper_limit=-1)
