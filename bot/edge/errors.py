@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+import unicodedata
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -39,10 +40,12 @@ from bot.render.messages import (
     STORE_FULL,
     STORE_READ_ONLY,
     STORE_UNAVAILABLE,
+    control_character,
     missing_permissions,
     not_a_choice,
     not_a_value,
     out_of_range,
+    wrong_kind,
 )
 from bot.store import StoreBusy, StoreUnavailable
 
@@ -172,10 +175,48 @@ def _given_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return options
 
 
+_Kind = discord.AppCommandOptionType
+
+
+def _of_kind(value: object, kind: discord.AppCommandOptionType) -> bool:
+    """Whether ``value`` is what Discord sends for an option of ``kind`` (a JSON true is
+    no integer, a fraction no whole number; users, channels, roles and files come as
+    their snowflake, a string of digits)."""
+    if isinstance(value, bool):
+        return kind is _Kind.boolean
+    if kind is _Kind.integer:
+        return isinstance(value, int)
+    if kind is _Kind.number:
+        return isinstance(value, int | float)
+    if kind is _Kind.string:
+        return isinstance(value, str)
+    if kind is _Kind.boolean:
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and value.isascii()
+                                      and value.isdigit())
+
+
+def holds_control(text: str) -> bool:
+    """Whether ``text`` holds a control character other than a tab (**Decision**).
+
+    Every text the bot takes is one line: no slash option and no field of its forms can
+    hold a line break as Discord's client sends them, so a NUL (which PostgreSQL cannot
+    store), a line break or an escape came from a modified client and is refused, on both
+    databases alike. A tab is whitespace a paste may carry, and is let through."""
+    return any(char != "\t" and unicodedata.category(char) == "Cc" for char in text)
+
+
+def check_text(values: Iterable[str]) -> None:
+    """Refuse a submitted form whose fields hold a control character (:func:`holds_control`)."""
+    if any(holds_control(value) for value in values):
+        raise UserError(control_character(None))
+
+
 def check_bounds(
     command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]
 ) -> None:
-    """Refuse an option value outside the bounds and choices the command declares.
+    """Refuse an option value of another kind, or outside the bounds and choices, than the
+    command declares, and text holding a control character (:func:`holds_control`).
 
     Discord's client enforces them, but an interaction can come from a modified client:
     every bound is checked again here, before any command runs.
@@ -186,6 +227,10 @@ def check_bounds(
         value = option.get("value")
         if parameter is None or value is None:
             continue
+        if not _of_kind(value, parameter.type):
+            raise UserError(wrong_kind(parameter.display_name, parameter.type.name))
+        if isinstance(value, str) and holds_control(value):
+            raise UserError(control_character(parameter.display_name))
         if parameter.choices and value not in {choice.value for choice in parameter.choices}:
             raise UserError(not_a_choice(parameter.display_name,
                                          [str(choice.value) for choice in parameter.choices]))

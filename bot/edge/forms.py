@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import discord
 
 from bot.edge.ctx import ctx_of, deps_of
-from bot.edge.errors import answering_errors, reply_ephemeral
+from bot.edge.errors import answering_errors, check_text, reply_ephemeral
 from bot.edge.ids import Kind, Press, parse
 from bot.edge.respond import DiscordResponder
 from bot.flows import contest, extended, saved
@@ -65,6 +65,7 @@ async def route(interaction: discord.Interaction) -> None:
             await reply_ephemeral(interaction, _(STALE_BUTTON))
             return
         values = text_values(list(data.get("components", [])))
+        check_text(values.values())
         await run(
             flow(deps_of(interaction), ctx_of(interaction), press, values),
             DiscordResponder(interaction),

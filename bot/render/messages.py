@@ -107,6 +107,31 @@ def out_of_range(option: str, low: float | None, high: float | None, *, length: 
             else _("{option} must be at most {high}.", **bounds))
 
 
+def wrong_kind(option: str, kind: str) -> str:
+    """An option value of another kind than the command declares (a modified client sent
+    text for a number, a fraction for a whole number, ...); ``kind`` is the declared
+    ``discord.AppCommandOptionType``'s name."""
+    if kind == "integer":
+        return _("{option} must be a whole number.", option=option)
+    if kind == "number":
+        return _("{option} must be a number.", option=option)
+    if kind == "boolean":
+        return _("{option} must be True or False.", option=option)
+    if kind == "string":
+        return _("{option} must be text.", option=option)
+    return _("{option} must be picked from Discord's list.", option=option)
+
+
+def control_character(option: str | None) -> str:
+    """Text holding a control character (a NUL, a line break, ...): ``option`` names the
+    command's option, None says it was a form's field."""
+    if option is None:
+        return _("The form holds a control character (such as a line break), which cannot be "
+                 "kept: fill it in again on one line.")
+    return _("{option} holds a control character (such as a line break), which cannot be "
+             "kept: type it again on one line.", option=option)
+
+
 def not_a_choice(option: str, accepted: Iterable[str]) -> str:
     """An option value that is none of the command's choices."""
     return _("{option} must be one of: {choices}.", option=option, choices=", ".join(accepted))

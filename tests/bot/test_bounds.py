@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
+from bot.cogs.history import History
 from bot.cogs.rolling import Rolling
-from bot.edge.errors import check_bounds
+from bot.cogs.will import Will
+from bot.edge.errors import check_bounds, check_text
 from bot.flows.reply import UserError
 
 
@@ -45,3 +48,63 @@ def test_options_under_a_subcommand_are_checked() -> None:
     nested = [{"name": "start", "type": 1, "options": _pool(extra=101)}]
     with pytest.raises(UserError, match="extra"):
         check_bounds(Rolling.roll, nested)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("extra", 1.5, "extra must be a whole number"),
+        ("extra", "3", "extra must be a whole number"),
+        ("extra", True, "extra must be a whole number"),
+        ("will", "yes", "will must be True or False"),
+        ("will", 1, "will must be True or False"),
+        ("label", 7, "label must be text"),
+    ],
+)
+def test_a_value_of_another_kind_than_declared_is_refused(
+    option: str, value: object, words: str
+) -> None:
+    """A modified client can send any JSON for any option (text for a number, a fraction
+    for a whole number, "yes" for True): the declared kind is checked before any command
+    runs, and the refusal names the option, where a fraction or text reached the flow (the
+    generic apology) and "yes" was taken as True."""
+    options = [*_pool(), {"name": option, "type": 3, "value": value}]
+    with pytest.raises(UserError, match=words):
+        check_bounds(Rolling.roll, options)
+
+
+def test_numbers_and_snowflakes_come_as_discord_sends_them() -> None:
+    """A number option takes a whole number or a fraction; a user option the user's
+    snowflake, a string of digits (or a number), never other text."""
+    check_bounds(Rolling.roll, _pool(extra=3, will=True))
+    check_bounds(History.history, [{"name": "count", "type": 4, "value": 2}])
+    user = next(p for p in Will.show.parameters if p.type is discord.AppCommandOptionType.user)
+    check_bounds(Will.show, [{"name": user.display_name, "type": 6, "value": "123456789"}])
+    with pytest.raises(UserError, match="Discord's list"):
+        check_bounds(Will.show, [{"name": user.display_name, "type": 6, "value": "@everyone"}])
+
+
+@pytest.mark.parametrize("text", ["door\x00", "a\nb", "a\rb", "\x1b[31mred", "a\x7fb", "a\x85b"])
+def test_text_holding_a_control_character_is_refused_naming_the_option(text: str) -> None:
+    """Every text the bot takes is one line, and PostgreSQL cannot store a NUL (the member
+    got the generic apology there, SQLite kept it): a control character in any text
+    option is refused before any command runs, naming the option, on both databases."""
+    with pytest.raises(UserError, match="label holds a control character"):
+        check_bounds(Rolling.roll, _pool(label=text))
+    with pytest.raises(UserError, match="pool holds a control character"):
+        check_bounds(Rolling.roll, [{"name": "pool", "type": 3, "value": "3" + text}])
+
+
+def test_a_tab_and_any_visible_text_pass() -> None:
+    """A tab is whitespace a paste may carry; letters of any script and emoji are text."""
+    check_bounds(Rolling.roll, _pool(label="Sneak\tpast the guard 🧙‍♂️ ação"))
+
+
+@pytest.mark.parametrize("text", ["Persuaded\x00", "Shaken\nTwice", "\x1b"])
+def test_a_form_field_holding_a_control_character_is_refused(text: str) -> None:
+    """A form's fields are one line too: a submission holding a control character is
+    refused before its flow runs (a NUL in a Condition, a saved roll's name or a pool
+    gave the generic apology on PostgreSQL)."""
+    with pytest.raises(UserError, match="The form holds a control character"):
+        check_text(["Dexterity + Stealth", text])
+    check_text(["Dexterity + Stealth", "Shaken\tagain"])
