@@ -51,7 +51,9 @@ class Initiative(commands.GroupCog, group_name="init"):
     @app_commands.command(name="add")
     @app_commands.describe(
         name="The NPC's name (a group's members are numbered: Guards 1, Guards 2...)",
-        value="Its initiative: Dexterity + Composure (v20: Dexterity + Wits; fistful: the pool)",
+        # typed numbers only (a Pool, no sheet): the example is one the option reads
+        value="Its initiative in numbers: Dexterity 3 + Composure 2 (v20: Dexterity + Wits; "
+        "fistful: the pool)",
         modifier=_MODIFIER,
         count="How many, each rolled separately (1-20)",
     )

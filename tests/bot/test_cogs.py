@@ -14,6 +14,7 @@ from bot.settings import Settings
 from bot.store import Store
 from engine.faces import ScriptedFaces
 from engine.models import Ruleset
+from engine.parser import parse_pool
 
 COGS = Path(__file__).resolve().parents[2] / "bot" / "cogs"
 
@@ -81,6 +82,21 @@ async def test_no_description_is_cut_to_discords_100_characters(bot: Storyteller
             for parameter in command.parameters:
                 assert not parameter.description.endswith("…"), (
                     command.qualified_name, parameter.name)
+
+
+async def test_init_add_value_teaches_numbers_as_the_option_reads_them(
+    bot: StorytellerBot,
+) -> None:
+    """/init add's value reads a typed pool (an NPC has no sheet) and refuses bare trait
+    names, so the example its description gives, after the colon, is one it reads: it
+    taught "Dexterity + Composure", which was refused."""
+    command = bot.tree.get_command("init")
+    assert isinstance(command, app_commands.Group)
+    add = command.get_command("add")
+    assert isinstance(add, app_commands.Command)
+    value = next(parameter for parameter in add.parameters if parameter.name == "value")
+    example = value.description.split(": ", 1)[1].split(" (", 1)[0]
+    assert sum(term.value for term in parse_pool(example)) > 0, example
 
 
 async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:
