@@ -26,6 +26,11 @@ from engine.refusals import Refusal
 
 #: Longest name shown in a line.
 NAME_LIMIT = 80
+#: Longest name shown in `/character list`, escaped: a whole name of plain letters (at
+#: most MAX_NAME, 64) is never cut, and MAX_CHARACTERS lines of it, each an NPC's (one
+#: active), under an owner's name of markdown, fit a message in every language (at most 1,889
+#: characters), where 25 names escaped to 80 passed 2,000.
+LIST_NAME_LIMIT: Final = 64
 SHEET_COLOUR = discord.Colour.dark_teal()
 
 NO_CHARACTER = N_(
@@ -242,7 +247,7 @@ def imported_sheet(sheet: Character, *, replaced: bool) -> str:
 
 
 def _listed(character: CharacterName, *, active: bool, text_only: bool) -> str:
-    shown = name(character.name)
+    shown = safe(character.name, limit=LIST_NAME_LIMIT)
     if character.npc and active:
         if text_only:
             return _("- {name} (NPC, active)", name=shown)

@@ -634,3 +634,28 @@ async def test_the_pool_forms_hint_names_traits_every_template_has(
     named = _traits_named(hint, locale)
     assert len(named) == 2, (hint, named)
     assert all(len(keys) == 1 and "" not in keys for keys in named.values()), named
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+@pytest.mark.parametrize("text_only", [False, True])
+async def test_the_list_of_the_most_characters_with_markdown_names_fits_a_message(
+    table: Table, locale: str, text_only: bool
+) -> None:
+    """25 sheets (the most) whose 64-character names are all markdown, each escaped to
+    twice its length, every one an NPC, one active, listed for an owner whose name is
+    markdown too: the list fits Discord's 2,000 characters in every language and mode
+    (names escaped to 80 passed it, and Discord refused the answer). A name of plain
+    letters is never cut."""
+    table.speak(locale)
+    if text_only:
+        await table.run(config.set_option(table.deps, table.ctx(STORYTELLER), "text_only", "on"))
+    names = [f"{n:02d}" + "_*" * 31 for n in range(MAX_CHARACTERS - 1)] + ["M" * 64]
+    for name in names:
+        sheet = new_sheet(name, Ruleset.COFD, npc=True)
+        await table.store.write(lambda tx, sheet=sheet: tx.characters.insert(GUILD, ALICE, sheet))
+    await table.run(characters.use(table.deps, table.ctx(), names[0]))
+    listed = await table.run(characters.list_(table.deps, table.ctx(name="_*" * 16)))
+    text = listed.answer.message.content or ""
+    assert len(text) <= 2000, len(text)
+    assert text.count("\n- ") == MAX_CHARACTERS
+    assert "M" * 64 in text and "M" * 64 + "…" not in text
