@@ -12,13 +12,14 @@ import math
 from typing import Final
 
 import discord
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.render.lang import _, number, user
 from bot.render.lang import percent as percentage
 from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal, ruleset_name
 from bot.render.text import INFO_COLOUR, escaped, outcome_word, percent
+from bot.render.typeface import chart_font
 from engine.models import Outcome, Ruleset
 from engine.odds import Odds
 
@@ -133,8 +134,8 @@ def odds_chart_png(odds: Odds, *, title: str) -> bytes:
     """
     image = Image.new("RGB", _SIZE, _BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=14)
-    small = ImageFont.load_default(size=12)
+    font = chart_font(14)
+    small = chart_font(12)
     width, height = _SIZE
     left, top, right, bottom = _MARGIN
     shown = title if len(title) <= _TITLE_LIMIT else title[: _TITLE_LIMIT - 1] + "…"

@@ -17,16 +17,18 @@ from functools import lru_cache
 from typing import Final
 
 import discord
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.render.lang import N_, _, day, n_, number, p_, percent, user
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, safe
+from bot.render.typeface import chart_font
 from engine.models import Outcome
 from engine.stats import UNUSUAL_BELOW, Band, LoggedRoll, Report, Test, Verdict
 
 __all__ = [
     "CHART_NAME",
+    "EXPORT_BYTES",
     "EXPORT_NAME",
     "EXPORT_ONLY_OWN",
     "EXPORT_THIS_CHANNEL",
@@ -43,6 +45,11 @@ __all__ = [
 #: The attachments the replies carry.
 CHART_NAME: Final = "stats.png"
 EXPORT_NAME: Final = "rolls.csv"
+#: The largest export file, in bytes: Discord takes attachments of up to 10 MiB in a server
+#: without boosts, and the rest of the message needs a little room. The newest rolls are
+#: kept (the file lists them first: the sessions a Storyteller is looking into), the
+#: older ones left out, and the reply says so.
+EXPORT_BYTES: Final = 9 * 2**20
 #: The longest member name a title shows (longer ones end in "…").
 _NAME_LIMIT: Final = 64
 
@@ -127,13 +134,18 @@ def _one_in(p: float) -> str:
     return _("about 1 time in {times}", times=number(int(rounded)))
 
 
+def _wait(more: int) -> str:
+    """How many more rolls a verdict needs (its own message: the plural follows ``more``,
+    the sentence around it another number)."""
+    return n_("about {count} more roll needed", "about {count} more rolls needed", more,
+              count=number(more))
+
+
 def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return n_("Too few dice for a verdict on the faces yet ({count} dice): "
-                  "about {more} more rolls needed.",
-                  "Too few dice for a verdict on the faces yet ({count} dice): "
-                  "about {more} more rolls needed.",
-                  test.sample, count=number(test.sample), more=number(test.more))
+        return _("Too few dice for a verdict on the faces yet ({dice}): {wait}.",
+                 dice=n_("{count} die", "{count} dice", test.sample, count=number(test.sample)),
+                 wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
     over = n_("p = {p} over {count} dice", "p = {p} over {count} dice", test.sample,
               p=_p(p), count=number(test.sample))
@@ -148,11 +160,10 @@ def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
 
 def _outcome_verdict(test: Test, outcomes: dict[Outcome, Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return n_("Too few rolls to compare outcomes with the odds yet ({count} rolls): "
-                  "about {more} more rolls needed.",
-                  "Too few rolls to compare outcomes with the odds yet ({count} rolls): "
-                  "about {more} more rolls needed.",
-                  test.sample, count=number(test.sample), more=number(test.more))
+        return _("Too few rolls to compare outcomes with the odds yet ({rolls}): {wait}.",
+                 rolls=n_("{count} roll", "{count} rolls", test.sample,
+                          count=number(test.sample)),
+                 wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
     over = n_("p = {p} over {count} rolls", "p = {p} over {count} rolls", test.sample,
               p=_p(p), count=number(test.sample))
@@ -198,7 +209,7 @@ def _outcomes_text(report: Report) -> str:
     ]
     left_out = report.tally.rolls - report.tested_rolls
     if left_out > 0:
-        lines.append(n_("({count} rolls re-read by Will before statistics were kept are left"
+        lines.append(n_("({count} roll re-read by Will before statistics were kept is left"
                         " out of this comparison.)",
                         "({count} rolls re-read by Will before statistics were kept are left"
                         " out of this comparison.)", left_out, count=number(left_out)))
@@ -252,27 +263,43 @@ _PALETTE: Final = (
     (237, 66, 69),  # bar outside its band, dice unusual
 )
 _BACKGROUND, _INK, _GRID, _BAND, _EXPECTED, _BAR, _ODD_BAR = range(len(_PALETTE))
-
-
-@lru_cache(maxsize=4)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+#: A label too wide for its place is drawn smaller, down to this size (smaller does not
+#: read); wider still, it is cut with a visible "…".
+_SMALLEST: Final = 8
 
 
 @lru_cache(maxsize=512)
 def _glyphs(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """A label's mask and its offset from the anchor point, drawn once per text."""
-    font = _font(size)
-    left, top, right, bottom = font.getbbox(text, anchor=anchor)
+    """A label's mask and its offset from the anchor point, drawn once per text. The mask
+    is two-tone, so it is measured as drawn without antialiasing (measured with it, the
+    box is narrower and cut off the first and last letters)."""
+    font = chart_font(size)
+    left, top, right, bottom = font.getbbox(text, mode="1", anchor=anchor)
     mask = Image.new("1", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=1, anchor=anchor)
     return mask, int(left), int(top)
 
 
+def _fitted(text: str, size: int, width: float) -> tuple[str, int]:
+    """``text`` and the largest size up to ``size`` at which it is at most ``width`` pixels
+    wide as drawn; at the smallest size, the longest start of it that fits, with "…"."""
+    for each in range(size, _SMALLEST - 1, -1):
+        if _glyphs(text, each, "mt")[0].width <= width:
+            return text, each
+    while text and _glyphs(text + "…", _SMALLEST, "mt")[0].width > width:
+        text = text[:-1]
+    return text.rstrip() + "…", _SMALLEST
+
+
 def _label(image: Image.Image, xy: tuple[float, float], text: str, *, size: int = 11,
-           anchor: str = "mt") -> None:
+           anchor: str = "mt", width: float | None = None) -> tuple[str, int]:
+    """``text`` drawn at ``xy``; with a ``width``, made to fit it (:func:`_fitted`). The
+    text and size drawn."""
+    if width is not None:
+        text, size = _fitted(text, size, width)
     mask, left, top = _glyphs(text, size, anchor)
     image.paste(_INK, (int(xy[0]) + left, int(xy[1]) + top), mask)
+    return text, size
 
 
 def stats_chart_png(reports: Sequence[Report], *, title: str) -> bytes:
@@ -282,7 +309,7 @@ def stats_chart_png(reports: Sequence[Report], *, title: str) -> bytes:
     band is no news on its own). PNG bytes, 900 × 300 per ruleset."""
     image = Image.new("P", (_WIDTH, _TOP + _ROW * len(reports)), _BACKGROUND)
     image.putpalette([channel for colour in _PALETTE for channel in colour])
-    _label(image, (_WIDTH / 2, 12), title[:110], size=14)
+    _label(image, (_WIDTH / 2, 12), title, size=14, width=_WIDTH - 20)
     for row, report in enumerate(reports):
         top = _TOP + row * _ROW
         faces = [(str(face), band) for face, band in enumerate(report.faces, start=1)]
@@ -327,7 +354,7 @@ def _panel(
     draw = ImageDraw.Draw(image)
     left, top, right, bottom = box
     plot_left, plot_top, plot_bottom = left + 44, top + 28, bottom - 40
-    _label(image, ((left + right) / 2, top + 6), title, size=14)
+    _label(image, ((left + right) / 2, top + 6), title, size=14, width=right - left)
     peak = max([max(band.observed, band.high) for _, band in bars] + [0.01])
     scale = _nice_ceiling(peak)
     height = plot_bottom - plot_top
@@ -352,10 +379,10 @@ def _panel(
                        fill=_ODD_BAR if outside else _BAR)
         draw.line((x0 - slot * 0.08, at(band.expected), x1 + slot * 0.08, at(band.expected)),
                   fill=_EXPECTED, width=2)
-        _label(image, ((x0 + x1) / 2, plot_bottom + 6), label)
+        _label(image, ((x0 + x1) / 2, plot_bottom + 6), label, width=slot - 4)
     _label(image, ((left + right) / 2, bottom - 6),
            _("bars: rolled · line: expected · band: {share} of fair dice",
-             share=percent(0.95, 0)), anchor="mb")
+             share=percent(0.95, 0)), anchor="mb", width=right - left)
 
 
 def _nice_ceiling(value: float) -> float:
@@ -385,39 +412,53 @@ def _cell(value: object) -> str:
     return "'" + value if value[:1] in {"=", "+", "-", "@", "\t", "\r"} else value
 
 
-def export_csv(rows: Sequence[LoggedRoll]) -> bytes:
-    """The roll log as CSV (UTF-8 with a byte-order mark, which spreadsheets read as UTF-8)."""
+def export_csv(rows: Sequence[LoggedRoll], *, limit: int = EXPORT_BYTES) -> tuple[bytes, int]:
+    """The roll log as CSV (UTF-8 with a byte-order mark, which spreadsheets read as UTF-8),
+    and how many of ``rows`` it holds: the first ones (the newest) that fit in ``limit``
+    bytes, the rest left out."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(_COLUMNS)
+    lines = ["\ufeff" + buffer.getvalue()]
+    size = len(lines[0].encode())
     for row in rows:
+        buffer.seek(0)
+        buffer.truncate()
         writer.writerow([_cell(value) for value in (
             row.id, row.created_at, row.roller_id, row.roller_name, row.ruleset, row.label,
             int(row.private), int(row.void), row.dice, row.outcome, row.successes, row.will,
             int(row.beat), row.faces, row.character,
         )])
-    return ("\ufeff" + buffer.getvalue()).encode()
+        line = buffer.getvalue()
+        size += len(line.encode())
+        if size > limit:
+            break
+        lines.append(line)
+    return "".join(lines).encode(), len(lines) - 1
 
 
-def export_text(count: int, *, member: str | None, everyone: bool, limit: int) -> str:
+def export_text(count: int, *, member: str | None, everyone: bool, cut: bool) -> str:
     """What the export file holds: ``member``'s rolls in this channel, everyone's
-    (``everyone``, the Storyteller), or the asker's own."""
+    (``everyone``, the Storyteller), or the asker's own; ``cut``: the log holds older
+    ones that did not fit."""
     shown = number(count)
     if member is not None:
-        text = n_("The roll log of {name} in this channel: {count} rolls, newest first, void"
+        text = n_("The roll log of {name} in this channel: {count} roll, newest first, void"
                   " ones marked.",
                   "The roll log of {name} in this channel: {count} rolls, newest first, void"
                   " ones marked.", count, name=safe(member, limit=_NAME_LIMIT), count=shown)
     elif everyone:
-        text = n_("The roll log of this channel: {count} rolls, newest first, void ones"
+        text = n_("The roll log of this channel: {count} roll, newest first, void ones"
                   " marked.",
                   "The roll log of this channel: {count} rolls, newest first, void ones"
                   " marked.", count, count=shown)
     else:
-        text = n_("The roll log of your rolls in this channel: {count} rolls, newest first,"
+        text = n_("The roll log of your rolls in this channel: {count} roll, newest first,"
                   " void ones marked.",
                   "The roll log of your rolls in this channel: {count} rolls, newest first,"
                   " void ones marked.", count, count=shown)
-    if count >= limit:
-        text += " " + _("Only the newest {limit} fit in one file.", limit=number(limit))
+    if cut:
+        text += " " + n_("Older rolls are left out: only the newest fits in one file.",
+                         "Older rolls are left out: only the newest {count} fit in one file.",
+                         count, count=shown)
     return text

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 import discord
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from bot.render import lang
 from bot.render import rolls as rolls_render
+from bot.render import stats as stats_render
 from bot.render.help import HELP_TOPICS, help_embed
 from bot.render.odds import odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES, RollStatus, refusal, roll_embed, secret_notice
+from bot.render.stats import stats_chart_png
 from bot.render.text import (
     VOID_COLOUR,
     adjustment_text,
@@ -26,6 +30,7 @@ from bot.render.text import (
     safe,
     successes,
 )
+from bot.render.typeface import chart_font
 from engine.constants import MAX_EXTRA, MAX_POOL
 from engine.faces import ScriptedFaces
 from engine.models import (
@@ -39,7 +44,9 @@ from engine.models import (
     WillUse,
 )
 from engine.odds import Odds, odds
+from engine.records import Language
 from engine.roll import roll, spend_will, take_beat
+from engine.stats import Sample, Tally, analyse
 
 # --- helpers --------------------------------------------------------------------------------------
 
@@ -496,6 +503,93 @@ def test_odds_chart_of_a_certain_result() -> None:
     certain = Odds(outcomes={Outcome.SUCCESS: 1.0}, successes={1: 1.0})
     with Image.open(io.BytesIO(odds_chart_png(certain, title="auto"))) as image:
         assert image.size == (800, 400)
+
+
+def _forms(value: str | tuple[str, ...] | list[str] | None) -> list[str]:
+    return [value] if isinstance(value, str) else [form for form in value or () if form]
+
+
+def _words_of(language: Language) -> str:
+    """Every message the bot says in ``language`` (a chart's words are some of them, its
+    title's options too), and numbers and percentages as the language writes them."""
+    said: list[str] = []
+    for each in (Language.PT_BR, Language.ES_ES):
+        for message in lang.catalogue(each):
+            if language is Language.EN:
+                said.extend(_forms(message.id))
+            elif each is language:
+                said.extend(_forms(message.string))
+    with lang.speaking(lang.voice(language)):
+        said.extend(lang.percent(value, digits) for value in (0.0005, 0.123456, 0.95, 1.0)
+                    for digits in range(4))
+        said.append(lang.number(1234567.5, 1))
+    return "".join(said)
+
+
+@pytest.mark.parametrize("language", list(Language), ids=str)
+def test_the_chart_font_draws_every_character_a_chart_says(language: Language) -> None:
+    """The charts are drawn in the typeface the bot ships (bot/render/typeface.py), which
+    has a glyph for every character the bot's words and numbers use in every language (but
+    emoji, which no chart draws): none is drawn as the missing-glyph box (Pillow's default
+    font drew "Falha Dram□tica", and every Spanish percentage as "40□%")."""
+    font = chart_font(14)
+    box = font.getmask("\ue000")
+
+    def boxed(character: str) -> bool:
+        mask = font.getmask(character)
+        return mask.size == box.size and bytes(mask) == bytes(box)
+
+    characters = {c for c in _words_of(language)
+                  if unicodedata.category(c) != "Cc" and ord(c) <= 0xFFFF}
+    assert "\u00a0" in characters or language is not Language.ES_ES, "no-break spaces checked"
+    assert sorted(c for c in characters if boxed(c)) == []
+
+
+def test_the_charts_draw_a_portuguese_title_in_its_own_letters() -> None:
+    """A title with accented letters is drawn with them: the chart differs from one whose
+    accented letters are all missing glyphs."""
+    title = "5 dados (cofd), ação rotineira: Falha Dramática, Êxito"
+    missing = "".join(c if c.isascii() else "\ue000" for c in title)
+    request = RollRequest(ruleset=Ruleset.COFD, terms=(Term(value=5),), rote=True)
+    chance = odds(request)
+    assert odds_chart_png(chance, title=title) != odds_chart_png(chance, title=missing)
+    report = analyse(Sample(ruleset=Ruleset.COFD, tally=Tally(
+        rolls=1, dice=5, will_spent=0, outcomes={Outcome.SUCCESS: 1}, faces=(1,) * 10)))
+    assert (stats_chart_png([report], title=title)
+            != stats_chart_png([report], title=missing))
+
+
+@pytest.mark.parametrize("language", list(Language), ids=str)
+def test_every_label_of_a_stats_chart_fits_its_place(language: Language) -> None:
+    """A label too wide for its place is drawn smaller, then cut with "…": the line under
+    each panel, the panels' titles and the outcomes under their bars all fit their width,
+    and each label's glyphs hold all of its ink (measured with antialiasing, they lost the
+    first and last letters of every line under a panel)."""
+    drawn: list[tuple[str, int, float]] = []
+    label = stats_render._label
+
+    def spy(image: Image.Image, xy: tuple[float, float], text: str,
+            **options: Any) -> tuple[str, int]:
+        shown, size = label(image, xy, text, **options)
+        if options.get("width") is not None:
+            drawn.append((shown, size, options["width"]))
+        return shown, size
+
+    report = analyse(Sample(ruleset=Ruleset.V20, tally=Tally(
+        rolls=1, dice=5, will_spent=0, outcomes={Outcome.SUCCESS: 1}, faces=(1,) * 10)))
+    with lang.speaking(lang.voice(language)), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats_render, "_label", spy)
+        stats_render.stats_chart_png([report], title="W" * 200)
+    assert len(drawn) > 10
+    for shown, size, width in drawn:
+        canvas = Image.new("1", (2000, 60), 0)
+        ImageDraw.Draw(canvas).text((1000, 30), shown, font=chart_font(size), fill=1,
+                                    anchor="mt")
+        ink = canvas.getbbox()
+        assert ink is not None
+        mask, _left, _top = stats_render._glyphs(shown, size, "mt")
+        assert ink[2] - ink[0] <= mask.width <= width, (shown, size, width)
+    assert drawn[0][0].endswith("…"), "a title too long for any size is cut visibly"
 
 
 # --- help -----------------------------------------------------------------------------------------
