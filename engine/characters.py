@@ -46,6 +46,7 @@ __all__ = [
     "Trait",
     "TraitGroup",
     "fold",
+    "visible_line",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -337,7 +338,7 @@ _TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
 _JOINERS: Final = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
-def _visible_line(text: str) -> bool:
+def visible_line(text: str) -> bool:
     """Whether ``text`` is one line someone can read: no control characters (format
     characters only as :data:`_JOINERS`), and some letter, digit, punctuation or symbol."""
     categories = [unicodedata.category(c) for c in text]
@@ -351,13 +352,13 @@ def name_refusal(name: str) -> Refusal | None:
     """Why a character's name cannot be used: 1-64 characters, one line of visible ones."""
     if not 1 <= len(name.strip()) <= MAX_NAME or len(name) > MAX_NAME:
         return Refusal.of(RefusalCode.CHARACTER_NAME_LENGTH, max=MAX_NAME)
-    if not _visible_line(name):
+    if not visible_line(name):
         return Refusal.of(RefusalCode.CHARACTER_NAME_CONTROL)
     return None
 
 
 def _text_refusal(text: str) -> Refusal | None:
-    if not 1 <= len(text.strip()) <= MAX_TEXT or not _visible_line(text):
+    if not 1 <= len(text.strip()) <= MAX_TEXT or not visible_line(text):
         return Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT)
     return None
 

@@ -125,7 +125,7 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.CHOICE_NOT_OFFERED: N_("{choice} is not a choice now; the choices are: {choices}"),
     _C.CONDITION_NAME_MISSING: N_("name the Condition you take"),
     _C.CONDITION_NAME_UNWANTED: N_("a Condition name goes only with taking a Condition"),
-    _C.CONDITION_NAME_LENGTH: N_("a Condition name is 1 to {max} characters"),
+    _C.CONDITION_NAME_LENGTH: N_("a Condition name is one line of 1 to {max} visible characters"),
     # contests
     _C.CONTEST_ACTOR_RULESET: N_("the actor's roll is {rolled}, but the contest is {ruleset}"),
     _C.CONTEST_OPPONENT_RULESET: N_(

@@ -64,6 +64,7 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
+from engine.characters import visible_line
 from engine.constants import MAX_POOL, MAX_TARGET
 from engine.frozen import Frozen
 from engine.models import (
@@ -609,7 +610,9 @@ def choose(
                 else RefusalCode.CONDITION_NAME_UNWANTED
             )
         )
-    if name is not None and not 1 <= len(name) <= MAX_CONDITION:
+    # One line someone can read, as a sheet's Condition (no zero-width space, line break
+    # or bidirectional override: the card would show the Condition as nothing).
+    if name is not None and (not 1 <= len(name) <= MAX_CONDITION or not visible_line(name)):
         raise RuleError(Refusal.of(RefusalCode.CONDITION_NAME_LENGTH, max=MAX_CONDITION))
     cleared: dict[str, Any] = {"pending": (), "undo": None}
     if choice is Choice.ABANDON:

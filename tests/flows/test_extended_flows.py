@@ -416,6 +416,23 @@ async def test_an_empty_condition_name_is_refused(table: Table) -> None:
     assert (await stored(table)).version == 2
 
 
+@pytest.mark.parametrize("name", ["\u200b", "\u2063\u2063", "a\nb", "\u202eabc"])
+async def test_a_condition_with_nothing_visible_or_on_two_lines_is_refused(
+    table: Table, name: str
+) -> None:
+    """The form takes a Condition as a sheet does (d7a9191): one line someone can read. A
+    zero-width space, a line break or a right-to-left override was taken and the card
+    showed "Conditions: " with nothing visible."""
+    table.speak(None)
+    card, _ = await failed_once(table)
+    [modal] = (await click(table, card, "Take a Condition")).modals
+    said = await submit(table, modal, name)
+    assert said.answer.ephemeral
+    assert "a Condition name is one line of 1 to 100 visible characters" in said.answer.text
+    record = await stored(table)
+    assert record.version == 2 and record.state(ExtendedAction).state.conditions == ()
+
+
 async def test_a_form_submitted_after_the_action_moved_on_takes_nothing(table: Table) -> None:
     card, _ = await failed_once(table)
     [modal] = (await click(table, card, "Take a Condition")).modals

@@ -324,6 +324,17 @@ def test_taking_a_condition_needs_its_name_and_only_it_takes_one() -> None:
         extended.choose(pending, Choice.LOSE_PROGRESS, "Exhausted")
 
 
+@pytest.mark.parametrize("name", ["\u200b", "a\nb", "\u202eabc", "Shaken\x00"])
+def test_a_condition_name_is_one_visible_line(name: str) -> None:
+    """A Condition taken on an extended action is one line someone can read, as a sheet's
+    Condition is: nothing invisible alone, no line break, control or direction override."""
+    pending = step(research(target=10), [2, 3, 4, 5, 6]).state
+    with refused(RefusalCode.CONDITION_NAME_LENGTH, max=100):
+        extended.choose(pending, Choice.TAKE_CONDITION, name)
+    taken = extended.choose(pending, Choice.TAKE_CONDITION, "Shaken 🧙\u200d♂️")
+    assert taken.conditions == ("Shaken 🧙\u200d♂️",)
+
+
 def test_will_spent_after_an_extended_roll_rereads_it() -> None:
     state = research(target=10)
     result = rolled(extended.roll_request(state), [2, 3, 4, 5, 6])
