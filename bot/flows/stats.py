@@ -155,21 +155,25 @@ async def _export(
     ruleset: Ruleset | None,
     since: date | None,
 ) -> Reply:
-    """A member's own rolls in this channel, or (the Storyteller) the channel's, as CSV."""
+    """A member's own rolls in this channel, or (the Storyteller) the channel's, as CSV:
+    the newest that fit in one file Discord takes, the reply saying when older ones are
+    left out."""
     if scope is Scope.SERVER:
         raise UserError(_(EXPORT_THIS_CHANNEL))
 
     # One statement: whether the viewer is the Storyteller, and the rows they may have
     # (a Storyteller any member's, another their own only: none of another's is read).
     roller = None if member is None else member.user_id
+    # One row past the most a file lists says whether older ones were left out.
     storyteller, rows = await deps.store.read(lambda tx: tx.stats.log(
         ctx.viewer(), ctx.channel_id, roller_id=roller, since=since, ruleset=ruleset,
-        limit=MAX_EXPORT))
+        limit=MAX_EXPORT + 1))
     if roller is not None and roller != ctx.user_id and not storyteller:
         raise UserError(_(EXPORT_ONLY_OWN))
     everyone = roller is None and storyteller
-    data = await asyncio.to_thread(export_csv, rows)
-    text = export_text(len(rows), member=None if member is None else member.name,
-                       everyone=everyone, limit=MAX_EXPORT)
+    # The newest rows that fit in a file Discord takes (render.stats.EXPORT_BYTES).
+    data, listed = await asyncio.to_thread(export_csv, rows[:MAX_EXPORT])
+    text = export_text(listed, member=None if member is None else member.name,
+                       everyone=everyone, cut=listed < len(rows))
     return Reply(message=Message(content=text, file=Attachment(EXPORT_NAME, data)),
                  ephemeral=True)

@@ -28,6 +28,7 @@ from engine.stats import UNUSUAL_BELOW, Band, LoggedRoll, Report, Test, Verdict
 
 __all__ = [
     "CHART_NAME",
+    "EXPORT_BYTES",
     "EXPORT_NAME",
     "EXPORT_ONLY_OWN",
     "EXPORT_THIS_CHANNEL",
@@ -44,6 +45,11 @@ __all__ = [
 #: The attachments the replies carry.
 CHART_NAME: Final = "stats.png"
 EXPORT_NAME: Final = "rolls.csv"
+#: The largest export file, in bytes: Discord takes attachments of up to 10 MiB in a server
+#: without boosts, and the rest of the message needs a little room. The newest rolls are
+#: kept (the file lists them first: the sessions a Storyteller is looking into), the
+#: older ones left out, and the reply says so.
+EXPORT_BYTES: Final = 9 * 2**20
 #: The longest member name a title shows (longer ones end in "…").
 _NAME_LIMIT: Final = 64
 
@@ -128,13 +134,18 @@ def _one_in(p: float) -> str:
     return _("about 1 time in {times}", times=number(int(rounded)))
 
 
+def _wait(more: int) -> str:
+    """How many more rolls a verdict needs (its own message: the plural follows ``more``,
+    the sentence around it another number)."""
+    return n_("about {count} more roll needed", "about {count} more rolls needed", more,
+              count=number(more))
+
+
 def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return n_("Too few dice for a verdict on the faces yet ({count} dice): "
-                  "about {more} more rolls needed.",
-                  "Too few dice for a verdict on the faces yet ({count} dice): "
-                  "about {more} more rolls needed.",
-                  test.sample, count=number(test.sample), more=number(test.more))
+        return _("Too few dice for a verdict on the faces yet ({dice}): {wait}.",
+                 dice=n_("{count} die", "{count} dice", test.sample, count=number(test.sample)),
+                 wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
     over = n_("p = {p} over {count} dice", "p = {p} over {count} dice", test.sample,
               p=_p(p), count=number(test.sample))
@@ -149,11 +160,10 @@ def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
 
 def _outcome_verdict(test: Test, outcomes: dict[Outcome, Band]) -> str:
     if test.verdict is Verdict.TOO_FEW:
-        return n_("Too few rolls to compare outcomes with the odds yet ({count} rolls): "
-                  "about {more} more rolls needed.",
-                  "Too few rolls to compare outcomes with the odds yet ({count} rolls): "
-                  "about {more} more rolls needed.",
-                  test.sample, count=number(test.sample), more=number(test.more))
+        return _("Too few rolls to compare outcomes with the odds yet ({rolls}): {wait}.",
+                 rolls=n_("{count} roll", "{count} rolls", test.sample,
+                          count=number(test.sample)),
+                 wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
     over = n_("p = {p} over {count} rolls", "p = {p} over {count} rolls", test.sample,
               p=_p(p), count=number(test.sample))
@@ -199,7 +209,7 @@ def _outcomes_text(report: Report) -> str:
     ]
     left_out = report.tally.rolls - report.tested_rolls
     if left_out > 0:
-        lines.append(n_("({count} rolls re-read by Will before statistics were kept are left"
+        lines.append(n_("({count} roll re-read by Will before statistics were kept is left"
                         " out of this comparison.)",
                         "({count} rolls re-read by Will before statistics were kept are left"
                         " out of this comparison.)", left_out, count=number(left_out)))
@@ -402,39 +412,53 @@ def _cell(value: object) -> str:
     return "'" + value if value[:1] in {"=", "+", "-", "@", "\t", "\r"} else value
 
 
-def export_csv(rows: Sequence[LoggedRoll]) -> bytes:
-    """The roll log as CSV (UTF-8 with a byte-order mark, which spreadsheets read as UTF-8)."""
+def export_csv(rows: Sequence[LoggedRoll], *, limit: int = EXPORT_BYTES) -> tuple[bytes, int]:
+    """The roll log as CSV (UTF-8 with a byte-order mark, which spreadsheets read as UTF-8),
+    and how many of ``rows`` it holds: the first ones (the newest) that fit in ``limit``
+    bytes, the rest left out."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(_COLUMNS)
+    lines = ["\ufeff" + buffer.getvalue()]
+    size = len(lines[0].encode())
     for row in rows:
+        buffer.seek(0)
+        buffer.truncate()
         writer.writerow([_cell(value) for value in (
             row.id, row.created_at, row.roller_id, row.roller_name, row.ruleset, row.label,
             int(row.private), int(row.void), row.dice, row.outcome, row.successes, row.will,
             int(row.beat), row.faces, row.character,
         )])
-    return ("\ufeff" + buffer.getvalue()).encode()
+        line = buffer.getvalue()
+        size += len(line.encode())
+        if size > limit:
+            break
+        lines.append(line)
+    return "".join(lines).encode(), len(lines) - 1
 
 
-def export_text(count: int, *, member: str | None, everyone: bool, limit: int) -> str:
+def export_text(count: int, *, member: str | None, everyone: bool, cut: bool) -> str:
     """What the export file holds: ``member``'s rolls in this channel, everyone's
-    (``everyone``, the Storyteller), or the asker's own."""
+    (``everyone``, the Storyteller), or the asker's own; ``cut``: the log holds older
+    ones that did not fit."""
     shown = number(count)
     if member is not None:
-        text = n_("The roll log of {name} in this channel: {count} rolls, newest first, void"
+        text = n_("The roll log of {name} in this channel: {count} roll, newest first, void"
                   " ones marked.",
                   "The roll log of {name} in this channel: {count} rolls, newest first, void"
                   " ones marked.", count, name=safe(member, limit=_NAME_LIMIT), count=shown)
     elif everyone:
-        text = n_("The roll log of this channel: {count} rolls, newest first, void ones"
+        text = n_("The roll log of this channel: {count} roll, newest first, void ones"
                   " marked.",
                   "The roll log of this channel: {count} rolls, newest first, void ones"
                   " marked.", count, count=shown)
     else:
-        text = n_("The roll log of your rolls in this channel: {count} rolls, newest first,"
+        text = n_("The roll log of your rolls in this channel: {count} roll, newest first,"
                   " void ones marked.",
                   "The roll log of your rolls in this channel: {count} rolls, newest first,"
                   " void ones marked.", count, count=shown)
-    if count >= limit:
-        text += " " + _("Only the newest {limit} fit in one file.", limit=number(limit))
+    if cut:
+        text += " " + n_("Older rolls are left out: only the newest fits in one file.",
+                         "Older rolls are left out: only the newest {count} fit in one file.",
+                         count, count=shown)
     return text

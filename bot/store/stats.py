@@ -21,7 +21,8 @@ from engine.models import Outcome, RollResult, Ruleset
 from engine.records import RollRecord, WillState
 from engine.stats import LoggedRoll, Part, Sample, ShapeCount, Tally, shape_of
 
-#: The most rolls one export lists (the newest): a CSV Discord accepts as an attachment.
+#: The most rolls one export reads (the newest); the file holds those of them that fit
+#: in an attachment Discord takes (bot.render.stats.EXPORT_BYTES).
 MAX_EXPORT = 20_000
 
 _EPOCH = date(1970, 1, 1).toordinal()

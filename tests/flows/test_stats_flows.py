@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,12 +17,14 @@ from bot.flows.context import Ctx
 from bot.flows.stats import Member, stats
 from bot.render import lang
 from bot.render.message import TOO_LONG
-from bot.render.stats import CHART_NAME, EXPORT_NAME
+from bot.render.stats import CHART_NAME, EXPORT_BYTES, EXPORT_NAME, export_csv
+from bot.store.stats import MAX_EXPORT
 from engine.faces import ScriptedFaces
 from engine.models import Again, RollRequest, Ruleset, Term
 from engine.offers import will_state_for
 from engine.records import ChannelConfig, ChannelOption
 from engine.roll import roll as roll_dice
+from engine.stats import LoggedRoll
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -96,6 +99,22 @@ async def test_small_samples_say_how_many_more_rolls_are_needed(table: Table) ->
     assert "Too few dice for a verdict on the faces yet (3 dice): about 33 more rolls" \
         in said.answer.text
     assert "Too few rolls to compare outcomes" in said.answer.text
+
+
+async def test_one_roll_one_die_and_one_more_roll_are_singular(table: Table) -> None:
+    """English counts one roll, one die and one more roll in the singular; the wait's plural
+    follows the rolls still needed, not the dice or rolls counted so far."""
+    table.speak(None)
+    await _roll(table, [8])
+    text = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    exported = (await table.run(stats(table.deps, table.ctx(), export=True))).answer.text
+    assert "Too few dice for a verdict on the faces yet (1 die): about 99 more rolls needed."\
+        in text
+    assert "Too few rolls to compare outcomes with the odds yet (1 roll): about" in text
+    assert exported.startswith("The roll log of your rolls in this channel: 1 roll, newest")
+    await _bulk(table, [8, 2, 3, 4, 5], 54)  # with the one die: one roll short of a verdict
+    text = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    assert "odds yet (55 rolls): about 1 more roll needed." in text
 
 
 async def test_fair_looking_dice_are_called_fair_with_p_and_sample(table: Table) -> None:
@@ -298,6 +317,65 @@ async def test_export_gives_a_storyteller_by_role_the_log_and_no_other_role(
     assert refused.answer.message.file is None
     assert "only the Storyteller can export another member's" in (
         refused.answer.message.content or "")
+
+
+async def test_an_export_too_big_for_one_file_keeps_the_newest_rolls_and_says_so(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file holds what Discord takes (render.stats.EXPORT_BYTES, made small here): the
+    newest rolls that fit, the older left out, and the reply counts what it holds and
+    says older rolls are left out; a log that fits whole says nothing of the kind."""
+    for faces in ([8, 2, 3], [9, 9], [1, 4], [7, 7, 7]):
+        await _roll(table, faces)
+    whole = await table.run(stats(table.deps, table.ctx(), export=True))
+    assert whole.answer.message.file is not None
+    size = len(whole.answer.message.file.data)
+    assert "Older rolls are left out" not in whole.answer.text
+    last_row = len(whole.answer.message.file.data.splitlines(keepends=True)[-1])
+    monkeypatch.setattr(stats_flow, "export_csv",
+                        partial(export_csv, limit=size - last_row))
+    said = await table.run(stats(table.deps, table.ctx(), export=True))
+    assert said.answer.message.file is not None
+    assert len(said.answer.message.file.data) <= size - last_row
+    assert [row["faces"] for row in _csv(said.answer.message.file.data)] == [
+        "7 7 7", "1 4", "9 9"]
+    assert said.answer.text == (
+        "The roll log of your rolls in this channel: 3 rolls, newest first, void ones marked."
+        " Older rolls are left out: only the newest 3 fit in one file.")
+
+
+def test_a_full_export_of_big_rolls_fits_in_an_attachment_discord_takes() -> None:
+    """MAX_EXPORT rolls of 100 dice that explode and reroll (about 15 MiB of CSV in full)
+    give a file within Discord's 10 MiB of a server without boosts: the newest that fit."""
+    rows = [LoggedRoll(
+        id=MAX_EXPORT - n, created_at="2024-05-01T20:00:00.000Z", roller_id=ALICE,
+        roller_name="N" * 32, ruleset="cofd", label="L" * 100, private=False, void=False,
+        dice=100, outcome="exceptional_success", successes=60, will="none", beat=False,
+        faces=" ".join(["10"] * 250), character="C" * 64) for n in range(MAX_EXPORT)]
+    data, listed = export_csv(rows)
+    assert len(data) <= EXPORT_BYTES <= 10 * 2**20
+    assert 0 < listed < MAX_EXPORT
+    kept = _csv(data)
+    assert len(kept) == listed
+    assert [row["roll"] for row in kept[:2]] == [str(MAX_EXPORT), str(MAX_EXPORT - 1)]
+
+
+async def test_an_export_of_more_rolls_than_one_read_takes_says_older_ones_are_left_out(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most MAX_EXPORT rolls are read (made 2 here): a log of 2 is whole, one of 3 is
+    cut to its newest 2 and says so."""
+    monkeypatch.setattr(stats_flow, "MAX_EXPORT", 2)
+    await _roll(table, [8, 2, 3])
+    await _roll(table, [9, 9])
+    whole = await table.run(stats(table.deps, table.ctx(), export=True))
+    assert "Older rolls are left out" not in whole.answer.text
+    await _roll(table, [1, 4])
+    said = await table.run(stats(table.deps, table.ctx(), export=True))
+    assert said.answer.message.file is not None
+    assert [row["faces"] for row in _csv(said.answer.message.file.data)] == ["1 4", "9 9"]
+    assert said.answer.text.endswith("Older rolls are left out: only the newest 2 fit in one"
+                                     " file.")
 
 
 async def test_help_has_a_stats_topic(table: Table) -> None:
