@@ -460,7 +460,8 @@ async def _roll_interval(
         adjustments: tuple[Adjustment, ...] = ()
         taken = 0
         if state.ruleset is Ruleset.FISTFUL:
-            taken = tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner)
+            taken = tx.attempts.turn_actions(ctx.guild_id, ctx.channel_id, owner,
+                                             action.character_id)
             adjustments = actions.penalty(taken, config.fistful_step)
         try:
             request = extended.roll_request(
@@ -490,7 +491,8 @@ async def _roll_interval(
         )
         if state.ruleset is Ruleset.FISTFUL:
             tx.attempts.save_turn_actions(
-                ctx.guild_id, ctx.channel_id, owner, old=taken, new=taken + 1
+                ctx.guild_id, ctx.channel_id, owner, action.character_id,
+                old=taken, new=taken + 1,
             )
         after = action.model_copy(
             update={

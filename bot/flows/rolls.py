@@ -56,7 +56,7 @@ from bot.render.rolls import refusal_cause, roll_message, secret_notice
 from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
-from bot.store.attempts import AttemptRepository, Standing
+from bot.store.attempts import Acting, AttemptRepository, Standing
 from bot.store.repository import Query
 from bot.store.rolls import NewRoll, OpenRoll, Pressed, RollRepository, pressed_and_open
 from engine import characters, will
@@ -98,9 +98,12 @@ class Table:
     failures: int
     """Failed attempts in a row at the labelled action (0 without a label or pressure)."""
     turn_actions: int
-    """`fistful`: the member's actions this turn (0 for a request of another ruleset)."""
+    """`fistful`: the actions this turn of ``acting`` (0 for a request of another ruleset)."""
     pool: WillPool | None
     """The Will pool (None when untracked, or not read: a request declaring no Will)."""
+    acting: int | None = None
+    """The character the roll is made as, whose actions this turn are counted (RULES.md
+    §3); None: the member's own, rolled without a sheet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +131,11 @@ def read_table(
     ahead: Ahead | None = None,
     read: Standing | None = None,
 ) -> Table:
-    """Inside a transaction: the member's counters and Will in this channel (the Will of
-    ``character_id`` when the member rolls with a character). With ``request``, only what
-    it depends on: a `fistful` request's actions this turn, the Will it declares. With
-    ``ahead`` (read by the flow, for the same label), that is checked, not read again.
+    """Inside a transaction: the member's counters and Will in this channel (the Will and
+    the actions this turn of ``character_id`` when the member rolls with a character).
+    With ``request``, only what it depends on: a `fistful` request's actions this turn,
+    the Will it declares. With ``ahead`` (read by the flow, for the same label, and as
+    the same character), that is checked, not read again.
     ``read``: the standing this transaction read already, beside its settings (every
     part but the failures at a label, :func:`standing_beside`)."""
     counted = bool(label) and config.pressure
@@ -144,11 +148,12 @@ def read_table(
     elif ahead is not None and at in {None, ahead.label}:
         standing = tx.attempts.standing(
             ctx.guild_id, ctx.channel_id, ctx.user_id, label=ahead.label, turn=True,
-            will=True, expected=ahead.standing,
+            will=True, acting=Acting.as_character(character_id), expected=ahead.standing,
         )
     else:
         standing = tx.attempts.standing(
             ctx.guild_id, ctx.channel_id, ctx.user_id, label=at, turn=fistful, will=own_pool,
+            acting=Acting.as_character(character_id),
         )
     return Table(
         config=config,
@@ -156,15 +161,22 @@ def read_table(
         turn_actions=standing.turn_actions if fistful else 0,
         pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will and not own_pool
         else standing.pool if own_pool else None,
+        acting=character_id,
     )
 
 
-def standing_beside(ctx: Ctx, label: str | None = None) -> Query[Standing]:
-    """The member's standing (the failures at ``label`` if given, the actions this turn,
-    their own Will pool), to read beside the settings: what :func:`read_table` takes as
-    ``read`` (without a label) and :class:`Ahead` holds."""
+def standing_beside(
+    ctx: Ctx, label: str | None = None, acting: Acting | None = None
+) -> Query[Standing]:
+    """The member's standing (the failures at ``label`` if given, the actions this turn of
+    their active character here, or of ``acting``, their own Will pool), to read beside
+    the settings: what :func:`read_table` takes as ``read`` (without a label) and
+    :class:`Ahead` holds."""
+    if acting is None:
+        acting = Acting.as_active(ctx.parent_id)
     return AttemptRepository.standing_query(
-        ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True, will=True
+        ctx.guild_id, ctx.channel_id, ctx.user_id, label=label or None, turn=True, will=True,
+        acting=acting,
     )
 
 
@@ -180,7 +192,8 @@ def with_table_state(request: RollRequest, table: Table) -> RollRequest:
 
 def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollResult) -> None:
     """Inside the roll's write: the member's counters after this roll (the engine counts,
-    the store keeps): successive attempts at a labelled action, `fistful` actions this turn."""
+    the store keeps): successive attempts at a labelled action, `fistful` actions this turn
+    (its character's, ``table.acting``)."""
     config = table.config
     failures = attempts.record(table.failures, result)
     if label and config.pressure and failures != table.failures:
@@ -190,7 +203,7 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
         )
     if result.request.ruleset is Ruleset.FISTFUL:
         tx.attempts.save_turn_actions(
-            ctx.guild_id, ctx.channel_id, ctx.user_id,
+            ctx.guild_id, ctx.channel_id, ctx.user_id, table.acting,
             old=table.turn_actions, new=table.turn_actions + 1,
         )
 
@@ -873,8 +886,10 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
     and the sheets a named resist_target reads, when it names one; else (Try again, as the
     roll's character) whether that sheet is still there: a second statement, for a roll
     made with a character only."""
+    # Try again rolls as the roll's character, Roll again as the active one (roll_gathered)
+    acting = None if by_name else Acting.as_rolled(roll_id)
     (config, character), standing, rows = tx.queries.with_rows(
-        ctx.config_query(character=by_name), standing_beside(ctx),
+        ctx.config_query(character=by_name), standing_beside(ctx, acting=acting),
         RollRepository.with_open_query(roll_id, ctx.guild_id, ctx.channel_id, ctx.user_id),
     )
     pressed, still_open = pressed_and_open(rows, roll_id, ctx.guild_id, ctx.channel_id,

@@ -1,8 +1,9 @@
-"""Successive attempts (per action) and the fistful actions taken this turn (per member)."""
+"""Successive attempts (per action) and the fistful actions taken this turn (per character,
+or per member for the rolls a member makes without a sheet)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from bot.store.repository import Query, Repository
 from engine.records import WillPool, label_key
@@ -16,12 +17,50 @@ class Standing(NamedTuple):
     pool: WillPool | None
 
 
+class Acting(NamedTuple):
+    """Whose actions this turn a standing reads (RULES.md §3 counts a character's): the
+    character of ``character_id``, the one the roll ``roll_id`` was made with, or, when
+    ``active``, the member's active character here (``parent_id``: the thread's channel);
+    with none of them (or a roll made without a sheet, no active character), the member's
+    own actions, rolled without a sheet. A roll's read ahead names it this way, so that the
+    statement that finds the character reads its count too."""
+
+    character_id: int | None = None
+    roll_id: int | None = None
+    active: bool = False
+    parent_id: int | None = None
+
+    @classmethod
+    def as_character(cls, character_id: int | None) -> Acting:
+        """As this character (None: the member's own actions)."""
+        return cls(character_id=character_id)
+
+    @classmethod
+    def as_active(cls, parent_id: int | None) -> Acting:
+        """As the member's active character here, whichever it is (their own actions
+        when they have none)."""
+        return cls(active=True, parent_id=parent_id)
+
+    @classmethod
+    def as_rolled(cls, roll_id: int) -> Acting:
+        """As the character a stored roll was made with (Try again rolls as it)."""
+        return cls(roll_id=roll_id)
+
+
+OWN: Final = Acting()
+"""The member's own actions, rolled without a sheet."""
+
+
 class AttemptRepository(Repository):
     """Counters the engine turns into penalties; the store only counts.
 
     Successive attempts count the failures in a row of one action: same
     member, channel and label (labels matched with :func:`label_key`). The
-    turn counter counts a member's actions in the channel's current turn.
+    turn counter counts a character's actions in the channel's current turn,
+    whoever rolls it (two Storytellers sharing an NPC share its count), and a
+    member's own actions, rolled without a sheet, apart: a row is either
+    (``user_id`` the member, ``character_id`` 0) or (``user_id`` 0,
+    ``character_id`` the sheet's), migration 0012.
     """
 
     def save_failures(
@@ -97,33 +136,39 @@ class AttemptRepository(Repository):
             lambda row: 0 if row is None else int(row["attempts_here"]),
         )
 
-    def turn_actions(self, guild_id: int, channel_id: int, user_id: int) -> int:
-        """Actions the member already took this turn in the channel."""
+    def turn_actions(
+        self, guild_id: int, channel_id: int, user_id: int, character_id: int | None = None
+    ) -> int:
+        """Actions ``character_id`` already took this turn in the channel (None: the
+        member's own, without a sheet)."""
         row = self._one(
             "SELECT actions FROM turn_actions"
-            " WHERE guild_id = ? AND channel_id = ? AND user_id = ?",
-            (guild_id, channel_id, user_id),
+            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND character_id = ?",
+            (guild_id, channel_id, *_turn_key(user_id, character_id)),
         )
         return 0 if row is None else int(row["actions"])
 
     def save_turn_actions(
-        self, guild_id: int, channel_id: int, user_id: int, *, old: int, new: int
+        self, guild_id: int, channel_id: int, user_id: int, character_id: int | None = None,
+        *, old: int, new: int,
     ) -> bool:
-        """Store the member's actions this turn, if they are still ``old``; False when
-        another write changed them first. One conditional statement (no row is 0
-        actions)."""
+        """Store the actions this turn of ``character_id`` (None: the member's own), if
+        they are still ``old``; False when another write changed them first. One
+        conditional statement (no row is 0 actions)."""
+        key = (guild_id, channel_id, *_turn_key(user_id, character_id))
         if old == 0:
             return self._changes_one(
-                "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
-                " VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (guild_id, channel_id, user_id) DO NOTHING",
-                (guild_id, channel_id, user_id, new),
+                "INSERT INTO turn_actions (guild_id, channel_id, user_id, character_id, actions)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, channel_id, character_id, user_id) DO NOTHING",
+                (*key, new),
             )
         return self._changes_one(
             "UPDATE turn_actions SET actions = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND actions = ?",
-            (new, guild_id, channel_id, user_id, old),
+            " WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND character_id = ?"
+            " AND actions = ?",
+            (new, *key, old),
         )
 
     def reset_turn(self, guild_id: int, channel_id: int) -> None:
@@ -143,11 +188,13 @@ class AttemptRepository(Repository):
         label: str | None,
         turn: bool,
         will: bool,
+        acting: Acting = OWN,
         expected: Standing | None = None,
     ) -> Standing:
         """What a roll depends on, in one statement (one round trip on PostgreSQL, where
         the three reads were three): the failures in a row at ``label`` (None: not
-        read, 0), the actions this turn when ``turn`` (:meth:`turn_actions`),
+        read, 0), the actions this turn of whom the member acts as when ``turn``
+        (``acting``; :meth:`turn_actions`),
         and the member's own Will pool when ``will`` (WillRepository.get without a
         character). A part not asked for is looked up with a NULL key, which matches no
         row; when none is, nothing is sent. ``expected``: the same standing as the flow
@@ -156,7 +203,7 @@ class AttemptRepository(Repository):
         if label is None and not turn and not will:
             return Standing(failures=0, turn_actions=0, pool=None)
         query = self.standing_query(guild_id, channel_id, user_id,
-                                    label=label, turn=turn, will=will)
+                                    label=label, turn=turn, will=will, acting=acting)
         row = self._expected(query.sql, query.params,
                              None if expected is None else _standing_row(expected))
         return query.parse(row)
@@ -164,12 +211,13 @@ class AttemptRepository(Repository):
     @staticmethod
     def standing_query(
         guild_id: int, channel_id: int, user_id: int, *, label: str | None,
-        turn: bool, will: bool,
+        turn: bool, will: bool, acting: Acting = OWN,
     ) -> Query[Standing]:
         """:meth:`standing` as a query, to read with others (Queries.both). Its columns:
         ``failures``, ``actions``, ``current`` and ``maximum``."""
         key = None if label is None else label_key(label)
-        mine, pool_of = (user_id if turn else None), (user_id if will else None)
+        turn_in, pool_of = (guild_id if turn else None), (user_id if will else None)
+        active_in = guild_id if acting.active else None
 
         def parse(row: Any) -> Standing:
             if row is None:  # one row always comes back (the LEFT JOIN keeps "here")
@@ -185,14 +233,34 @@ class AttemptRepository(Repository):
             "SELECT COALESCE((SELECT failures FROM attempts"
             "  WHERE guild_id = ? AND channel_id = ? AND user_id = ? AND label_key = ?), 0)"
             " AS failures,"
+            # The character acted as (Acting: the one given, the roll's, the active one as
+            # CharacterRepository.active finds it; a NULL key matches no row), else 0, the
+            # member's own. A character's row has user_id 0 and a member's own
+            # character_id 0, never both: user_id 0 or the member finds the one of either.
             " COALESCE((SELECT actions FROM turn_actions"
-            "  WHERE guild_id = ? AND channel_id = ? AND user_id = ?), 0) AS actions,"
+            "  WHERE guild_id = ? AND channel_id = ? AND user_id IN (0, ?)"
+            "  AND character_id = COALESCE(CAST(? AS BIGINT),"
+            "   (SELECT character_id FROM rolls WHERE id = ?),"
+            "   (SELECT c.id FROM active_characters a JOIN characters c"
+            "    ON c.id = a.character_id WHERE a.guild_id = ? AND a.user_id = ?"
+            "    AND a.channel_id IN (?, ?, 0) AND c.guild_id = a.guild_id"
+            "    ORDER BY a.channel_id = ? DESC, a.channel_id = 0 LIMIT 1), 0)), 0)"
+            " AS actions,"
             " will_pools.current, will_pools.maximum"
             " FROM (SELECT 1 AS here) AS here LEFT JOIN will_pools"
             " ON will_pools.guild_id = ? AND will_pools.user_id = ?",
-            (guild_id, channel_id, user_id, key, guild_id, channel_id, mine, guild_id, pool_of),
+            (guild_id, channel_id, user_id, key,
+             turn_in, channel_id, user_id, acting.character_id, acting.roll_id,
+             active_in, user_id, channel_id, acting.parent_id or channel_id, channel_id,
+             guild_id, pool_of),
             parse,
         )
+
+
+def _turn_key(user_id: int, character_id: int | None) -> tuple[int, int]:
+    """A turn count's ``user_id`` and ``character_id``: a character's whoever rolls it, else
+    the member's own."""
+    return (user_id, 0) if character_id is None else (0, character_id)
 
 
 def _standing_row(standing: Standing) -> dict[str, int | None]:

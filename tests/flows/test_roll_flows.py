@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.flows import clock, rolls
+from bot.flows import characters, clock, extended, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
@@ -21,6 +21,7 @@ from tests.flows.conftest import (
     STORYTELLER,
     Recorder,
     Table,
+    parts,
 )
 from tests.store.conftest import idle_workers, warm
 
@@ -433,6 +434,117 @@ async def test_a_pool_emptied_by_the_successive_action_penalty_says_so_and_how_t
         " turn.\nThe Successive Action Penalty counts your earlier actions this turn: the"
         " Storyteller's `/turn next` starts a new turn and clears it."
     )
+
+
+async def _as(table: Table, name: str, user: int = STORYTELLER, *, create: bool = False) -> None:
+    """The member (a Storyteller by default) acts as the NPC ``name``, made first if
+    ``create``."""
+    ctx = table.ctx(user, storyteller=True)
+    if create:
+        made = await table.run(characters.create(table.deps, ctx, name, npc=True))
+        assert "Created" in made.answer.text, made.answer.text
+    said = await table.run(characters.use(table.deps, ctx, name))
+    assert name in said.answer.text, said.answer.text
+
+
+async def _fistful_roll(table: Table, user: int = STORYTELLER) -> Recorder:
+    """A 4-dice roll of the member's (all successes), as their active character."""
+    table.faces.add(8, 8, 8, 8)
+    return await table.run(rolls.roll(table.deps, table.ctx(user, storyteller=True), ask(4),
+                                      label=None, private=False))
+
+
+SUCCESSIVE = "-1 die: successive action this turn"
+
+
+async def test_the_successive_action_penalty_counts_each_character_s_actions_apart(
+    table: Table,
+) -> None:
+    """RULES.md §3: each action a *character* takes after the first in a turn costs a die.
+    A Storyteller rolling two NPCs in turn gives neither the other's penalty, each NPC's
+    second action has its own; a member rolling without a sheet keeps a count of their own,
+    and ``/turn next`` clears them all."""
+    await _in(table, Ruleset.FISTFUL)
+    await _as(table, "Goblin", create=True)
+    goblin = await _fistful_roll(table)
+    await _as(table, "Orc", create=True)
+    orc = await _fistful_roll(table)
+    await _as(table, "Goblin")
+    goblin_again = await _fistful_roll(table)
+    alice = [await _fistful_roll(table, ALICE) for _ in range(2)]
+    await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
+    next_turn = await _fistful_roll(table)
+
+    assert "successive action" not in goblin.answer.text
+    assert "successive action" not in orc.answer.text, "the Orc's first action"
+    assert SUCCESSIVE in goblin_again.answer.text, "the Goblin's second action"
+    assert "successive action" not in alice[0].answer.text
+    assert SUCCESSIVE in alice[1].answer.text
+    assert "successive action" not in next_turn.answer.text
+
+
+async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(
+    table: Table,
+) -> None:
+    """An NPC's actions are the NPC's, whoever rolls it: a second Storyteller rolling the
+    NPC another already rolled this turn rolls its second action."""
+    await _in(table, Ruleset.FISTFUL)
+    await _as(table, "Goblin", create=True)
+    await _fistful_roll(table)
+    await _as(table, "Goblin", BOB)
+
+    second = await _fistful_roll(table, BOB)
+
+    assert SUCCESSIVE in second.answer.text
+
+
+async def test_try_again_counts_the_action_of_the_character_its_roll_was_made_with(
+    table: Table,
+) -> None:
+    """Try again rolls as the roll's own character, whichever is active now: the action
+    is that character's second, and the active one's count does not move."""
+    await _in(table, Ruleset.FISTFUL)
+    await _as(table, "Goblin", create=True)
+    table.faces.add(2, 3, 4, 5)
+    failed = _roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(STORYTELLER), ask(4), label="door", private=False)))
+    await _as(table, "Orc", create=True)
+    table.faces.add(8, 8, 8)
+
+    retried = await table.run(rolls.try_again_pressed(table.deps, table.ctx(STORYTELLER),
+                                                      failed))
+    orc = await _fistful_roll(table)
+
+    assert SUCCESSIVE in retried.answer.text, "the Goblin's second action"
+    assert "Rolled by: Goblin" in retried.answer.text
+    assert "successive action" not in orc.answer.text, "the Orc's first action"
+
+
+async def test_an_extended_action_counts_the_actions_of_the_character_it_rolls_as(
+    table: Table,
+) -> None:
+    """An extended action rolls as the character it was started with, whoever is active
+    now: each interval is that character's action this turn, counted with its other rolls
+    and apart from the member's own rolls without a sheet and their other characters'."""
+    await _in(table, Ruleset.FISTFUL)
+    await table.store.write(lambda tx: tx.attempts.save_turn_actions(
+        GUILD, CHANNEL, STORYTELLER, old=0, new=2))  # the Storyteller's own, before the NPCs
+    await _as(table, "Goblin", create=True)
+    started = await table.run(extended.start(
+        table.deps, table.ctx(STORYTELLER), parts((Term(label=None, value=4),)), options={},
+        target=20, label="dig"))
+    assert not started.answer.ephemeral, started.answer.text
+    await _as(table, "Orc", create=True)
+    await _fistful_roll(table)
+    rolled = []
+    for faces in ((8, 8, 8, 8), (8, 8, 8)):
+        table.faces.add(*faces)
+        rolled.append(await table.run(extended.roll(table.deps, table.ctx(STORYTELLER),
+                                                    label="dig")))
+
+    assert "successive action" not in rolled[0].answer.text, "the Goblin's first action"
+    assert SUCCESSIVE in rolled[1].answer.text, "the Goblin's second"
+    assert table.faces.left == 0
 
 
 async def test_a_v20_retry_refused_at_difficulty_10_names_the_retries_and_the_way_out(

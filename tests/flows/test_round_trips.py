@@ -417,3 +417,57 @@ async def test_try_again_reads_the_roll_with_the_settings_and_writes_with_its_co
     # PostgreSQL: the read; the failures at the label, then COMMIT; the message id (was 6).
     # SQLite: the read, the write, the message id (was 4)
     assert counted[1] == (4 if isinstance(table.store, PostgresStore) else 3)
+
+
+
+async def test_a_fistful_roll_reads_its_character_s_turn_with_the_settings(
+    table: Table,
+) -> None:
+    """The Successive Action Penalty counts the actions of the character a roll is made as
+    (RULES.md §3): /roll reads the active character's count in the settings' statement,
+    and its write has it checked with COMMIT, as a roll without a sheet; Try again reads
+    that of the character of the roll it retries (another may be active now) in its
+    own read, which a roll made with a character follows with its sheet's (is it still
+    there)."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.FISTFUL))
+    storyteller = table.ctx(STORYTELLER)
+    for name in ("Goblin", "Orc"):
+        await table.run(characters.create(table.deps, storyteller, name, npc=True))
+    said: list[str] = []
+
+    async def as_goblin(table: Table) -> None:
+        await table.run(characters.use(table.deps, storyteller, "Goblin"))
+
+    async def rolled(table: Table) -> None:
+        table.faces.add(*[8] * (3 - len(said) % 2))  # the Goblin's second action: 1 die less
+        said.append((await table.run(rolls.roll(table.deps, storyteller, ask(3), label=None,
+                                                private=False))).answer.text)
+
+    for _ in range(2):  # a roll closing an open one prepares its statements first
+        await rolled(table)
+    await table.run(clock.turn_next(table.deps, storyteller))  # closes them
+    # the settings with what the roll reads ahead; the write with its COMMIT; the message id
+    assert (await _counted(table, as_goblin, rolled))[1] == 3
+    assert "successive action" not in said[2]
+    assert "-1 die: successive action this turn" in said[3]
+
+    pressed: list[int] = []
+
+    async def failed(table: Table) -> None:
+        await table.run(clock.turn_next(table.deps, storyteller))
+        await as_goblin(table)
+        table.faces.add(2, 3, 4)
+        pressed.append(roll_id(await table.run(rolls.roll(
+            table.deps, storyteller, ask(3), label="door", private=False))))
+        await table.run(characters.use(table.deps, storyteller, "Orc"))
+
+    async def again(table: Table) -> None:
+        table.faces.add(8, 8)
+        retried = await table.run(rolls.try_again_pressed(table.deps, storyteller, pressed[-1]))
+        assert "-1 die: successive action this turn" in retried.answer.text  # the Goblin's
+
+    # PostgreSQL: the read, the sheet's, the write with its COMMIT, the message id, and the
+    # failures at the label (as Try again without a sheet, above). SQLite: its three.
+    postgres = isinstance(table.store, PostgresStore)
+    assert (await _counted(table, failed, again))[1] == (5 if postgres else 3)

@@ -8,11 +8,12 @@ import asyncio
 import pytest
 
 from bot.store import Conflict, Store, Tx
-from bot.store.attempts import AttemptRepository, Standing
+from bot.store.attempts import Acting, AttemptRepository, Standing
 from bot.store.repository import Query
 from bot.store.settings import SettingsRepository
+from engine.characters import new_sheet
 from engine.models import RollResult, Ruleset
-from engine.records import WillPool
+from engine.records import WillPool, WillState
 from engine.table import attempts
 from tests.store.conftest import (
     CHANNEL,
@@ -168,6 +169,54 @@ async def test_the_turn_counter_counts_a_members_actions_until_the_next_turn(
 
     assert (before, counts) == (0, [1, 2, 3])
     assert (here, elsewhere) == (0, 1)
+
+
+async def test_the_turn_counter_counts_a_character_s_actions_whoever_rolls_it(
+    store: Store,
+) -> None:
+    """RULES.md §3 counts a character's actions: a sheet's count is its own, shared by the
+    members who roll it (two Storytellers and one NPC), apart from each member's own
+    rolls without a sheet and from their other sheets'; a standing reads the count of
+    the character asked for, given as an id, as the member's active one here, or as the
+    one a roll was made with; a new turn clears them all."""
+    def write(tx: Tx) -> tuple[int, int, int]:
+        goblin = tx.characters.insert(GUILD, ROLLER, new_sheet("Goblin", Ruleset.FISTFUL))
+        orc = tx.characters.insert(GUILD, ROLLER, new_sheet("Orc", Ruleset.FISTFUL))
+        assert goblin is not None and orc is not None
+        tx.characters.use(GUILD, OTHER, goblin.id)
+        tx.characters.use(GUILD, ROLLER, orc.id, channel_id=CHANNEL)
+        rolled = tx.rolls.insert(guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER,
+                                 result=failure(), will_state=WillState.NONE,
+                                 character_id=orc.id, character_name="Orc")
+        return goblin.id, orc.id, rolled.id
+
+    goblin, orc, rolled = await store.write(write)
+    for user_id, character_id, old, new in ((ROLLER, goblin, 0, 1), (OTHER, goblin, 1, 2),
+                                            (ROLLER, None, 0, 3), (ROLLER, orc, 0, 1)):
+        assert await store.write(lambda tx, u=user_id, c=character_id, o=old, n=new: (
+            tx.attempts.save_turn_actions(GUILD, CHANNEL, u, c, old=o, new=n)))
+
+    def standing(tx: Tx, user_id: int, acting: Acting) -> int:
+        return tx.attempts.standing(GUILD, CHANNEL, user_id, label=None, turn=True,
+                                    will=False, acting=acting).turn_actions
+
+    counts = await store.read(lambda tx: (
+        [tx.attempts.turn_actions(GUILD, CHANNEL, user_id, character_id)
+         for user_id, character_id in ((ROLLER, goblin), (OTHER, goblin), (ROLLER, None),
+                                       (OTHER, None), (ROLLER, orc))],
+        standing(tx, OTHER, Acting.as_character(goblin)),
+        standing(tx, OTHER, Acting.as_active(None)),
+        standing(tx, ROLLER, Acting.as_active(None)),
+        standing(tx, ROLLER, Acting.as_rolled(rolled)),
+        standing(tx, OTHER, Acting.as_character(None)),
+    ))
+    await store.write(lambda tx: tx.attempts.reset_turn(GUILD, CHANNEL))
+    cleared = await store.read(lambda tx: [
+        tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER, character_id)
+        for character_id in (goblin, None, orc)])
+
+    assert counts == ([2, 2, 3, 0, 1], 2, 2, 1, 1, 0)
+    assert cleared == [0, 0, 0]
 
 
 async def test_a_stale_turn_count_is_refused_and_changes_nothing(store: Store) -> None:

@@ -360,3 +360,45 @@ async def test_a_migration_leaving_a_reference_to_no_row_is_rolled_back(
     assert 900 not in _versions(db_path)
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT count(*) FROM characters").fetchone()[0] == 1
+
+
+TURNS_BY_CHARACTER = 12
+"""The migration that keys the fistful turn count by character (RULES.md §3)."""
+
+
+async def test_turn_actions_migration_keeps_the_counts_as_the_members_own(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Migration 0012 rebuilds turn_actions with a character's count beside a member's own
+    on a database in use: the counts kept so far stay the members' own (rolled without a
+    sheet); a character's count is then kept apart, and a row is never both nor neither."""
+    store = await Store.open(db_path, _before(tmp_path, TURNS_BY_CHARACTER))
+    await store.close()
+    with sqlite3.connect(db_path) as conn:  # the schema before: a count per member
+        conn.executemany(
+            "INSERT INTO turn_actions (guild_id, channel_id, user_id, actions)"
+            " VALUES (?, ?, ?, ?)",
+            [(GUILD, CHANNEL, ROLLER, 2), (GUILD, OTHER_CHANNEL, OTHER, 1)])
+
+    store = await Store.open(db_path)
+    counts = await store.read(lambda tx: (
+        tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER),
+        tx.attempts.turn_actions(GUILD, OTHER_CHANNEL, OTHER),
+        tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER, 7)))
+    assert await store.write(lambda tx: tx.attempts.save_turn_actions(
+        GUILD, CHANNEL, ROLLER, 7, old=0, new=1))
+    after = await store.read(lambda tx: (
+        tx.attempts.turn_actions(GUILD, CHANNEL, ROLLER),
+        tx.attempts.turn_actions(GUILD, CHANNEL, OTHER, 7)))
+    await store.close()
+
+    assert TURNS_BY_CHARACTER in _versions(db_path)
+    assert counts == (2, 1, 0)
+    assert after == (2, 1), "the character's count, whoever reads it"
+    with sqlite3.connect(db_path) as conn:
+        for user_id, character_id in ((0, 0), (ROLLER, 7)):
+            with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+                conn.execute("INSERT INTO turn_actions (guild_id, channel_id, user_id,"
+                             " character_id, actions) VALUES (?, ?, ?, ?, 1)",
+                             (GUILD, CHANNEL, user_id, character_id))
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
