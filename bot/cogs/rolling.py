@@ -27,7 +27,7 @@ class Rolling(commands.Cog):
     @app_commands.command(name="roll")
     @app_commands.guild_only()
     @app_commands.describe(
-        pool="Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Wits + Composure",
+        pool="Dice or traits: 7, Strength 3 + Brawl 2 - 1, or Dexterity + Brawl",
         label=LABEL_HELP,
         private="A secret roll: you see the dice, the channel sees that you rolled",
         spec=SPEC_HELP,

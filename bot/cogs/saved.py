@@ -34,7 +34,7 @@ class Saved(commands.GroupCog, group_name="saved"):
     @app_commands.command(name="add")
     @app_commands.describe(
         name="A name to roll it by (1-64 characters)",
-        pool="Dice or traits: 7, Strength 3 + Brawl 2, or Wits + Composure (read when rolled)",
+        pool="Dice or traits: 7, Strength 3 + Brawl 2, or Dexterity + Brawl (read when rolled)",
         label=LABEL_HELP,
         spec=SPEC_HELP,
         replace="Replace your saved roll of the same name",

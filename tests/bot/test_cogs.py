@@ -10,11 +10,14 @@ from discord import app_commands
 
 from bot.client import EXTENSIONS, StorytellerBot
 from bot.render.help import COMMAND_TOPICS, HELP_TOPICS, help_embed
+from bot.render.lang import voice
 from bot.settings import Settings
 from bot.store import Store
 from engine.faces import ScriptedFaces
 from engine.models import Ruleset
 from engine.parser import parse_pool
+from engine.records import Language
+from tests.flows.test_character_flows import _traits_named
 
 COGS = Path(__file__).resolve().parents[2] / "bot" / "cogs"
 
@@ -116,3 +119,20 @@ async def test_the_help_overview_says_what_the_storyteller_runs_in_each_ruleset(
     for ruleset, command in ((Ruleset.COFD, "/scene end"), (Ruleset.FISTFUL, "/turn next")):
         overview = help_embed(ruleset, None).description or ""
         assert f"The Storyteller here: `{command}`" in overview
+
+
+@pytest.mark.parametrize("language", list(Language))
+@pytest.mark.parametrize("command", ["roll", "saved add"])
+async def test_a_pool_description_names_traits_every_template_has(
+    bot: StorytellerBot, command: str, language: Language
+) -> None:
+    """/roll and /saved add are the same at every table: their pool's example names, in
+    every language, traits that are the same trait on every ruleset's template (v20 has no
+    Composure)."""
+    found = next(c for c in bot.tree.walk_commands() if c.qualified_name == command)
+    assert isinstance(found, app_commands.Command)
+    pool = next(p for p in found.parameters if p.name == "pool")
+    described = voice(language).pgettext("option description", pool.description)
+    named = _traits_named(described, language.value)
+    assert named, described
+    assert all(len(keys) == 1 and "" not in keys for keys in named.values()), named
