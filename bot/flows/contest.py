@@ -151,6 +151,12 @@ async def contest(
     config, character = gathered.config, gathered.character
     if opponent_difficulty is not None and config.ruleset is not Ruleset.V20:
         raise UserError(foreign_option("opponent_difficulty", config.ruleset))
+    try:
+        rules.check_resisted(
+            config.ruleset, {"difficulty": difficulty, "opponent_difficulty": opponent_difficulty}
+        )
+    except RuleError as error:
+        raise UserError(cannot_contest(refusal_text(error.refusal))) from error
     asked = ByName(pool, {"difficulty": difficulty}).request(ctx, gathered)
     opposition = (
         None if against is None
@@ -270,7 +276,10 @@ async def resist_form(
             # COMMIT), else decided (or closed) since it was read: read again.
             if not tx.actions.still(record):
                 raise Conflict(None)
-            table = read_table(tx, ctx, table.config, None, request=asked, ahead=ahead)
+            # as the active character, whose actions this turn it counts (read ahead)
+            table = read_table(tx, ctx, table.config, None,
+                               None if character is None else character.id,
+                               request=asked, ahead=ahead)
             request = with_table_state(asked, table)
             theirs = _rolled(roll_dice(request, deps.faces))
             after = rules.resisted(state, ctx.user_id, theirs)

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable
 
 from bot.edge import ids
-from bot.flows import contest
+from bot.flows import characters, contest
 from bot.flows.contest import Opponent
 from bot.flows.reply import Edit, Reply
 from bot.render.contest import CONTEST_DECIDED, CONTEST_SCENE_ENDED
@@ -162,6 +162,25 @@ async def test_v20_difficulties_reach_both_sides(table: Table) -> None:
     assert "**Alice wins** by 3 successes" in decided.answer.text
 
 
+async def test_v20_contest_refuses_a_difficulty_of_ten_on_either_side(table: Table) -> None:
+    """RULES.md §2: each side of a resisted roll has a difficulty of at most 9, whatever
+    the command lets a member type; nothing is rolled or kept (the option's name comes
+    escaped, as the reason of every contest refusal does)."""
+    await use(table, Ruleset.V20)
+    for options, says in (
+        ({"against": 3, "difficulty": 10}, "difficulty 10 is out of range: it must be 2 to 9"),
+        ({"against": 3, "opponent_difficulty": 10},
+         "opponent\\_difficulty 10 is out of range: it must be 2 to 9"),
+        ({"opponent": BOB_SIDE, "opponent_difficulty": 10},
+         "opponent\\_difficulty 10 is out of range: it must be 2 to 9"),
+    ):
+        said = await table.run(ask(table, **options))
+        assert said.answer.ephemeral
+        assert says in said.answer.text
+    assert table.faces.left == 0
+    assert await table.store.read(lambda tx: tx.actions.get(1)) is None
+
+
 async def test_a_fistful_contest_is_an_action_of_the_turn(table: Table) -> None:
     await use(table, Ruleset.FISTFUL)
     await table.store.write(
@@ -172,6 +191,31 @@ async def test_a_fistful_contest_is_an_action_of_the_turn(table: Table) -> None:
     assert "-1 die: successive action this turn" in said.answer.text
     turns = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE))
     assert turns == 2
+
+
+async def test_a_fistful_resist_is_an_action_of_the_resisting_character(table: Table) -> None:
+    """RULES.md §3 counts a character's actions: the resist is rolled as the opponent's
+    active character, so it is that character's next action this turn, not the one after
+    the member's own rolls without a sheet (nor another character's)."""
+    await use(table, Ruleset.FISTFUL)
+    for name in ("Bors", "Kay"):
+        await table.run(characters.create(table.deps, table.ctx(BOB), name))
+    kay = await table.store.read(lambda tx: tx.characters.active(GUILD, BOB, CHANNEL))
+    assert kay is not None and kay.name == "Kay"
+    await table.store.write(lambda tx: (
+        tx.attempts.save_turn_actions(GUILD, CHANNEL, BOB, old=0, new=2),
+        tx.attempts.save_turn_actions(GUILD, CHANNEL, BOB, kay.id, old=0, new=1)))
+    table.faces.add(8, 8, 2)
+    key = action_id(await table.run(ask(table, opponent=BOB_SIDE)))
+    table.faces.add(8, 2)  # 3 dice - 1: Kay's second action
+
+    decided = await resist(table, BOB, key, "3")
+
+    assert "-1 die: successive action this turn" in decided.answer.text
+    turns = await table.store.read(lambda tx: (
+        tx.attempts.turn_actions(GUILD, CHANNEL, BOB),
+        tx.attempts.turn_actions(GUILD, CHANNEL, BOB, kay.id)))
+    assert turns == (2, 2)
 
 
 async def test_end_for_scene_closes_pending_contests_and_drops_their_button(
