@@ -49,7 +49,10 @@ class Stats(commands.Cog):
             member=None if member is None else stats.Member(member.id, member.display_name),
             scope=scope, ruleset=ruleset, since=since, export=export,
         )
-        await run(flow, DiscordResponder(interaction))
+        responder = DiscordResponder(interaction)
+        if export:  # reading and writing a long log can outlast Discord's 3 seconds
+            await responder.defer(ephemeral=True)
+        await run(flow, responder)
 
 
 async def setup(bot: StorytellerBot) -> None:

@@ -83,6 +83,11 @@ class DiscordResponder:
                         self._interaction.id, error)
             await pressed.edit(**kwargs)
 
+    async def defer(self, *, ephemeral: bool) -> None:
+        """Acknowledge now, before a flow that may take longer than Discord's 3 seconds (an
+        export of a long roll log); the answer then comes as the first follow-up."""
+        await self._interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
     async def open_modal(self, modal: discord.ui.Modal) -> None:
         await self._interaction.response.send_modal(modal)
 

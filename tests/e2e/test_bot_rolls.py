@@ -223,3 +223,21 @@ async def test_a_secret_roll_whose_copy_cannot_be_posted_still_stands_and_says_s
     assert "could not copy it" in warning.text
     assert [failure.status for failure in failures] == [403]
     assert "hide" in (await ask(table.ada, table.channel, "history")).text
+
+
+async def test_a_stats_export_is_acknowledged_at_once_and_its_file_follows(
+    table: Table, start: StartRealBot
+) -> None:
+    """Reading and writing a long roll log can outlast Discord's 3 seconds: /stats export is
+    acknowledged first (deferred, to the member alone), and the CSV follows in its place."""
+    await start([8, 3])
+    await ask(table.ada, table.channel, "roll", pool="2", label="door")
+
+    asked = await table.ada.slash(table.channel, "stats", export=True)
+
+    assert (await asked.ack()).name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
+    answer = await asked.reply()
+    assert answer.ephemeral
+    [log] = answer.attachments
+    assert log.filename.endswith(".csv")
+    assert b"door" in log.data
