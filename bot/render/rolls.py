@@ -569,7 +569,7 @@ def _footer(
 #: What undoes each adjustment the table's state adds, for a refusal it caused.
 _REMEDIES: Final[dict[AdjustmentKind, str]] = {
     AdjustmentKind.SUCCESSIVE_ACTION: N_(
-        "The Successive Action Penalty counts your earlier actions this turn: the "
+        "The Successive Action Penalty counts this character's earlier actions this turn: the "
         "Storyteller's `/turn next` starts a new turn and clears it."
     ),
     AdjustmentKind.SUCCESSIVE_ATTEMPT: N_(

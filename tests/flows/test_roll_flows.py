@@ -431,8 +431,8 @@ async def test_a_pool_emptied_by_the_successive_action_penalty_says_so_and_how_t
     assert fourth.answer.text == (
         "That roll cannot be made: the pool is 0: with no dice the character cannot take this"
         " action now.\nHow the pool got there: Dexterity 3; -3 dice: successive action this"
-        " turn.\nThe Successive Action Penalty counts your earlier actions this turn: the"
-        " Storyteller's `/turn next` starts a new turn and clears it."
+        " turn.\nThe Successive Action Penalty counts this character's earlier actions this"
+        " turn: the Storyteller's `/turn next` starts a new turn and clears it."
     )
 
 
