@@ -123,6 +123,8 @@ def _p(p: float) -> str:
     if p < 0.0001:
         return "< " + number(0.0001, 4)
     shown = f"{p:.2g}"  # two significant digits, trailing zeros dropped
+    if float(shown) >= UNUSUAL_BELOW:  # 0.00996 would read "0.01" beside "Unusual"
+        return "< " + number(UNUSUAL_BELOW, 2)
     return number(float(shown), _decimals(shown))
 
 

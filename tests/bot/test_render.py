@@ -46,7 +46,8 @@ from engine.models import (
 from engine.odds import Odds, odds
 from engine.records import Language
 from engine.roll import roll, spend_will, take_beat
-from engine.stats import Sample, Tally, analyse
+from engine.stats import UNUSUAL_BELOW, Band, Sample, Tally, Verdict, analyse
+from engine.stats import Test as FitTest
 
 # --- helpers --------------------------------------------------------------------------------------
 
@@ -640,3 +641,17 @@ def test_a_compact_card_too_long_is_cut_visibly_and_keeps_its_pool_line() -> Non
     assert head.startswith(kept) and head[len(kept)] in " ,\n", "after a whole word"
     assert not kept.endswith("\\")
     assert rolls_render._with_tail("short", tail) == f"short\n{tail}"
+
+
+@pytest.mark.parametrize(("p", "shown"), [
+    (0.00996, "p = < 0.01 over 200 dice"),
+    (0.0094, "p = 0.0094 over 200 dice"),
+    (0.01, "p = 0.01 over 200 dice"),
+])
+def test_an_unusual_verdict_never_shows_a_p_value_that_reads_as_fair(p: float, shown: str) -> None:
+    """Below p = 0.01 the dice are called unusual: a p rounded up to 0.01 would contradict
+    the verdict beside it, so it is shown as below 0.01."""
+    verdict = Verdict.UNUSUAL if p < UNUSUAL_BELOW else Verdict.FAIR
+    bands = [Band(count=20, observed=0.1, expected=0.1, low=0.05, high=0.15)] * 10
+    text = stats_render._face_verdict(FitTest(verdict=verdict, sample=200, p=p, furthest=1), bands)
+    assert shown in text
