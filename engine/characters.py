@@ -638,7 +638,12 @@ def _prefixed(keys: list[str], key: str) -> list[str]:
 def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
     """The trait ``name`` names (in English or another language of the bot): exactly, else
     by a unique prefix of the traits' own names, else of their names in other languages;
-    or why not, with the closest names."""
+    or why not, with the closest names.
+
+    The refusal's lists name each trait once, by the sheet's own name (English for a
+    template's trait), whichever of its names matched: render shows them in the table's
+    language (engine.trait_names' Decision), where the spelling that matched mixed
+    languages (a Portuguese Armas de Fogo among Spanish names at a Spanish table)."""
     index = sheet._index
     key = fold(name)
     entry = index.named(key)
@@ -654,15 +659,15 @@ def _lookup(sheet: Character, name: str) -> _Entry | Refusal:
     if len(found) == 1 and key:
         return next(iter(found.values()))
     if len(found) > 1:
-        matches = sorted((fold(e.name), e.name) for e in found.values())
-        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name,
-                          matches=names([shown for _, shown in matches][:6]))
+        matches = sorted((index.entries[k].name for k in found), key=lambda n: (fold(n), n))
+        return Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name=name, matches=names(matches[:6]))
     return Refusal.of(RefusalCode.TRAIT_UNKNOWN, name=name, closest=names(_closest(index, key)))
 
 
 def _closest(index: _Index, key: str) -> list[str]:
-    """Up to 3 names close to ``key``: among the traits' own names, unless a name in
-    another language is the closest of all (then among every name, one per trait)."""
+    """Up to 3 traits close to ``key``, by the sheet's own names: among the traits' own
+    names, unless a name in another language is the closest of all (then among every
+    name, one per trait)."""
     aliases = {alias: entry for alias in _ALIAS_KEYS if (entry := index.alias(alias))}
     names = [*index.keys, *aliases]
     # Every close name, not a few: several may be one trait's (its own and its names in
@@ -673,8 +678,8 @@ def _closest(index: _Index, key: str) -> list[str]:
         return [index.entries[k].name for k in own]
     shown: dict[str, str] = {}
     for close in every:
-        entry = aliases.get(close) or index.entries[close]
-        shown.setdefault(entry.key, entry.name)
+        trait = (aliases.get(close) or index.entries[close]).key
+        shown.setdefault(trait, index.entries[trait].name)
     return list(shown.values())[:3]
 
 

@@ -14,8 +14,10 @@ template no two traits share a name in any language (tests/engine/test_trait_nam
 checks it); a name two traits of one sheet would share (a custom trait named like
 another trait's translation) matches neither, and a sheet's own trait names always
 win. A prefix looks at the English names first (``Res`` stays Resolve). The table's
-language (the public voice's) is the one cards show names in and autocomplete offers
-first; a pool's breakdown shows each name as it was typed.
+language (the public voice's) is the one cards show names in, autocomplete offers
+first and a refusal offers traits in (the closest names, a prefix's choices: one per
+trait, whichever of its names matched, in a member's own answer too); a pool's
+breakdown shows each name as it was typed.
 
 Languages are keyed by their Discord locale codes, the values of
 :class:`engine.records.Language` (which imports this package's sheets, so it

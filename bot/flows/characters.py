@@ -159,7 +159,7 @@ async def specialty(
         else:
             answer = sheets.remove_specialty(record.sheet, skill, remove or "")
         if isinstance(answer, Refusal):
-            raise UserError(words.refused(answer))
+            raise UserError(words.refused(answer, _trait_language(ctx, config)))
         _save(tx, record, answer)
         shown = answer.trait(skill) or record.sheet.trait(skill)
         return words.specialty_changed(answer, shown.name if shown else skill,

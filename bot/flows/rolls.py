@@ -47,7 +47,7 @@ from bot.render.characters import (
     NO_CHARACTER_FOR_NAMES,
     NPC_ONLY_STORYTELLER,
 )
-from bot.render.lang import _, current, speaking
+from bot.render.lang import _, current, speaking, trait_language
 from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
@@ -404,7 +404,8 @@ class ByName:
         if isinstance(found, Refusal):
             if found.code is RefusalCode.CHARACTER_NONE:
                 raise UserError(_(NO_CHARACTER_FOR_NAMES))
-            raise UserError(cannot_roll(refusal_text(found)))
+            language = trait_language(ctx.public_voice(config))  # the traits as cards name them
+            raise UserError(cannot_roll(refusal_text(found, traits=language)))
         request = build_request(ruleset or config.ruleset, found.terms, **options)
         name = None if record is None else record.name
         request = characters.with_sheet(request, found, name)

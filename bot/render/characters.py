@@ -80,9 +80,10 @@ def name(text: str) -> str:
     return safe(text, limit=NAME_LIMIT)
 
 
-def refused(refusal: Refusal) -> str:
-    """An engine refusal about a sheet, as a reply."""
-    text = refusal_text(refusal)
+def refused(refusal: Refusal, language: str | None = None) -> str:
+    """An engine refusal about a sheet, as a reply; the traits it offers named in
+    ``language`` (the table's, :func:`refusal_text`'s ``traits``)."""
+    text = refusal_text(refusal, traits=language)
     at = next((i for i, c in enumerate(text) if c.isalpha()), 0)  # past any marks
     return _("{reason}. Nothing was changed.",
              reason=f"{text[:at]}{text[at:at + 1].upper()}{text[at + 1:]}")

@@ -19,6 +19,7 @@ from typing import Final
 
 from bot.render.lang import N_, _, n_, p_, user
 from engine.refusals import Refusal, RefusalCode
+from engine.trait_names import localised
 
 __all__ = ["refusal_text"]
 
@@ -27,6 +28,9 @@ _MISSING: Final = "?"
 #: Parameters that are lists of names, comma-separated by the engine.
 _LISTS: Final = frozenset({"options", "choices", "rulesets", "closest", "matches", "skills",
                            "specialties", "conditions"})
+#: Parameters that are lists of a sheet's traits by the sheet's own names (English for a
+#: template's traits): shown in the table's language when the caller knows it.
+_TRAIT_LISTS: Final = frozenset({"closest", "matches"})
 #: Characters Discord reads as markdown or mentions: named, never echoed.
 _MARKUP: Final = frozenset("*_`~|\\<>@")
 
@@ -354,9 +358,12 @@ def _plain(text: str) -> str:
     return "".join(f"\\{c}" if c in _MARKUP else c for c in text)
 
 
-def _word(key: str, value: int | str) -> str:
+def _word(key: str, value: int | str, traits: str | None) -> str:
     """One parameter as words: lists spaced out, a stray ``char`` quoted or named, a
-    member's text escaped."""
+    member's text escaped, a list of a sheet's traits named in ``traits`` (a language of
+    :mod:`engine.trait_names`) if given."""
+    if traits is not None and key in _TRAIT_LISTS:
+        value = ",".join(localised(shown, traits) for shown in str(value).split(","))
     if key == "char":
         return _shown(str(value))
     if key in {"status", "move"}:
@@ -379,13 +386,18 @@ class _Words(dict[str, str]):
         return _MISSING
 
 
-def refusal_text(refusal: Refusal | None) -> str:
-    """The sentence for ``refusal`` (a cause is worded inside it); empty for None."""
+def refusal_text(refusal: Refusal | None, *, traits: str | None = None) -> str:
+    """The sentence for ``refusal`` (a cause is worded inside it); empty for None.
+
+    ``traits``: the table's trait language (:func:`bot.render.lang.trait_language` of its
+    public voice), in which the traits a refusal offers (the closest names, a prefix's
+    matches) are named, as the table's cards name them, though the sentence is in the
+    member's voice; without it they are named as the sheet names them."""
     if refusal is None:
         return ""
-    words = _Words((key, _word(key, value)) for key, value in refusal.params.items())
+    words = _Words((key, _word(key, value, traits)) for key, value in refusal.params.items())
     if refusal.cause is not None:
-        words["cause"] = refusal_text(refusal.cause)
+        words["cause"] = refusal_text(refusal.cause, traits=traits)
     if refusal.code is _C.OPTION_NOT_IN_RULESET:
         # The one refusal whose subject is a list: "again, rote do not apply".
         named = len(str(refusal.params.get("options", "")).split(","))

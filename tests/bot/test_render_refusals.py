@@ -110,6 +110,22 @@ def test_list_parameters_and_will_refusals_read_as_before() -> None:
     assert str(will.value) == "will_declared"
 
 
+def test_the_traits_a_refusal_offers_are_named_in_the_tables_language_when_given() -> None:
+    """The closest names and a prefix's matches are the sheet's own (English) names: with
+    the table's trait language they read as its cards name them, the sentence staying in
+    the voice in force; a member's own trait (Sanity) stays as typed, markup escaped;
+    without a language, as the sheet names them (the command line)."""
+    unknown = Refusal.of(RefusalCode.TRAIT_UNKNOWN, name="Brigas", closest="Brawl,Sanity,Wits")
+    assert refusal_text(unknown, traits="pt-BR") == (
+        "the sheet has no trait “Brigas” (closest: Briga, Sanity, Raciocínio)")
+    assert refusal_text(unknown) == (
+        "the sheet has no trait “Brigas” (closest: Brawl, Sanity, Wits)")
+    ambiguous = Refusal.of(RefusalCode.TRAIT_AMBIGUOUS, name="Arm", matches="Firearms,Arm_s")
+    with speaking(voice(Language.ES_ES)):
+        assert refusal_text(ambiguous, traits="es-ES") == (
+            "«Arm» podría ser Armas de Fuego, Arm\\_s: escribe más del nombre")
+
+
 def test_a_result_stored_with_an_english_message_shows_that_message() -> None:
     stored = {
         "request": request(Ruleset.FISTFUL, 0).model_dump(mode="json"),

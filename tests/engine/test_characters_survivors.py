@@ -487,12 +487,13 @@ def test_a_misspelt_english_name_offers_up_to_three_english_names() -> None:
 
 
 def test_a_misspelt_name_of_another_language_offers_three_traits_once_each() -> None:
-    """Atletismo (Athletics in Spanish) is the closest of all: the names offered are then
-    among every name, each trait once, at most three."""
+    """Atletismo (Athletics in Spanish) is the closest of all: the traits offered are then
+    among every name, each trait once, at most three, each by the sheet's own name (render
+    names them in the table's language, not in the one that happened to match)."""
     closest = str(refused("Atletsmo", sheet_with()).params["closest"]).split(",")
-    assert closest[0] == "Atletismo"
+    assert closest[0] == "Athletics"
     assert len(closest) == 3
-    assert not {"Athletics", "Esportes"} & set(closest), "Athletics is offered once"
+    assert not {"Atletismo", "Esportes"} & set(closest), "Athletics is offered once"
 
 
 
@@ -500,10 +501,29 @@ def test_three_traits_are_offered_when_three_are_close_though_one_has_several_na
     """Expresión (Expression in Spanish) is the closest of all, and Expression's other
     names are close too: they count once, so two more traits are still offered."""
     closest = str(refused("Expreseion", sheet_with()).params["closest"]).split(",")
-    assert closest[0] == "Expresión"
+    assert closest[0] == "Expression"
     assert len(closest) == 3
     assert len({fold(name) for name in closest}) == 3
-    assert not {"Expression", "Expressão"} & set(closest), "Expression is offered once"
+    assert not {"Expresión", "Expressão"} & set(closest), "Expression is offered once"
+
+
+def test_the_closest_traits_are_named_by_the_sheets_own_names_whichever_name_matched() -> None:
+    """A Portuguese misspelling (Brigas) matches Briga, Brawl's name in Portuguese: the
+    refusal offers Brawl, as the sheet names it, and every trait it offers is one of the
+    sheet's (render shows them in the table's language, so none is shown in a language
+    the table does not speak)."""
+    sheet = sheet_with()
+    closest = str(refused("Brigas", sheet).params["closest"]).split(",")
+    assert closest[0] == "Brawl"
+    assert set(closest) <= {name for name, _ in sheet.entries()}, closest
+
+
+def test_a_prefix_of_other_languages_names_lists_each_trait_by_the_sheets_own_name() -> None:
+    """Arm starts no English name, and starts Armamento (Weaponry) and Armas de Fogo and
+    Armas de Fuego (both Firearms): the choices are Firearms and Weaponry, once each,
+    where Armas de Fogo (Portuguese) was offered to every table."""
+    assert refused("Arm", sheet_with()) == Refusal.of(
+        RefusalCode.TRAIT_AMBIGUOUS, name="Arm", matches="Firearms,Weaponry")
 
 # --- pools by name: untrained and specialties -------------------------------------------
 

@@ -92,19 +92,24 @@ def test_a_name_spelled_alike_in_two_languages_is_shown_as_typed() -> None:
 
 
 def test_a_prefix_prefers_the_english_names_then_the_others() -> None:
+    """Furt starts no English name, and starts Furtividade and Furto (Stealth and Larceny
+    in Portuguese): the choices are those traits, by the sheet's own names (render names
+    them in the table's language)."""
     sheet = sheet_with(("Wits", 3))
     assert terms("Res", sheet) == [("Resolve", 1)]
     assert terms("Racioc", sheet) == [("Raciocínio", 3)]
     answer = resolve(parse_pool_names("Furt"), sheet)
     assert isinstance(answer, Refusal)
     assert answer.code is RefusalCode.TRAIT_AMBIGUOUS
-    assert answer.params["matches"] == "Furtividade,Furto"
+    assert answer.params["matches"] == "Larceny,Stealth"
 
 
-def test_a_misspelt_portuguese_name_is_answered_with_the_closest_portuguese_name() -> None:
+def test_a_misspelt_portuguese_name_is_answered_with_the_trait_it_is_close_to() -> None:
+    """Raciocino is closest to Raciocínio: Wits is offered first, by the sheet's own name
+    (a Portuguese table reads Raciocínio, a Spanish one Astucia)."""
     answer = resolve(parse_pool_names("Raciocino"), new_sheet("Alice", Ruleset.COFD))
     assert isinstance(answer, Refusal)
-    assert str(answer.params["closest"]).split(",")[0] == "Raciocínio"
+    assert str(answer.params["closest"]).split(",")[0] == "Wits"
 
 
 def test_the_sheet_keeps_english_names_whatever_language_sets_them() -> None:

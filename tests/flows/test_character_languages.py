@@ -111,3 +111,35 @@ async def test_a_v20_card_names_abilities_and_virtues_in_the_tables_language(
     v20 = [t.name for t in new_sheet("x", Ruleset.V20).traits if t.name not in same]
     assert abilities in said.answer.text
     assert not [w for w in v20 if re.search(rf"\b{re.escape(w)}\b", said.answer.text)]
+
+
+@pytest.mark.parametrize(("member", "table_language", "pool", "offered"), [
+    ("pt-BR", "pt-BR", "Força + Brigas", "(mais próximas: Briga, Ofícios)"),
+    ("pt-BR", "pt-BR", "In", "Iniciativa, Inteligência, Intimidação, Investigação"),
+    ("es-ES", "es-ES", "Fuerza + Peleas", "(más parecidos: Pelea, Velocidad, Persuasión)"),
+    ("es-ES", "es-ES", "In", "Iniciativa, Inteligencia, Intimidación, Investigación"),
+    ("es-ES", "es-ES", "Arm", "podría ser Armas de Fuego, Armamento:"),
+    ("en-US", "pt-BR", "In", "could be Iniciativa, Inteligência, Intimidação, Investigação:"),
+    ("en-US", "en-US", "In", "could be Initiative, Intelligence, Intimidation, Investigation:"),
+    ("en-US", "en-US", "Brigas", "(closest: Brawl, Crafts)"),
+])
+async def test_a_trait_refusal_offers_the_traits_as_the_tables_cards_name_them(
+    table: Table, member: str, table_language: str, pool: str, offered: str
+) -> None:
+    """A name the sheet lacks, or a prefix of several of its traits, is refused offering
+    traits by the names the table's cards give them (engine.trait_names' Decision: the
+    table's language, in a member's own answer too), whichever language's name matched,
+    where they were offered in English (Crafts at a Portuguese table) or in the language
+    of the name that matched (Briga; Armas de Fogo at a Spanish table); the sentence is
+    the member's, and a pool's refusal and a specialty's agree."""
+    table.speak(member, table_language)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(), rolls.ByName(parse_pool_names(pool)), label=None,
+        private=False))
+    assert said.answer.ephemeral and offered in said.answer.text, said.answer.text
+    skill = pool.rsplit(maxsplit=1)[-1]  # the name refused
+    said = await table.run(characters.specialty(table.deps, table.ctx(), skill, add="Boxe"))
+    assert said.answer.ephemeral and offered in said.answer.text, said.answer.text
+    shown = await table.run(characters.show(table.deps, table.ctx()))
+    assert "Boxe" not in shown.answer.text, "nothing was changed"
