@@ -13,7 +13,7 @@ from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import SheetPool
+from bot.edge.transformers import Label, SheetPool
 from bot.flows import contest
 from bot.flows.reply import run
 
@@ -43,7 +43,7 @@ class Contest(commands.Cog):
         options: dict[str, Any],
         against: SheetPool | None = None,
         opponent: discord.Member | None = None,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
         opponent_difficulty: app_commands.Range[int, 2, 9] | None = None,
     ) -> None:
         """Contest another side: the Storyteller's dice now, or a member who rolls to resist."""

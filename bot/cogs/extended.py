@@ -18,9 +18,8 @@ from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import SheetPool
+from bot.edge.transformers import Label, SheetPool
 from bot.flows import extended
-from bot.flows.extended import MAX_LABEL
 from bot.flows.reply import run
 from engine.constants import MAX_POOL, MAX_TARGET
 from engine.table.extended import MAX_ROLLS
@@ -62,7 +61,7 @@ class Extended(commands.GroupCog, group_name="extended"):
         target: app_commands.Range[int, 1, MAX_TARGET] | None = None,
         max_rolls: app_commands.Range[int, 1, MAX_ROLLS] | None = None,
         interval: app_commands.Range[str, 1, 60] | None = None,
-        label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
+        label: Label | None = None,
         skill: app_commands.Range[int, 0, MAX_POOL] | None = None,
         against: SheetPool | None = None,
         against_difficulty: app_commands.Range[int, 2, 9] | None = None,
@@ -87,7 +86,7 @@ class Extended(commands.GroupCog, group_name="extended"):
         self,
         interaction: discord.Interaction,
         options: dict[str, Any],
-        label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
+        label: Label | None = None,
         modifier: SheetPool | None = None,
     ) -> None:
         """Roll the next interval of an extended action."""
@@ -110,7 +109,7 @@ class Extended(commands.GroupCog, group_name="extended"):
     async def abandon(
         self,
         interaction: discord.Interaction,
-        label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
+        label: Label | None = None,
     ) -> None:
         """Abandon an extended action."""
         await run(

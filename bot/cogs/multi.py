@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
+from bot.edge.transformers import Label
 from bot.flows import multi
 from bot.flows.reply import run
 
@@ -31,7 +32,7 @@ class Multi(commands.Cog):
         interaction: discord.Interaction,
         actions: app_commands.Range[str, 1, multi.MAX_ACTIONS_TEXT],
         difficulty: app_commands.Range[int, 2, 10] | None = None,
-        label: app_commands.Range[str, 1, multi.MAX_LABEL] | None = None,
+        label: Label | None = None,
     ) -> None:
         """v20: take several actions this turn; action k has -k dice and +k difficulty."""
         flow = multi.multi_actions(

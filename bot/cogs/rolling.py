@@ -13,7 +13,7 @@ from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import EVERY_OPTION, LABEL_HELP, SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import SheetPool
+from bot.edge.transformers import Label, SheetPool
 from bot.flows import rolls
 from bot.flows.reply import run
 
@@ -40,7 +40,7 @@ class Rolling(commands.Cog):
         pool: SheetPool,
         options: dict[str, Any],
         *,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
         private: bool = False,
         spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:

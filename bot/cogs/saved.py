@@ -13,10 +13,10 @@ from bot.edge.completion import pool_traits, saved_names
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import EVERY_OPTION, LABEL_HELP, SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import SheetPool
+from bot.edge.transformers import Label, SheetPool
 from bot.flows import saved
 from bot.flows.reply import run
-from engine.saved import MAX_LABEL, MAX_MODIFIER, MAX_NAME
+from engine.saved import MAX_MODIFIER, MAX_NAME
 
 #: Will is declared roll by roll (`/saved roll will:True`), never saved.
 SAVED_OPTIONS = tuple(name for name in EVERY_OPTION if name != "will")
@@ -48,7 +48,7 @@ class Saved(commands.GroupCog, group_name="saved"):
         pool: SheetPool,
         options: dict[str, Any],
         *,
-        label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
+        label: Label | None = None,
         spec: app_commands.Range[str, 1, 64] | None = None,
         replace: bool = False,
     ) -> None:
@@ -73,7 +73,7 @@ class Saved(commands.GroupCog, group_name="saved"):
         *,
         modifier: app_commands.Range[int, -MAX_MODIFIER, MAX_MODIFIER] = 0,
         will: bool = False,
-        label: app_commands.Range[str, 1, MAX_LABEL] | None = None,
+        label: Label | None = None,
         private: bool = False,
     ) -> None:
         """Roll one of your saved rolls by this channel's ruleset."""

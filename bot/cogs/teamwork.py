@@ -13,7 +13,7 @@ from bot.edge.completion import pool_traits
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.options import SPEC_HELP, roll_options
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import SheetPool
+from bot.edge.transformers import Label, SheetPool
 from bot.flows import teamwork
 from bot.flows.reply import run
 from bot.flows.rolls import ByName
@@ -63,7 +63,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         interaction: discord.Interaction,
         pool: SheetPool,
         options: dict[str, Any],
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
         helper_limit: app_commands.Range[int, 0, 20] | None = None,
         spec: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
@@ -86,7 +86,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
         self,
         interaction: discord.Interaction,
         pool: SheetPool,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
         difficulty: app_commands.Range[int, 2, 10] | None = None,
     ) -> None:
         """Help a teamwork action: roll your pool now for its primary (as the Help button)."""
@@ -101,7 +101,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
     async def roll(
         self,
         interaction: discord.Interaction,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
     ) -> None:
         """Roll your teamwork action with the helpers' bonus and penalties so far."""
         flow = teamwork.roll_command(deps_of(interaction), ctx_of(interaction), label=label)
@@ -113,7 +113,7 @@ class Teamwork(commands.GroupCog, group_name="teamwork"):
     async def cancel(
         self,
         interaction: discord.Interaction,
-        label: app_commands.Range[str, 1, 100] | None = None,
+        label: Label | None = None,
     ) -> None:
         """Cancel your teamwork action (the Storyteller can cancel anyone's by label)."""
         flow = teamwork.cancel_command(deps_of(interaction), ctx_of(interaction), label=label)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import discord
 from discord import app_commands
 
@@ -10,6 +12,11 @@ from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
 from engine.models import Term
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool, parse_pool_names
+from engine.records import given_label
+
+#: The longest label a command takes (Discord offers autocomplete values of at most 100
+#: characters, and the labels of open actions are offered back).
+MAX_LABEL: Final = 100
 
 
 class PoolTransformer(app_commands.Transformer):
@@ -40,3 +47,27 @@ class SheetPoolTransformer(app_commands.Transformer):
 
 SheetPool = app_commands.Transform[tuple[NamedPart, ...], SheetPoolTransformer]
 """An option annotated ``SheetPool`` reaches the command as parts, bare names included."""
+
+
+class LabelTransformer(app_commands.Transformer):
+    """`label:` text → the label the flows take (:func:`engine.records.given_label`): the
+    spaces around it trimmed, None when nothing in it is visible, so every command that
+    takes a label treats such a one as no label. The option stays text of 1 to
+    :data:`MAX_LABEL` characters, as Discord shows it and as
+    :func:`bot.edge.errors.check_bounds` checks again."""
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return MAX_LABEL
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> str | None:
+        return given_label(value)
+
+
+Label = app_commands.Transform[str | None, LabelTransformer]
+"""An option annotated ``Label`` reaches the command trimmed, or None when nothing in it
+is visible."""

@@ -21,7 +21,8 @@ Decisions where COMMANDS.md and RULES.md are silent:
   state, until it can no longer change; such actions are not listed, rolled
   or chosen for, and starting the same task again closes them.
 - Labels of open extended actions are unique in a channel; without a label
-  (or with a blank one) the pool expression is the label.
+  (a blank one, or one of nothing visible, is none: the option gives None)
+  the pool expression is the label.
 - The −2 carried by a `cofd` dramatic failure passes to a new action with the
   same label in the channel when the last attempt at it ended carrying it.
 """
@@ -316,8 +317,9 @@ async def start(
     named Skills the sheet gives the `cofd` Skill dots (and the roll limit, Attribute +
     Skill + Specialty, follows from the named traits), and the action remembers the
     character, whose Will its rolls spend (RULES.md §6)."""
-    # A blank label is no label: the pool names the action, as when none is given.
-    name = (label or "").strip() or format_parts(pool)[:MAX_LABEL].strip()
+    # A blank or invisible label comes as None (bot.edge.transformers.Label): the pool names
+    # the action, as when none is given.
+    name = label or format_parts(pool)[:MAX_LABEL].strip()
     length = None if interval is None else _interval(interval)
 
     async def attempt() -> Reply:

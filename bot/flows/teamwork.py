@@ -234,8 +234,9 @@ async def start(
     except RuleError as error:
         raise UserError(cannot_start(refusal_text(error.refusal))) from error
     with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
-        # A blank label is no label (it would title the card with nothing).
-        name = (label or "").strip() or default_label(ctx.user_name)
+        # A blank or invisible label comes as None (bot.edge.transformers.Label): it would
+        # title the card with nothing.
+        name = label or default_label(ctx.user_name)
 
     def write(tx: Tx) -> ActionRecord:
         created = tx.actions.create(  # none open of that name: one statement

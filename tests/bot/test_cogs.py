@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any, cast
 
+import discord
 import pytest
 from discord import app_commands
 
 from bot.client import EXTENSIONS, StorytellerBot
+from bot.edge.errors import check_bounds
+from bot.flows.reply import UserError
 from bot.render.help import COMMAND_TOPICS, HELP_TOPICS, help_embed
 from bot.render.lang import voice
 from bot.settings import Settings
@@ -100,6 +104,37 @@ async def test_init_add_value_teaches_numbers_as_the_option_reads_them(
     value = next(parameter for parameter in add.parameters if parameter.name == "value")
     example = value.description.split(": ", 1)[1].split(" (", 1)[0]
     assert sum(term.value for term in parse_pool(example)) > 0, example
+
+
+#: Every command that takes a label.
+LABELLED = {
+    "roll", "contest", "multi", "saved add", "saved roll",
+    "extended start", "extended roll", "extended abandon",
+    "teamwork start", "teamwork help", "teamwork roll", "teamwork cancel",
+}
+
+
+async def test_every_label_option_is_1_to_100_characters_and_an_invisible_one_is_none(
+    bot: StorytellerBot,
+) -> None:
+    """Every `label` option goes through one transformer (bot.edge.transformers.Label):
+    Discord still shows it as text of 1 to 100 characters (the payload it is sent), the
+    edge checks those bounds again, and the command gets the label trimmed, or None when
+    nothing in it is visible, so each treats it as no label."""
+    found: dict[str, app_commands.Command[Any, ..., Any]] = {}
+    for command in bot.tree.walk_commands():
+        if isinstance(command, app_commands.Command) and "label" in command._params:
+            found[command.qualified_name] = command
+    assert set(found) == LABELLED
+    for name, command in found.items():
+        option = next(o for o in command.to_dict(bot.tree)["options"] if o["name"] == "label")
+        assert (option["type"], option["required"]) == (3, False), name
+        assert (option["min_length"], option["max_length"]) == (1, 100), name
+        with pytest.raises(UserError, match="label must be 1 to 100 characters long"):
+            check_bounds(command, [{"name": "label", "type": 3, "value": "x" * 101}])
+        parameter = command._params["label"]
+        assert await parameter.transform(cast("discord.Interaction", None), "\u200b") is None
+        assert await parameter.transform(cast("discord.Interaction", None), " door ") == "door"
 
 
 async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:

@@ -31,6 +31,7 @@ from engine.records import (
     WillPool,
     WillState,
     WillTiming,
+    given_label,
     label_key,
 )
 from engine.refusals import RefusalCode
@@ -264,6 +265,23 @@ def test_a_night_gives_one_will_to_every_pool_below_its_maximum() -> None:
 def test_labels_match_without_regard_to_case_or_runs_of_whitespace() -> None:
     assert label_key("Force the door") == label_key("  force \t the DOOR ") == "force the door"
     assert label_key("Straße") == "strasse"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "   ", "\u200b", "\u2063", "\u200e", "\u0301", " \u2060\u200b ", "\u202e\u00a0"]
+)
+def test_a_label_of_nothing_visible_is_no_label(text: str) -> None:
+    """Spaces, format characters (a zero-width space, an invisible separator, a direction
+    mark) and combining marks alone show nothing: such a label is none, as a blank one."""
+    assert given_label(text) is None
+
+
+def test_a_label_keeps_its_words_and_loses_the_spaces_around_them() -> None:
+    """Any letter, digit, punctuation or symbol is something to see; the spaces around a
+    label are trimmed, what is inside it is kept as typed."""
+    assert given_label("  Force  the door\t") == "Force  the door"
+    assert given_label("\u200b7") == "\u200b7"
+    assert [given_label(text) for text in ("ação", "?", "🎲", "é")] == ["ação", "?", "🎲", "é"]
 
 
 def test_a_channel_config_gives_the_value_of_each_option() -> None:

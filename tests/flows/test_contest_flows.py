@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 
+import pytest
+
+from bot.cogs.contest import Contest
 from bot.edge import ids
 from bot.flows import characters, contest
 from bot.flows.contest import Opponent
@@ -16,6 +19,7 @@ from engine.parser import NamedPart
 from engine.records import ActionStatus, ChannelConfig, ChannelOption
 from engine.table.contest import ContestState, ContestStatus
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table, parts
+from tests.flows.typed import INVISIBLE, typed
 
 CARA = 3_000_000_000_000_000_006
 BOB_SIDE = Opponent(BOB, "Bob")
@@ -75,6 +79,24 @@ async def test_against_the_storyteller_both_sides_roll_now_and_can_tie(table: Ta
     )
     assert [roll.label for roll in history] == ["arm wrestle", "arm wrestle"]
     assert all(roll.action_id is not None for roll in history)
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_a_contest_label_of_nothing_visible_is_no_label(table: Table, text: str) -> None:
+    """A label of nothing visible (a zero-width space, an invisible separator, a
+    combining mark alone) is no label: the card and the rolls in /history keep none, and
+    a lost contest is no failed attempt for the next one with that "label"."""
+    label = await typed(Contest.contest, "label", text)
+    table.faces.add(2, 3, 4, 8, 8, 8)  # Alice fails, the Storyteller succeeds
+    said = await table.run(ask(table, against=3, label=label))
+    assert not said.answer.ephemeral
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [roll.label for roll in history] == [None, None]
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, ALICE, label=text, turn=False, will=False))
+    assert standing.failures == 0
 
 
 async def test_a_member_rolls_to_resist_and_the_card_is_decided_in_place(table: Table) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.cogs.extended import Extended
 from bot.edge.ids import Kind, Press, parse
 from bot.flows import extended
 from bot.flows.reply import run
@@ -37,6 +38,7 @@ from tests.flows.conftest import (
     Table,
     parts,
 )
+from tests.flows.typed import INVISIBLE, typed
 
 NOTHING: dict[str, Any] = {}
 
@@ -181,12 +183,39 @@ async def test_without_a_label_the_pool_is_the_label(table: Table) -> None:
     assert "**Strength 3**" in (said.answer.message.content or "")
 
 
-async def test_a_blank_label_is_no_label_and_the_pool_names_the_action(table: Table) -> None:
-    """A label of spaces would title the card with nothing (and offer an empty
-    autocomplete choice): it counts as no label."""
-    said = await begin(table, dice(3, label="Strength"), label="   ")
+@pytest.mark.parametrize("text", ["   ", *INVISIBLE])
+async def test_a_blank_or_invisible_label_is_no_label_and_the_pool_names_the_action(
+    table: Table, text: str
+) -> None:
+    """A label of spaces, or of nothing visible (a zero-width space, an invisible
+    separator, a combining mark alone), would title the card with nothing (and offer an
+    empty autocomplete choice): it counts as no label."""
+    label = await typed(Extended.start, "label", text)
+    said = await begin(table, dice(3, label="Strength"), label=label)
     assert "**Strength 3**" in (said.answer.message.content or "")
     assert (await stored(table)).label == "Strength 3"
+
+
+async def test_a_label_is_kept_without_the_spaces_around_it(table: Table) -> None:
+    """The spaces around a label are no part of it: the card and the store show the words."""
+    await begin(table, label=await typed(Extended.start, "label", "  force the door  "))
+    assert (await stored(table)).label == "force the door"
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_roll_and_abandon_with_an_invisible_label_mean_the_only_open_action(
+    table: Table, text: str
+) -> None:
+    """/extended roll and abandon read a label of nothing visible as none given: the
+    member's only open action, where it was looked for by an empty-looking name."""
+    await begin(table, target=5)
+    table.faces.add(8, 8, 2)
+    rolled = await table.run(extended.roll(
+        table.deps, table.ctx(), label=await typed(Extended.roll, "label", text)))
+    assert not rolled.answer.ephemeral
+    said = await table.run(extended.abandon(
+        table.deps, table.ctx(), label=await typed(Extended.abandon, "label", text)))
+    assert said.answer.message.content == "**Alice**, **force the door**: Abandoned."
 
 
 @pytest.mark.parametrize(

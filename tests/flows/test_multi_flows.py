@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.cogs.multi import Multi
 from bot.flows import characters, multi, rolls
 from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, Table
+from tests.flows.typed import INVISIBLE, typed
 
 
 async def _v20(table: Table, *, text_only: bool = False) -> None:
@@ -78,6 +82,22 @@ async def test_bounds_are_checked_again(table: Table) -> None:
     label = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 4", None, "x" * 101))
     assert difficulty.answer.text == "difficulty must be 2 to 10."
     assert label.answer.text == "label must be 1 to 100 characters long."
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_a_label_of_nothing_visible_is_no_label(table: Table, text: str) -> None:
+    """A label of nothing visible (a zero-width space, an invisible separator, a
+    combining mark alone) is no label: the card says "Multiple actions" alone (not
+    "Multiple actions: " and nothing) and the rolls in /history keep none."""
+    await _v20(table)
+    table.faces.add(8, 8, 2, 8, 8, 8, 9)
+    label = await typed(Multi.multi, "label", text)
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 5", label=label))
+    assert "Multiple actions:" not in said.answer.text
+    assert "Multiple actions" in said.answer.text
+    records = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False))
+    assert [record.label for record in records] == [None, None]
 
 
 async def test_text_only_multi_has_no_emoji_or_symbols(table: Table) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.cogs.rolling import Rolling
 from bot.flows import characters, clock, extended, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
@@ -23,6 +24,7 @@ from tests.flows.conftest import (
     Table,
     parts,
 )
+from tests.flows.typed import INVISIBLE, typed
 from tests.store.conftest import idle_workers, warm
 
 
@@ -92,6 +94,41 @@ async def test_a_roll_reads_ahead_with_its_settings_and_its_write_reads_nothing_
     spent = await table.run(rolls.spend_will_pressed(table.deps, table.ctx(), _roll_id(again)))
     assert table.store.round_trips - before == (2 if postgres else 1)
     assert "Success" in spent.answer.text
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_a_label_of_nothing_visible_is_no_label_and_feeds_no_successive_attempts(
+    table: Table, text: str
+) -> None:
+    """Labelled rolls feed successive attempts (COMMANDS.md); a label of nothing visible
+    (a zero-width space, an invisible separator, a combining mark alone) is no label, as a
+    blank one: the roll shows none, /history keeps none, and a failure costs the next
+    roll with that "label" no die."""
+    label = await typed(Rolling.roll, "label", text)
+    table.faces.add(3, 4, 2, 3, 4, 2)  # two failures of 3 dice each
+    for _ in range(2):
+        said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=label,
+                                          private=False))
+        assert "trying again" not in said.answer.text
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [r.label for r in history] == [None, None]
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, ALICE, label=text, turn=False, will=False))
+    assert standing.failures == 0
+
+
+async def test_a_label_is_kept_without_the_spaces_around_it(table: Table) -> None:
+    """The spaces around a label are no part of it: the card and /history show the words."""
+    table.faces.add(3, 4, 2)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(3),
+                               label=await typed(Rolling.roll, "label", "  door  "),
+                               private=False))
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert [r.label for r in history] == ["door"]
 
 
 def _roll_id(said: Recorder) -> int:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from bot.cogs.saved import Saved
 from bot.edge.ids import Kind, parse
 from bot.flows import characters, history, rolls, saved
 from bot.render.buttons import (
@@ -21,6 +24,7 @@ from engine.parser import parse_pool, parse_pool_names
 from engine.records import ChannelOption, PressRefusal, RollRecord, WillTiming
 from engine.saved import MAX_NAME, MAX_SAVED, Asked
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table
+from tests.flows.typed import INVISIBLE, typed
 from tests.store.conftest import saved_count, saved_named
 
 
@@ -94,6 +98,26 @@ async def test_add_keeps_the_pool_as_typed_with_its_options_and_label(table: Tab
     assert "Your saved rolls in this server (1 of 50)" in listed.answer.text
     assert "**Spot the lie**: Wits + Empathy + 1 (again:9, rote) · label: lie" in (
         listed.answer.text)
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_a_label_of_nothing_visible_is_no_label_to_save_or_to_roll_with(
+    table: Table, text: str
+) -> None:
+    """A label of nothing visible (a zero-width space, an invisible separator, a
+    combining mark alone) is no label: /saved add keeps none (the list shows no empty
+    "label: "), and /saved roll given one rolls with the saved label, as when none is
+    given."""
+    await add(table, "Punch", "3", label=await typed(Saved.add, "label", text))
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "Punch"))
+    assert kept is not None and kept.label is None
+    listed = await table.run(saved.show(table.deps, table.ctx()))
+    assert "label:" not in listed.answer.text
+    await add(table, "Kick", "3", label="kick")
+    table.faces.add(2, 2, 2)
+    await table.run(saved.roll(table.deps, table.ctx(), "Kick",
+                               label=await typed(Saved.roll, "label", text)))
+    assert (await latest(table)).label == "kick"
 
 
 async def test_a_name_already_used_is_refused_unless_replaced(table: Table) -> None:

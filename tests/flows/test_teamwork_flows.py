@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.cogs.teamwork import Teamwork
 from bot.edge import ids
 from bot.flows import characters, rolls, teamwork
 from bot.flows.reply import Edit
@@ -28,6 +29,7 @@ from engine.records import (
 from engine.table.teamwork import Status, TeamworkAction
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 from tests.flows.test_roll_flows import ask
+from tests.flows.typed import INVISIBLE, typed
 from tests.store.conftest import idle_workers
 
 CARA = 3_000_000_000_000_000_006
@@ -96,11 +98,14 @@ async def test_start_posts_a_card_with_help_roll_cancel_and_remembers_it(table: 
     assert record.state(TeamworkAction).schema_version == 1
 
 
-async def test_a_blank_label_is_no_label_and_the_primary_names_the_teamwork(
-    table: Table,
+@pytest.mark.parametrize("text", ["   ", *INVISIBLE])
+async def test_a_blank_or_invisible_label_is_no_label_and_the_primary_names_the_teamwork(
+    table: Table, text: str
 ) -> None:
-    """A label of spaces would title the card with nothing: it counts as no label."""
-    said, action_id = await begin(table, label="   ")
+    """A label of spaces, or of nothing visible (a zero-width space, an invisible
+    separator, a combining mark alone), would title the card with nothing: it counts as
+    no label."""
+    said, action_id = await begin(table, label=await typed(Teamwork.start, "label", text))
     assert "Teamwork: Alice's action" in said.answer.text
     record = await table.store.read(lambda tx: tx.actions.get(action_id))
     assert record is not None
@@ -302,6 +307,30 @@ async def test_commands_find_the_teamwork_they_mean(table: Table) -> None:
     table.faces.add(8, 8, 2, 3)  # 3 dice and Bob's success
     rolled = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
     assert "2 successes" in rolled.answer.text
+
+
+@pytest.mark.parametrize("text", INVISIBLE)
+async def test_commands_given_an_invisible_label_mean_the_only_open_teamwork(
+    table: Table, text: str
+) -> None:
+    """/teamwork help, roll and cancel read a label of nothing visible as none given (the
+    only open teamwork), where they looked for a teamwork of that empty-looking name."""
+    await begin(table)
+    table.faces.add(8, 2)
+    helped = await table.run(teamwork.help_command(
+        table.deps, table.ctx(BOB), parts(terms(2)),
+        label=await typed(Teamwork.help_, "label", text), difficulty=None,
+    ))
+    assert "Helping: force the door" in helped.answer.text
+    table.faces.add(8, 8, 2, 3)
+    rolled = await table.run(teamwork.roll_command(
+        table.deps, table.ctx(), label=await typed(Teamwork.roll, "label", text)))
+    assert "2 successes" in rolled.answer.text
+    _, second = await begin(table, label="climb")
+    cancelled = await table.run(teamwork.cancel_command(
+        table.deps, table.ctx(), label=await typed(Teamwork.cancel, "label", text)))
+    assert "cancelled by **Alice**" in cancelled.answer.text
+    assert (await state(table, second)).status is Status.CANCELLED
 
 
 async def test_a_helper_s_will_after_the_roll_raises_the_card_s_bonus(table: Table) -> None:
