@@ -374,32 +374,47 @@ def parse_since(text: str, today: date) -> date | None:
 
 class Part(Frozen):
     """One set of counters to add up: a level (``channel_id`` 0: every channel of the
-    server; ``roller_id`` 0: everyone) and which of its rolls, public or secret."""
+    server; ``roller_id`` 0: everyone) and which of its rolls, public or secret.
+    ``channels``, when given, stands for ``channel_id``: the counters of each of these
+    channels, added up (the server as far as a member can read it)."""
 
     channel_id: int
     roller_id: int
     private: tuple[bool, ...]
+    channels: frozenset[int] | None = None
 
 
 def parts(
-    *, channel_id: int | None, member_id: int | None, viewer_id: int, sees_secrets: bool
+    *,
+    channel_id: int | None,
+    member_id: int | None,
+    viewer_id: int,
+    sees_secrets: bool,
+    readable: frozenset[int] | None = None,
 ) -> tuple[Part, ...]:
     """The counters a viewer's /stats adds up (``channel_id`` None: the whole server).
 
     Secret rolls count for the Storyteller and for their own roller; anyone else's
     totals leave them out, so no total tells a member who rolled what in secret.
+
+    Over the whole server, a viewer who is not the Storyteller counts only the rolls of
+    the channels and threads they can read (``readable``; None: every channel), so that
+    no total tells them of a roll made where they cannot see it (a Storyteller's "GM
+    screen"). Their own rolls, asked for by themselves, count wherever they made them.
     """
-    where = channel_id or 0
+    own = member_id is not None and member_id == viewer_id
+    limited = channel_id is None and readable is not None and not sees_secrets and not own
+    where, channels = channel_id or 0, readable if limited else None
+
+    def level(roller_id: int, private: tuple[bool, ...]) -> Part:
+        return Part(channel_id=where, roller_id=roller_id, private=private, channels=channels)
+
     if member_id is not None:
-        mine = sees_secrets or member_id == viewer_id
-        return (Part(channel_id=where, roller_id=member_id,
-                     private=(False, True) if mine else (False,)),)
+        mine = sees_secrets or own
+        return (level(member_id, (False, True) if mine else (False,)),)
     if sees_secrets:
-        return (Part(channel_id=where, roller_id=0, private=(False, True)),)
-    return (
-        Part(channel_id=where, roller_id=0, private=(False,)),
-        Part(channel_id=where, roller_id=viewer_id, private=(True,)),
-    )
+        return (level(0, (False, True)),)
+    return (level(0, (False,)), level(viewer_id, (True,)))
 
 
 class LoggedRoll(Frozen):

@@ -28,7 +28,7 @@ class Stats(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         member="Only this member's rolls (default: everyone's)",
-        scope="Rolls made in this channel (default) or anywhere in the server",
+        scope="Rolls made in this channel (default) or in every channel of the server you can read",
         ruleset="Only rolls of this ruleset (default: each ruleset rolled, separately)",
         since="From this day on: YYYY-MM-DD, or 7d, 2w, 3m, 1y back from today",
         export="Give the roll log as a CSV file instead (yours; the Storyteller: the channel's)",
@@ -45,7 +45,7 @@ class Stats(commands.Cog):
     ) -> None:
         """Are the dice fair? Rolls, faces and outcomes against the exact odds, with a chart."""
         flow = stats.stats(
-            deps_of(interaction), ctx_of(interaction),
+            deps_of(interaction), ctx_of(interaction, readable=scope == "server" and not export),
             member=None if member is None else stats.Member(member.id, member.display_name),
             scope=scope, ruleset=ruleset, since=since, export=export,
         )

@@ -18,8 +18,10 @@ def deps_of(interaction: discord.Interaction) -> Deps:
     return deps
 
 
-def ctx_of(interaction: discord.Interaction) -> Ctx:
-    """Who acts and where; refuses direct messages (every command is a server's)."""
+def ctx_of(interaction: discord.Interaction, *, readable: bool = False) -> Ctx:
+    """Who acts and where; refuses direct messages (every command is a server's). With
+    ``readable``, also the channels the member can read (:func:`readable_by`), for what
+    counts the rolls of the whole server."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise app_commands.NoPrivateMessage
     channel = interaction.channel
@@ -40,7 +42,36 @@ def ctx_of(interaction: discord.Interaction) -> Ctx:
         message_id=interaction.message.id if interaction.message is not None else None,
         locale=interaction.locale.value,
         guild_locale=None if interaction.guild_locale is None else interaction.guild_locale.value,
+        readable=(
+            readable_by(interaction.guild, user)
+            if readable and interaction.guild is not None and isinstance(user, discord.Member)
+            else frozenset()
+        ),
     )
+
+
+def readable_by(guild: discord.Guild, member: discord.Member) -> frozenset[int]:
+    """The server's channels and threads whose messages ``member`` can read, as far as
+    the bot knows them: every channel they may view, and the active threads of those
+    (a private one for a member who manages the threads there, or whom the bot knows to
+    be in it: Discord tells a bot of the guilds intent little of who is in a thread, and
+    discord.py's ``Thread.permissions_for`` ignores it). Archived threads are not cached:
+    a roll in one is left out of a player's server totals (bot.flows.stats)."""
+    channels = {
+        channel.id: channel.permissions_for(member)
+        for channel in guild.channels
+        if not isinstance(channel, discord.CategoryChannel)
+    }
+    seen = {channel for channel, permissions in channels.items() if permissions.read_messages}
+    threads = {
+        thread.id for thread in guild.threads
+        if thread.parent_id in seen and (
+            not thread.is_private()
+            or channels[thread.parent_id].manage_threads
+            or any(joined.id == member.id for joined in thread.members)
+        )
+    }
+    return frozenset(seen | threads)
 
 
 def speak_to(interaction: discord.Interaction) -> None:

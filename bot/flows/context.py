@@ -49,6 +49,10 @@ class Ctx:
     """The member's Discord client language (their own answers speak it)."""
     guild_locale: str | None = None
     """The server's preferred locale on Discord (public messages, unless a setting says)."""
+    readable: frozenset[int] = frozenset()
+    """The channels and threads of the server the member can read, besides this one,
+    worked out by the edge only for what needs them (the /stats server scope); empty
+    otherwise, when only this channel is known to be readable."""
 
     def config(self, tx: Tx) -> ChannelConfig:
         """Inside a read: the settings in force here."""

@@ -6,6 +6,13 @@ whatever the log's length, kept by the store with every roll; the statement test
 server's Storyteller role, which decides whether others' secret rolls count). Then, off
 the event loop, the engine's tests (the odds of each distinct request shape, computed
 once and cached) and the chart. The export is one statement too, the same way.
+
+Over the whole server, a member who is not the server's Storyteller counts the rolls of
+the channels and threads they can read (``Ctx.readable``, from the edge), so that a roll
+behind a Storyteller's "GM screen" shows in no total of theirs; their own rolls, when
+they name themselves, count wherever they made them. A roll in a thread archived since is
+left out of the others' totals, as the bot does not know its channel (Discord sends
+only active threads). The export reads this channel only.
 """
 
 from __future__ import annotations
@@ -114,25 +121,32 @@ async def _summary(
     first_day: date | None,
 ) -> Reply:
     """Counts, tests and chart of the rolls the viewer may see."""
-    def counted(sees_secrets: bool) -> tuple[Part, ...]:
-        return parts(channel_id=ctx.channel_id if scope is Scope.CHANNEL else None,
-                     member_id=None if member is None else member.user_id,
-                     viewer_id=ctx.user_id, sees_secrets=sees_secrets)
+    server = scope is Scope.SERVER
+    # Over the whole server, another than the Storyteller counts others' rolls only where
+    # they can read (ctx.readable, this channel at least): a roll in a channel hidden
+    # from them is no part of any total they see (engine.stats.parts).
+    readable = ctx.readable | {ctx.channel_id} if server else None
 
-    # Others' secret rolls count for a Storyteller here; over the whole server, only for
-    # one by the server's role or a server admin (Manage Channels in this channel says
-    # nothing of the others). The statement decides which parts count (Viewer).
+    def counted(sees_secrets: bool) -> tuple[Part, ...]:
+        return parts(channel_id=None if server else ctx.channel_id,
+                     member_id=None if member is None else member.user_id,
+                     viewer_id=ctx.user_id, sees_secrets=sees_secrets, readable=readable)
+
+    # Others' secret rolls, and every channel's rolls, count for a Storyteller here; over
+    # the whole server, only for one by the server's role or a server admin (Manage
+    # Channels in this channel says nothing of the others). The statement decides which
+    # parts count (Viewer).
     secret, plain = counted(sees_secrets=True), counted(sees_secrets=False)
     guarded: list[Guarded] = [(part, None) for part in plain]
     if secret != plain:
         guarded = [(part, when) for when, split in ((True, secret), (False, plain))
                    for part in split]
-    query = StatsRepository.samples_query(ctx.viewer(server=scope is Scope.SERVER), guarded,
+    query = StatsRepository.samples_query(ctx.viewer(server=server), guarded,
                                           since=first_day, ruleset=ruleset)
     (config, _), rows = await deps.store.read(
         lambda tx: tx.queries.beside_rows(ctx.config_query(), query))
     samples = samples_of(rows)
-    name, server = None if member is None else member.name, scope is Scope.SERVER
+    name = None if member is None else member.name
     if not samples:
         return say(no_rolls(name, server=server))
     title = whose(name, server=server)

@@ -8,6 +8,9 @@ upsert); what differs is mechanical and done here, once per text (cached):
   answered, so a mapping of parameters can be laid out in it);
 - the time stamp ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` becomes the same UTC
   ISO-8601 text from ``clock_timestamp()``;
+- a set of ids given as one parameter, a JSON array (``IN (SELECT value FROM
+  json_each(?))``: the statement's text is the same whatever the count), is read with
+  ``json_array_elements_text``;
 - ``? IS NULL`` (the "any, or only this one" filters) becomes ``$n::text IS NULL``:
   PostgreSQL cannot infer a type for a parameter that is only tested for NULL, and
   :func:`nullness` gives such a parameter as text (its value does not matter, only
@@ -30,6 +33,10 @@ SQLITE_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 POSTGRES_NOW = (
     "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 )
+#: A set of ids (a JSON array given as one parameter) as rows, in SQLite...
+SQLITE_IDS = "SELECT value FROM json_each(?)"
+#: ... and in PostgreSQL (ids are BIGINT there).
+POSTGRES_IDS = "SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS json))"
 
 _IS_NULL = re.compile(r"\s+IS\s+NULL\b", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -49,7 +56,7 @@ class Translated:
 @lru_cache(maxsize=1024)
 def translate(sql: str) -> Translated:
     """``sql`` (SQLite's dialect) in PostgreSQL's. Quoted text and identifiers are kept."""
-    sql = sql.replace(SQLITE_NOW, POSTGRES_NOW)
+    sql = sql.replace(SQLITE_NOW, POSTGRES_NOW).replace(SQLITE_IDS, POSTGRES_IDS)
     out: list[str] = []
     names: list[str] = []
     positional = 0

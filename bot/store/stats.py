@@ -9,12 +9,15 @@ migrations/0003_stats.sql.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from calendar import monthrange
 from collections.abc import Sequence
 from datetime import date
+from itertools import product
 from typing import Any
 
+from bot.store.dialect import SQLITE_IDS
 from bot.store.repository import Query, Repository, Viewer
 from engine.constants import SIDES
 from engine.models import Outcome, RollResult, Ruleset
@@ -123,8 +126,13 @@ _SHAPE_SUMS = (
 _VALUES = tuple(f"n{n}" for n in range(18))
 #: One part's rows: ``private IN (?, ?)`` takes the same value twice for one kind,
 #: ``? IS NULL OR ruleset = ?`` keeps every ruleset or one; every roll (span 'all'), or
-#: from a day on: the months after its month and the days of its month.
-_PART = (" WHERE guild_id = ? AND channel_id = ? AND roller_id = ? AND private IN (?, ?)"
+#: from a day on: the months after its month and the days of its month. Its level is
+#: one channel's (or 0, the server's), or each of a set of channels' (Part.channels),
+#: given as a JSON array of their ids (``json_each``: literal text whatever the count,
+#: translated for PostgreSQL by bot.store.dialect).
+_AT_LEVEL = " WHERE guild_id = ? AND channel_id = ?"
+_IN_CHANNELS = " WHERE guild_id = ? AND channel_id IN (" + SQLITE_IDS + ")"
+_PART = (" AND roller_id = ? AND private IN (?, ?)"
          " AND (? IS NULL OR ruleset = ?)"
          " AND (? IS NULL OR CASE WHEN (? = 1 OR ? LIKE '%,' || (SELECT"
          " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
@@ -134,13 +142,23 @@ _FROM_DAY = (" AND ((span = 'month' AND bucket > ?)"
              " OR (span = 'day' AND bucket >= ? AND bucket < ?))")
 #: The most parts one statement adds up: a Storyteller's one, and another's two.
 _PARTS = 3
+
+
+def _part_sums(channels: bool, since: bool) -> str:
+    """One part's tallies and shapes (``channels``: over a set of channels)."""
+    where = (_IN_CHANNELS if channels else _AT_LEVEL) + _PART + (_FROM_DAY if since else _EVERY)
+    return (_TALLY_SUMS + where + " GROUP BY ruleset UNION ALL "
+            + _SHAPE_SUMS + where + " GROUP BY ruleset, shape")
+
+
+#: Every statement :meth:`StatsRepository.samples_query` may send, by whether each of
+#: its parts is over a set of channels, and whether it reads from a day on: literal
+#: text, built once from literal text.
 SAMPLES = {
-    (count, since): " UNION ALL ".join([
-        _TALLY_SUMS + _PART + (_FROM_DAY if since else _EVERY) + " GROUP BY ruleset"
-        + " UNION ALL "
-        + _SHAPE_SUMS + _PART + (_FROM_DAY if since else _EVERY) + " GROUP BY ruleset, shape"
-    ] * count)
-    for count in range(1, _PARTS + 1) for since in (False, True)
+    (kinds, since): " UNION ALL ".join(_part_sums(channels, since) for channels in kinds)
+    for count in range(1, _PARTS + 1)
+    for kinds in product((False, True), repeat=count)
+    for since in (False, True)
 }
 #: A part of :meth:`StatsRepository.samples_query`, and whom it counts for: every viewer
 #: (None), a Storyteller only (True), anyone else only (False).
@@ -199,7 +217,10 @@ def _params(
     """The parameters of one part's reads (:data:`_PART`, then the span's)."""
     kept = None if ruleset is None else ruleset.value
     when = None if guard is None else int(guard)
-    params: list[object] = [viewer.guild_id, part.channel_id, part.roller_id,
+    # A set of channels is one parameter, a JSON array (the statement's json_each).
+    level: object = part.channel_id if part.channels is None else json.dumps(
+        sorted(part.channels))
+    params: list[object] = [viewer.guild_id, level, part.roller_id,
                             part.private[0], part.private[-1], kept, kept,
                             when, *viewer.params(), when]
     if since is not None:
@@ -309,7 +330,8 @@ class StatsRepository(Repository):
         if not 1 <= len(parts) <= _PARTS:
             msg = f"a read of 1 to {_PARTS} parts, not {len(parts)}"
             raise ValueError(msg)
-        statement = SAMPLES[len(parts), since is not None]
+        kinds = tuple(part.channels is not None for part, _ in parts)
+        statement = SAMPLES[kinds, since is not None]
         params = [value for part, guard in parts
                   for value in _params(viewer, part, guard, since, ruleset) * 2]
         return Query(statement, tuple(params), _counted)

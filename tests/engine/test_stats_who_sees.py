@@ -47,7 +47,8 @@ def counted(found: Iterable[Part]) -> Counter[str]:
         for part in found
         for private in part.private
         for roll in LOG
-        if part.channel_id in (0, roll.channel)
+        if (part.channel_id in (0, roll.channel) if part.channels is None
+            else roll.channel in part.channels)
         and part.roller_id in (0, roll.roller)
         and roll.private is private
     )
@@ -107,3 +108,28 @@ def test_the_storyteller_sees_every_roll_once() -> None:
     seen = counted(parts(channel_id=None, member_id=None, viewer_id=STORYTELLER,
                          sees_secrets=True))
     assert seen == Counter({roll.name: 1 for roll in LOG})
+
+
+@pytest.mark.parametrize(("viewer", "storyteller"), VIEWERS)
+@pytest.mark.parametrize("member", [None, ALICE, BOB, STORYTELLER])
+def test_over_the_server_a_member_counts_others_rolls_only_where_they_can_read(
+    member: int | None, viewer: int, storyteller: bool,
+) -> None:
+    """Over the whole server, a viewer who is not the Storyteller counts the rolls of the
+    channels they can read (here the hall, not the crypt); their own rolls, when they ask
+    for them by name, wherever they made them. The Storyteller counts every channel."""
+    found = parts(channel_id=None, member_id=member, viewer_id=viewer,
+                  sees_secrets=storyteller, readable=frozenset({HALL}))
+    everywhere = storyteller or member == viewer
+    rule = expected(None, member, viewer, storyteller=storyteller)
+    assert counted(found) == Counter({
+        name: times for name, times in rule.items()
+        if everywhere or next(roll for roll in LOG if roll.name == name).channel == HALL
+    })
+
+
+def test_a_player_counts_no_roll_of_a_channel_hidden_from_them() -> None:
+    seen = counted(parts(channel_id=None, member_id=None, viewer_id=BOB, sees_secrets=False,
+                         readable=frozenset({HALL})))
+    assert seen == Counter({"Alice in the hall": 1, "Bob in the hall": 1,
+                            "Bob's secret in the hall": 1})

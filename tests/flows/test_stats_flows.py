@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -200,14 +201,55 @@ async def test_ruleset_and_server_scope(table: Table) -> None:
         lambda _: RollRequest(ruleset=Ruleset.V20, terms=(Term(value=1),)),
         label=None, private=False,
     ))
+    reader = replace(table.ctx(), readable=frozenset({CHANNEL + 1}))
     here = (await table.run(stats(table.deps, table.ctx()))).answer.text
-    server = (await table.run(stats(table.deps, table.ctx(), scope="server"))).answer.text
-    v20 = (await table.run(stats(table.deps, table.ctx(), scope="server",
+    server = (await table.run(stats(table.deps, reader, scope="server"))).answer.text
+    v20 = (await table.run(stats(table.deps, reader, scope="server",
                                  ruleset="v20"))).answer.text
     assert "Classic World of Darkness" not in here
     assert "Chronicles of Darkness" in server
     assert "Classic World of Darkness" in server
     assert "Chronicles of Darkness" not in v20
+
+
+async def test_server_totals_count_others_rolls_only_where_the_member_can_read(
+    table: Table,
+) -> None:
+    """Over the whole server, a member who is not the Storyteller counts the rolls of the
+    channels and threads they can read (Ctx.readable, worked out by the edge; this channel
+    at least): the Storyteller's roll behind a "GM screen" is in no total they see, with
+    the Storyteller named or not, or their totals before and after would tell its faces.
+    A server Storyteller (Manage Server, or the server's role) counts every channel; a
+    member's own rolls, asked for by themselves, count wherever they made them."""
+    screen = CHANNEL + 7
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, 77, None))
+    await _roll(table, [8, 2, 3])
+    table.faces.add(8, 8, 9, 7)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(STORYTELLER, channel_id=screen),
+        lambda config: rolls.build_request(config.ruleset, (Term(value=4),)),
+        label="ambush", private=False))
+    table.faces.add(1)
+    await table.run(rolls.roll(
+        table.deps, table.ctx(ALICE, channel_id=screen),
+        lambda config: rolls.build_request(config.ruleset, (Term(value=1),)),
+        label=None, private=False))
+    storyteller = Member(STORYTELLER, "Storyteller")
+
+    async def seen(ctx: Ctx, **options: Any) -> str:
+        return (await table.run(stats(table.deps, ctx, scope="server", **options))).answer.text
+
+    # Alice rolled behind the screen once, then lost sight of it.
+    alice = table.ctx(ALICE)
+    assert "No rolls to count" in await seen(alice, member=storyteller)
+    assert "1 roll, 3 dice" in await seen(alice)
+    assert "2 rolls, 4 dice" in await seen(alice, member=Member(ALICE, "Alice"))
+    invited = replace(alice, readable=frozenset({screen}))
+    assert "1 roll, 4 dice" in await seen(invited, member=storyteller)
+    assert "3 rolls, 8 dice" in await seen(invited)
+    for server_storyteller in (replace(alice, manages_guild=True), table.ctx(ALICE, roles=[77])):
+        assert "1 roll, 4 dice" in await seen(server_storyteller, member=storyteller)
+        assert "3 rolls, 8 dice" in await seen(server_storyteller)
 
 
 async def test_since_is_checked_and_applied(table: Table) -> None:

@@ -39,6 +39,20 @@ def test_the_time_stamp_becomes_postgresqls_same_text() -> None:
     assert translated.sql == expected
 
 
+def test_a_set_of_ids_given_as_a_json_array_is_read_by_postgresqls_json_function() -> None:
+    """SQLite's ``json_each(?)`` has no PostgreSQL twin of the same name: a set of ids
+    (one parameter, a JSON array, so the text is literal whatever the count) is read
+    with ``json_array_elements_text``, as BIGINT, its parameter numbered in its place."""
+    translated = translate(
+        "SELECT * FROM t WHERE a = ? AND id IN (SELECT value FROM json_each(?)) AND b = ?"
+    )
+
+    assert translated.sql == (
+        "SELECT * FROM t WHERE a = $1 AND id IN (SELECT CAST(value AS BIGINT) FROM"
+        " json_array_elements_text(CAST($2 AS json))) AND b = $3"
+    )
+
+
 def test_a_parameter_only_tested_for_null_is_given_as_text() -> None:
     translated = translate("SELECT * FROM t WHERE (? IS NULL OR roller_id = ?)")
 

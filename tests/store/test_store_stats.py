@@ -225,6 +225,34 @@ async def test_each_level_counts_its_own_rolls(store: Store) -> None:
                        ruleset=Ruleset.V20) == {Ruleset.V20: (1, 1, 1)}
 
 
+async def test_a_set_of_channels_adds_up_each_ones_counters(store: Store) -> None:
+    """A part over a set of channels (the server as far as a member can read it: one
+    statement whatever the set's size, its ids one JSON parameter) adds up those channels'
+    counters, each roll once, and none of another channel's; an empty set counts none."""
+    await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False, faces=[2, 3])
+    await _one_roll(store, member=OTHER, channel=CHANNEL, private=True, faces=[4, 5, 6])
+    await _one_roll(store, member=ROLLER, channel=OTHER_CHANNEL, private=False, faces=[7],
+                    ruleset=Ruleset.V20)
+    both = (False, True)
+
+    def over(*channels: int, roller: int = 0, private: tuple[bool, ...] = both) -> Part:
+        return Part(channel_id=0, roller_id=roller, private=private,
+                    channels=frozenset(channels))
+
+    assert await _read(store, over(CHANNEL)) == {Ruleset.COFD: (2, 5, 2)}
+    assert await _read(store, over(CHANNEL, OTHER_CHANNEL, OTHER_CHANNEL + 1)) == {
+        Ruleset.COFD: (2, 5, 2), Ruleset.V20: (1, 1, 1)}
+    assert await _read(store, over(OTHER_CHANNEL + 1)) == {}
+    assert await _read(store, over()) == {}
+    assert await _read(store, over(CHANNEL, OTHER_CHANNEL, roller=ROLLER),
+                       since=date(2000, 1, 1)) == {Ruleset.COFD: (1, 2, 1), Ruleset.V20: (1, 1, 1)}
+    found = await store.read(lambda tx: samples(tx, [
+        over(CHANNEL, private=(False,)), Part(channel_id=0, roller_id=OTHER, private=(True,)),
+        over(OTHER_CHANNEL, private=(False,))]))
+    assert [(sample.ruleset, sample.tally.rolls) for sample in found] == [
+        (Ruleset.COFD, 2), (Ruleset.V20, 1)]
+
+
 async def test_a_void_takes_the_roll_out_of_every_counter(store: Store) -> None:
     record = await _one_roll(store, member=ROLLER, channel=CHANNEL, private=False,
                              faces=[2, 3])
