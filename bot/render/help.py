@@ -500,7 +500,9 @@ def _stats(_ruleset: Ruleset) -> list[tuple[str, str]]:
             _("Options"),
             _(
                 "`since`: a date (`2025-01-31`) or `7d`, `2w`, `3m`, `1y` back from today "
-                "(UTC). `member`: one member's rolls. Secret rolls count for their roller and "
+                "(UTC). `member`: one member's rolls. `scope:server`: the channels you can "
+                "read (the Storyteller: every channel; your own rolls, with `member` yourself: "
+                "wherever you rolled). Secret rolls count for their roller and "
                 "the Storyteller; nobody else's totals include them. `export:True` gives the "
                 "roll log as a CSV file: your own rolls, or for the Storyteller the channel's."
             ),
