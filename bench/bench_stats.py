@@ -190,7 +190,8 @@ def _check(path: Path, rolls: int) -> None:
 
 def _ctx(user: int, *, storyteller: bool = False) -> Ctx:
     return Ctx(guild_id=GUILD, channel_id=CHANNELS[0], user_id=user, user_name="Someone",
-               manages_channel=storyteller, manages_guild=storyteller)
+               manages_channel=storyteller, manages_guild=storyteller,
+               readable=frozenset(CHANNELS[:-1]))
 
 
 #: A member who rolls in CHANNELS[0]: found in the log once it is filled.
@@ -204,6 +205,7 @@ WORKLOADS = {
         deps, _ctx(MEMBERS[1]), member=Member(REGULAR[0], "Regular")),
     "server, everyone (Storyteller)": lambda deps: stats(
         deps, _ctx(STORYTELLER, storyteller=True), scope="server"),
+    "server, everyone (member)": lambda deps: stats(deps, _ctx(MEMBERS[0]), scope="server"),
     "server, one member": lambda deps: stats(
         deps, _ctx(MEMBERS[0]), member=Member(MEMBERS[0], "Member 0"), scope="server"),
     "server, since 2024-12-15": lambda deps: stats(
