@@ -19,7 +19,7 @@ from engine.parser import NamedPart
 from engine.records import ActionStatus, ChannelConfig, ChannelOption
 from engine.table.contest import ContestState, ContestStatus
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table, parts
-from tests.flows.typed import INVISIBLE, typed
+from tests.flows.typed import INVISIBLE, kept_no_label, typed
 
 CARA = 3_000_000_000_000_000_006
 BOB_SIDE = Opponent(BOB, "Bob")
@@ -90,13 +90,7 @@ async def test_a_contest_label_of_nothing_visible_is_no_label(table: Table, text
     table.faces.add(2, 3, 4, 8, 8, 8)  # Alice fails, the Storyteller succeeds
     said = await table.run(ask(table, against=3, label=label))
     assert not said.answer.ephemeral
-    history = await table.store.read(
-        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
-    )
-    assert [roll.label for roll in history] == [None, None]
-    standing = await table.store.read(lambda tx: tx.attempts.standing(
-        GUILD, CHANNEL, ALICE, label=text, turn=False, will=False))
-    assert standing.failures == 0
+    await kept_no_label(table, text)
 
 
 async def test_a_member_rolls_to_resist_and_the_card_is_decided_in_place(table: Table) -> None:

@@ -24,7 +24,7 @@ from tests.flows.conftest import (
     Table,
     parts,
 )
-from tests.flows.typed import INVISIBLE, typed
+from tests.flows.typed import INVISIBLE, kept_no_label, typed
 from tests.store.conftest import idle_workers, warm
 
 
@@ -110,13 +110,7 @@ async def test_a_label_of_nothing_visible_is_no_label_and_feeds_no_successive_at
         said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=label,
                                           private=False))
         assert "trying again" not in said.answer.text
-    history = await table.store.read(
-        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
-    )
-    assert [r.label for r in history] == [None, None]
-    standing = await table.store.read(lambda tx: tx.attempts.standing(
-        GUILD, CHANNEL, ALICE, label=text, turn=False, will=False))
-    assert standing.failures == 0
+    await kept_no_label(table, text)
 
 
 async def test_a_label_is_kept_without_the_spaces_around_it(table: Table) -> None:

@@ -13,6 +13,8 @@ from typing import Any, Final, cast
 import discord
 from discord import app_commands
 
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, Table
+
 #: Text that shows nothing: a zero-width space, an invisible separator with a
 #: left-to-right mark, a combining acute accent alone, and spaces around a word joiner.
 INVISIBLE: Final = ("\u200b", "\u2063\u200e", "\u0301", "  \u2060  ")
@@ -22,3 +24,15 @@ async def typed(command: app_commands.Command[Any, ..., Any], option: str, text:
     """The value ``command`` passes on for ``option`` when ``text`` is typed in it."""
     parameter = command._params[option]
     return await parameter.transform(cast("discord.Interaction", None), text)
+
+
+async def kept_no_label(table: Table, text: str) -> None:
+    """Alice's rolls in /history carry no label, and ``text`` counts no failed attempt."""
+    history = await table.store.read(
+        lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False)
+    )
+    assert history
+    assert [roll.label for roll in history] == [None] * len(history)
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, ALICE, label=text, turn=False, will=False))
+    assert standing.failures == 0
