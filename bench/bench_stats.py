@@ -210,6 +210,8 @@ WORKLOADS = {
         deps, _ctx(MEMBERS[0]), member=Member(MEMBERS[0], "Member 0"), scope="server"),
     "server, since 2024-12-15": lambda deps: stats(
         deps, _ctx(STORYTELLER, storyteller=True), scope="server", since="2024-12-15"),
+    "server, since 2024-12-15 (member)": lambda deps: stats(
+        deps, _ctx(MEMBERS[0]), scope="server", since="2024-12-15"),
 }
 
 
@@ -230,7 +232,7 @@ async def measure(path: Path, runs: int) -> None:
                 await run(workload(deps), Quiet())
                 latencies.append(time.perf_counter() - start)
             cuts = statistics.quantiles(latencies, n=100)
-            print(f"{name:<33} cold {cold * 1000:7.1f} ms, p50 {cuts[49] * 1000:6.2f} ms,"
+            print(f"{name:<34} cold {cold * 1000:7.1f} ms, p50 {cuts[49] * 1000:6.2f} ms,"
                   f" p99 {cuts[98] * 1000:6.2f} ms")
     finally:
         await store.close()

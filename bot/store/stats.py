@@ -130,13 +130,16 @@ _VALUES = tuple(f"n{n}" for n in range(18))
 #: one channel's (or 0, the server's), or each of a set of channels' (Part.channels),
 #: given as a JSON array of their ids (``json_each``: literal text whatever the count,
 #: translated for PostgreSQL by bot.store.dialect).
+#: Whom a part counts for (``guard``): every viewer, or only a Storyteller, or only another.
+_GUARD = ("(? IS NULL OR CASE WHEN (? = 1 OR ? LIKE '%,' || (SELECT"
+          " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
+          " || ',%') THEN 1 ELSE 0 END = ?)")
 _AT_LEVEL = " WHERE guild_id = ? AND channel_id = ?"
-_IN_CHANNELS = " WHERE guild_id = ? AND channel_id IN (" + SQLITE_IDS + ")"
+#: The set of channels is empty for a viewer the part does not count for: its guard is
+#: tested once, on the set, where SQLite would otherwise read every channel's rows first.
+_IN_CHANNELS = " WHERE guild_id = ? AND channel_id IN (" + SQLITE_IDS + " WHERE " + _GUARD + ")"
 _PART = (" AND roller_id = ? AND private IN (?, ?)"
-         " AND (? IS NULL OR ruleset = ?)"
-         " AND (? IS NULL OR CASE WHEN (? = 1 OR ? LIKE '%,' || (SELECT"
-         " CAST(storyteller_role_id AS TEXT) FROM guild_settings WHERE guild_id = ?)"
-         " || ',%') THEN 1 ELSE 0 END = ?)")
+         " AND (? IS NULL OR ruleset = ?) AND " + _GUARD)
 _EVERY = " AND span = 'all'"
 _FROM_DAY = (" AND ((span = 'month' AND bucket > ?)"
              " OR (span = 'day' AND bucket >= ? AND bucket < ?))")
@@ -217,12 +220,13 @@ def _params(
     """The parameters of one part's reads (:data:`_PART`, then the span's)."""
     kept = None if ruleset is None else ruleset.value
     when = None if guard is None else int(guard)
-    # A set of channels is one parameter, a JSON array (the statement's json_each).
-    level: object = part.channel_id if part.channels is None else json.dumps(
-        sorted(part.channels))
-    params: list[object] = [viewer.guild_id, level, part.roller_id,
-                            part.private[0], part.private[-1], kept, kept,
-                            when, *viewer.params(), when]
+    guarded = [when, *viewer.params(), when]
+    # A set of channels is one parameter, a JSON array (the statement's json_each), with
+    # the part's guard.
+    level: list[object] = [part.channel_id] if part.channels is None else [
+        json.dumps(sorted(part.channels)), *guarded]
+    params: list[object] = [viewer.guild_id, *level, part.roller_id,
+                            part.private[0], part.private[-1], kept, kept, *guarded]
     if since is not None:
         month = month_number(since)
         last_day = monthrange(since.year, since.month)[1]
