@@ -68,10 +68,9 @@ async def reply_ephemeral(interaction: discord.Interaction, message: str) -> Non
         await interaction.response.send_message(message, ephemeral=True)
 
 
-def user_message(error: Exception) -> str | None:
+def user_message(error: BaseException) -> str | None:
     """The ephemeral text for an error the user can fix, or None for a bug."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
+    error = _original(error)
     if isinstance(error, UserError):
         return str(error)
     if isinstance(error, app_commands.MissingPermissions):
@@ -87,8 +86,7 @@ def user_message(error: Exception) -> str | None:
 
 def _sqlite_error(error: BaseException) -> sqlite3.Error | None:
     """The SQLite error behind ``error`` (aiosqlite re-raises sqlite3's own), if any."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
+    error = _original(error)
     return error if isinstance(error, sqlite3.Error) else None
 
 
@@ -107,8 +105,7 @@ def store_fault_message(error: BaseException) -> str | None:
 
 def _store_fault(error: BaseException) -> str | None:
     """Which of the messages above (untranslated) a database fault is, if it is one."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
+    error = _original(error)
     if isinstance(error, StoreUnavailable):
         return STORE_UNAVAILABLE
     if isinstance(error, StoreBusy):
@@ -151,7 +148,7 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         log.warning("Could not tell the user about an error in %s", _describe(interaction))
 
 
-def _original(error: Exception) -> Exception:
+def _original(error: BaseException) -> BaseException:
     """The error a command raised, out of discord.py's wrapper."""
     return error.original if isinstance(error, app_commands.CommandInvokeError) else error
 
