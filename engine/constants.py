@@ -8,6 +8,9 @@ MAX_POOL: Final = 100
 MAX_EXTRA: Final = 1000
 #: Largest successes requirement an extended action, `need` or target may ask for.
 MAX_TARGET: Final = 1000
+#: Longest label of a roll or an action (Discord offers autocomplete values, the labels
+#: of open actions among them, of at most 100 characters).
+MAX_LABEL: Final = 100
 #: Dice faces.
 SIDES: Final = 10
 #: Willpower adds this many dice in `cofd` and `fistful`.

@@ -26,8 +26,6 @@ from engine.parser import NamedPart
 MAX_SAVED: Final = 50
 #: Longest name of a saved roll, in characters.
 MAX_NAME: Final = 64
-#: Longest label a saved roll keeps (as `/roll`'s label).
-MAX_LABEL: Final = 100
 #: Modifier dice `/saved roll` may add or take away.
 MAX_MODIFIER: Final = 10
 

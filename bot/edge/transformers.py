@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 import discord
 from discord import app_commands
 
 from bot.flows.reply import UserError
 from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
+from engine.constants import MAX_LABEL
 from engine.models import Term
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool, parse_pool_names
 from engine.records import given_label
-
-#: The longest label a command takes (Discord offers autocomplete values of at most 100
-#: characters, and the labels of open actions are offered back).
-MAX_LABEL: Final = 100
 
 
 class PoolTransformer(app_commands.Transformer):

@@ -63,6 +63,7 @@ from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
 from bot.store.rolls import OpenRoll, RollRepository
 from engine import will
+from engine.constants import MAX_LABEL
 from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
 from engine.parser import NamedPart
@@ -89,8 +90,6 @@ from engine.table.extended import (
     stored_status,
 )
 
-#: Longest label (Discord's autocomplete values are at most 100 characters).
-MAX_LABEL: Final = 100
 #: Most labels autocomplete offers (Discord's limit).
 MAX_SUGGESTIONS: Final = 25
 #: ``30 minutes``: a whole number, then a unit that starts with a letter.

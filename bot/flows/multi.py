@@ -25,7 +25,7 @@ from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal
 from bot.store import Tx
 from bot.store.rolls import RollRepository
-from engine.constants import DIFFICULTY_RANGE
+from engine.constants import DIFFICULTY_RANGE, MAX_LABEL
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
 from engine.records import RollRecord, WillState
 from engine.roll import RuleError
@@ -37,7 +37,6 @@ from engine.table.multi import MultiRefusal
 SEPARATOR = ";"
 #: The longest declaration and label the command takes.
 MAX_ACTIONS_TEXT = 1000
-MAX_LABEL = 100
 
 
 def _pools(actions: str) -> list[tuple[NamedPart, ...]]:
