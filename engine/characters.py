@@ -46,6 +46,7 @@ __all__ = [
     "Trait",
     "TraitGroup",
     "fold",
+    "shows_something",
     "visible_line",
 ]
 
@@ -338,14 +339,18 @@ _TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
 _JOINERS: Final = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
+def shows_something(text: str) -> bool:
+    """Whether ``text`` holds some letter, digit, punctuation or symbol: not only spaces,
+    format characters (a zero-width space) or combining marks."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
+
+
 def visible_line(text: str) -> bool:
     """Whether ``text`` is one line someone can read: no control characters (format
-    characters only as :data:`_JOINERS`), and some letter, digit, punctuation or symbol."""
-    categories = [unicodedata.category(c) for c in text]
-    return (
-        all(k[0] != "C" or c in _JOINERS for c, k in zip(text, categories, strict=True))
-        and any(k[0] in "LNPS" for k in categories)
-    )
+    characters only as :data:`_JOINERS`), and something to see (:func:`shows_something`)."""
+    return all(
+        unicodedata.category(c)[0] != "C" or c in _JOINERS for c in text
+    ) and shows_something(text)
 
 
 def name_refusal(name: str) -> Refusal | None:

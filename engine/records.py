@@ -6,14 +6,13 @@ keeps them, the engine and render read them. Ids are Discord snowflakes as plain
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
 from enum import StrEnum
 from typing import Final, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.characters import Character
+from engine.characters import Character, shows_something
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.saved import Asked
 
@@ -42,16 +41,14 @@ def given_label(text: str) -> str | None:
 
     Text of only spaces, format characters (a zero-width space, an invisible separator, a
     direction mark) or combining marks, with no letter, digit, punctuation or symbol
-    (what :func:`engine.characters.visible_line` asks of a sheet's text), would title a card
+    (:func:`engine.characters.shows_something`, as a sheet's text must), would title a card
     or a history line with nothing and key successive attempts no one could name again. It
     counts as no label, as a blank one does: an extended action is named by its pool, a
     teamwork by its primary, an action a command looks for is the member's only open one,
     a saved roll's own label is kept, and a `/roll` feeds no successive attempts.
     """
     trimmed = text.strip()
-    if not any(unicodedata.category(char)[0] in "LNPS" for char in trimmed):
-        return None
-    return trimmed
+    return trimmed if shows_something(trimmed) else None
 
 
 class Change(Record, Generic[T]):
