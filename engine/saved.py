@@ -17,7 +17,7 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
-from engine.characters import fold
+from engine.characters import fold, visible_line
 from engine.frozen import Frozen
 from engine.models import RollRequest
 from engine.parser import NamedPart
@@ -121,6 +121,9 @@ class SaveRefusal(StrEnum):
 
     NAME_EMPTY = "name_empty"
     """The name has no letter or digit (nothing, spaces, punctuation, invisible characters)."""
+    NAME_INVISIBLE = "name_invisible"
+    """The name holds an invisible character (a zero-width space, a soft hyphen, a direction
+    mark or override) beside its letters: :func:`save_refusal`'s Decision."""
     NAME_TOO_LONG = "name_too_long"
     NAME_TAKEN = "name_taken"
     """The member already has a saved roll by that name (and did not ask to replace it)."""
@@ -142,12 +145,24 @@ def save_refusal(
     name: str, *, taken: bool, count: int, replace: bool
 ) -> SaveRefusal | None:
     """Whether a member with ``count`` saved rolls may save one as ``name`` (``taken``: one
-    by that name exists; ``replace``: the member asked to replace it); None when they may."""
+    by that name exists; ``replace``: the member asked to replace it); None when they may.
+
+    **Decision**: a name is one line of visible characters, as a character's name is
+    (:func:`engine.characters.visible_line`): a name holding a format character beside
+    its letters (``a`` and a zero-width space, a soft hyphen, a right-to-left override)
+    is refused, not saved. It would show as another name (``a``) while being a name of
+    its own, listed twice alike, and rolled or deleted only by picking the right one of
+    the two. Refused rather than folded into the key: the keys of the rolls already
+    saved stay as they are, so each is found by its name as before. The joiners emoji and
+    some scripts need (ZWJ, ZWNJ, tag characters) are kept, as in a character's name.
+    """
     cleaned = clean_name(name)
     # Some letter or digit, as the refusal says: a name of punctuation (``!!!``) or of
     # nothing visible (a zero-width space) lists as an empty line and is hard to type again.
     if not any(char.isalnum() for char in cleaned):
         return SaveRefusal.NAME_EMPTY
+    if not visible_line(cleaned):
+        return SaveRefusal.NAME_INVISIBLE
     if len(cleaned) > MAX_NAME:
         return SaveRefusal.NAME_TOO_LONG
     if taken:

@@ -84,6 +84,10 @@ def save_refused(reason: SaveRefusal, name: str) -> str:
     shown = safe(" ".join(name.split()), limit=MAX_NAME + 10)
     if reason is SaveRefusal.NAME_EMPTY:
         return _("A saved roll needs a name with letters or digits: give it one.")
+    if reason is SaveRefusal.NAME_INVISIBLE:
+        return _("That name holds an invisible character (such as a zero-width space or a "
+                 "direction mark, often from a paste), so it would look like another name: "
+                 "type the name again by hand.")
     if reason is SaveRefusal.NAME_TOO_LONG:
         return _("That name is too long: at most {max} characters (it has {length}). Give a "
                  "shorter one.", max=MAX_NAME, length=len(" ".join(name.split())))

@@ -123,6 +123,24 @@ def test_a_name_without_a_letter_or_digit_is_refused_as_empty(name: str) -> None
     assert save_refusal(name, taken=False, count=0, replace=False) is SaveRefusal.NAME_EMPTY
 
 
+@pytest.mark.parametrize("name", ["a\u200b", "\u200ba", "Punch\u00ad", "\u202epunch",
+                                  "Sneak\u2060attack", "Kick\u200e", "Hit\ue000"])
+def test_a_name_holding_an_invisible_character_beside_its_letters_is_refused(name: str) -> None:
+    """A name is one line of visible characters, as a character's name is (save_refusal's
+    Decision): ``a`` and a zero-width space would be saved beside ``a`` as another name
+    that lists, and is offered, exactly like it."""
+    assert save_refusal(name, taken=False, count=0, replace=False) is (
+        SaveRefusal.NAME_INVISIBLE)
+    assert save_refusal(name, taken=True, count=MAX_SAVED, replace=True) is (
+        SaveRefusal.NAME_INVISIBLE)
+
+
+@pytest.mark.parametrize("name", ["Família 👨\u200d👩\u200d👧",
+                                  "Flag 🏴\U000e0067\U000e0062\U000e007f", "می\u200cخواهم"])
+def test_the_joiners_emoji_and_scripts_need_are_kept_in_a_name(name: str) -> None:
+    assert save_refusal(name, taken=False, count=0, replace=False) is None
+
+
 def test_a_name_of_up_to_the_maximum_length_is_accepted_spaces_around_it_aside() -> None:
     longest = "x" * MAX_NAME
     assert save_refusal(longest, taken=False, count=0, replace=False) is None

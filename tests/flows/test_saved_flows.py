@@ -171,6 +171,32 @@ async def test_names_too_long_or_blank_are_refused_and_shown_without_pinging(
     assert await count(table) == 1
 
 
+@pytest.mark.parametrize("name", ["Punch\u200b", "Pun\u00adch", "\u202ePunch"])
+async def test_a_name_holding_an_invisible_character_is_refused_by_add_and_the_form(
+    table: Table, name: str
+) -> None:
+    """A saved roll's name is one line of visible characters (engine.saved.save_refusal's
+    Decision): "Punch" with a zero-width space, a soft hyphen or a direction override in
+    it is refused, saying why, where it was saved beside "Punch" as another roll listed
+    and offered exactly like it; nothing is saved, by /saved add or by Save this roll."""
+    await add(table, "Punch", "5")
+    refused = await add(table, name, "3")
+    assert refused.answer.ephemeral
+    assert "holds an invisible character" in refused.answer.text
+    assert "type the name again by hand" in refused.answer.text
+    replaced = await add(table, name, "3", replace=True)
+    assert "holds an invisible character" in replaced.answer.text
+    table.faces.add(2, 3, 4)
+    press = parse(f"sb1:saveas:{roll_id(await slash_roll(table, '3'))}")
+    assert press is not None
+    form = await table.run(saved.form_submitted(table.deps, table.ctx(), press,
+                                                {NAME_FIELD: name}))
+    assert "holds an invisible character" in form.answer.text
+    assert await count(table) == 1
+    kept = await table.store.read(lambda tx: saved_named(tx, GUILD, ALICE, "Punch"))
+    assert kept is not None and kept.asked.pool_text() == "5"
+
+
 async def test_saved_rolls_are_per_member(table: Table) -> None:
     await add(table, "Punch", "5")
     said = await table.run(saved.roll(table.deps, table.ctx(BOB), "Punch"))
