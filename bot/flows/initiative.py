@@ -347,7 +347,8 @@ async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         return await _move(deps, ctx, key, delay)
 
     def act_now(tracker: Tracker, storyteller: bool, __: FaceSource) -> _Moved:
-        after = initiative.acted_now(tracker, ctx.user_id, storyteller=storyteller)
+        after = initiative.acted_now(tracker, ctx.user_id, storyteller=storyteller,
+                                     seen_turn=turn)
         return _Moved(after, lambda: turn_notice(after, new_round=False))
 
     return await _move(deps, ctx, key, act_now)

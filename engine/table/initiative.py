@@ -33,7 +33,7 @@ its place from then on (the CofD rule for delaying). A combatant added
 mid-fight is placed by its roll and acts the next time its place comes up.
 
 ``turn`` counts every change of who acts: the card's buttons carry it, so a
-Next pressed on a card drawn before the turn moved changes nothing
+Next, Delay or Act now pressed on a card drawn before the turn moved changes nothing
 (:attr:`~engine.refusals.RefusalCode.INIT_TURN_MOVED`).
 """
 
@@ -428,12 +428,19 @@ def delayed(
     return _pass(tracker, order, delayed=(*tracker.delayed, acting.id))
 
 
-def acted_now(tracker: Tracker, member_id: int, *, storyteller: bool) -> Tracker:
+def acted_now(
+    tracker: Tracker, member_id: int, *, storyteller: bool, seen_turn: int | None = None
+) -> Tracker:
     """A delayed combatant re-enters before whoever is acting, and acts now; that is its
-    place in the order from then on."""
+    place in the order from then on. ``seen_turn`` is the turn the pressed card showed: a
+    second press of one card (a Storyteller's, with two combatants delayed) brings back
+    no second one."""
     _check(tracker, Move.ACT_NOW, member_id, storyteller=storyteller)
     back = _delayed_for(tracker, member_id, storyteller=storyteller)
     assert back is not None  # noqa: S101 - blocked() refuses an Act now with nobody delayed
+    if seen_turn is not None and seen_turn != tracker.turn:
+        acting = tracker.acting
+        raise _refuse(RefusalCode.INIT_TURN_MOVED, name="" if acting is None else acting.label)
     order = list(tracker.order)
     place = order.index(tracker.current) if tracker.current in order else len(order)
     order.insert(place, back.id)

@@ -295,6 +295,31 @@ async def test_a_hundred_presses_of_next_at_once_advance_one_turn(table: Table) 
     assert all("already moved on" in r.of("followup")[0].text for r in refused)
 
 
+async def test_two_presses_of_act_now_at_once_bring_back_one_combatant(table: Table) -> None:
+    """COMMANDS.md (bad input): of concurrent presses of one button exactly one takes
+    effect. The Storyteller's Act now brings back one delayed NPC; a second press of the
+    same card finds the turn moved and brings back no second one."""
+    await start(table)
+    await add(table, "Orc", 5, 9)
+    await add(table, "Gob", 4, 8)
+    await add(table, "Rat", 1, 1)
+    await press(table, STORYTELLER, "Next")  # Orc acts
+    await press(table, STORYTELLER, "Delay")  # Gob acts
+    await press(table, STORYTELLER, "Delay")  # Rat acts; Orc and Gob delayed
+    now = await record(table)
+    pressed = ids.Press(ids.Kind.INITIATIVE_CARD, "act", now.id, now.state(Tracker).turn)
+    recorders = [Recorder() for _ in range(2)]
+    await asyncio.gather(*(
+        run(initiative.card_pressed(table.deps, table.ctx(STORYTELLER), pressed), recorder)
+        for recorder in recorders
+    ))
+    after = await tracker(table)
+    assert [after.combatant(cid).name for cid in after.delayed] == ["Gob"]
+    assert after.acting is not None and after.acting.name == "Orc"
+    refused = [r for r in recorders if r.of("followup")]
+    assert len(refused) == 1 and "already moved on" in refused[0].of("followup")[0].text
+
+
 async def test_a_new_round_closes_open_rolls_and_resets_the_successive_action_penalty(
     table: Table,
 ) -> None:

@@ -270,6 +270,19 @@ def test_storyteller_brings_back_their_own_delayed_npc_first() -> None:
     assert back.delayed == (2,)
 
 
+def test_an_act_now_pressed_on_a_card_of_an_earlier_turn_brings_back_nobody() -> None:
+    """Two presses of one card's Act now (the Storyteller's, two combatants delayed) bring
+    back one: the second card showed the turn before the first moved it."""
+    tracker = nxt(fight())  # Bob
+    tracker = initiative.delayed(tracker, BOB, storyteller=False).tracker  # Alice acts
+    tracker = initiative.delayed(tracker, ST, storyteller=True).tracker  # Goblin acts
+    seen = tracker.turn
+    back = initiative.acted_now(tracker, ST, storyteller=True, seen_turn=seen)
+    assert (acting(back), back.delayed) == ("Bob", (1,))  # Alice stays delayed
+    with refused(RefusalCode.INIT_TURN_MOVED):
+        initiative.acted_now(back, ST, storyteller=True, seen_turn=seen)
+
+
 def test_removing_the_acting_combatant_passes_the_turn() -> None:
     tracker = nxt(nxt(fight()))  # Alice acts
     passed, labels = initiative.removed(tracker, "alice", storyteller=True)
