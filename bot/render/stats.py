@@ -161,6 +161,11 @@ def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
 
 
 def _outcome_verdict(test: Test, outcomes: dict[Outcome, Band]) -> str:
+    if test.verdict is Verdict.TOO_FEW and test.more == 0:
+        # No roll more would ever make a verdict (engine.stats._more_rolls): "about 0 more
+        # rolls needed" would promise one.
+        return _("Nothing to compare with the odds: every roll counted here could have only "
+                 "one outcome (a v20 roll with Will declared, or an automatic success).")
     if test.verdict is Verdict.TOO_FEW:
         return _("Too few rolls to compare outcomes with the odds yet ({rolls}): {wait}.",
                  rolls=n_("{count} roll", "{count} rolls", test.sample,

@@ -192,6 +192,34 @@ async def test_will_spent_is_counted_and_outcomes_are_compared_as_first_rolled(
     assert "Failure: 100.0% rolled" in text  # as first rolled
 
 
+async def test_rolls_that_could_only_succeed_say_there_is_nothing_to_compare(
+    table: Table,
+) -> None:
+    """v20 rolls with Will declared, or automatic successes, can have one outcome only: no
+    number of them makes an outcome verdict (engine.stats says 0 more rolls), so the reply
+    says there is nothing to compare with the odds, where it said "about 0 more rolls
+    needed"; rolls with a chance beside them are compared again."""
+
+    def v20(**options: Any) -> rolls.Ask:
+        return lambda _: RollRequest(ruleset=Ruleset.V20, terms=(Term(value=3),), **options)
+
+    table.faces.add(2, 3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), v20(auto=True, difficulty=3),
+                               label=None, private=False))
+    table.faces.add(1, 1, 1)
+    await table.run(rolls.roll(table.deps, table.ctx(), v20(will=True), label=None,
+                               private=False))
+    text = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    assert "Nothing to compare with the odds: every roll counted here could have only one" \
+        " outcome" in text
+    assert "0 more" not in text
+    table.faces.add(2, 3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), v20(), label=None, private=False))
+    mixed = (await table.run(stats(table.deps, table.ctx()))).answer.text
+    assert "Nothing to compare" not in mixed
+    assert "Too few rolls to compare outcomes with the odds yet (3 rolls)" in mixed
+
+
 async def test_ruleset_and_server_scope(table: Table) -> None:
     await _roll(table, [8, 2, 3])
     other = table.ctx(channel_id=CHANNEL + 1)
