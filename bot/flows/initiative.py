@@ -89,13 +89,18 @@ def initiative_of(
     *,
     config: ChannelConfig,
     character: CharacterRecord | None,
+    ruleset: Ruleset,
 ) -> Entrant:
     """The numbers a member joins with, under their active character's name when they
     have one: the pool typed (numbers, or trait names of the sheet), else the sheet's
     initiative (RULES.md §7: the Initiative trait, `v20` Dexterity + Wits, `fistful` the
     channel's initiative pool of trait names); and the modifier. With neither a pool nor a
-    character it is refused with how to do either."""
-    ruleset = config.ruleset
+    character it is refused with how to do either.
+
+    ``ruleset`` is the tracker's, the one the fight was opened in: a channel whose
+    ruleset changed mid-fight still has its combatants enter by that fight's rules (a
+    `v20` fight's Dexterity + Wits, not the new ruleset's initiative)."""
+    config = config.model_copy(update={"ruleset": ruleset})
     name = ctx.user_name if character is None else character.name
     untrained = None
     if pool is not None:
@@ -269,7 +274,8 @@ async def join(
     def of(config: ChannelConfig, character: CharacterRecord | None) -> Decide:
         def decide(tracker: Tracker, storyteller: bool, faces: FaceSource) -> _Moved:
             _check(tracker, Move.JOIN, ctx, storyteller)  # an ended tracker says so first
-            entrant = initiative_of(ctx, pool, modifier, config=config, character=character)
+            entrant = initiative_of(ctx, pool, modifier, config=config, character=character,
+                                    ruleset=tracker.ruleset)
             after = initiative.joined(tracker, entrant, faces)
             return _Moved(after, lambda: joined_notice(after.combatants[-1], after.ruleset))
 

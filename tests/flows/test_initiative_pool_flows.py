@@ -148,6 +148,28 @@ async def test_cofd_keeps_the_sheets_initiative_whatever_the_setting(table: Tabl
     assert (await tracker(table)).combatants[0].fixed == 3, "Dexterity 1 + Composure 2"
 
 
+@pytest.mark.parametrize(
+    ("fight", "now", "fixed"),
+    [(Ruleset.V20, Ruleset.COFD, 4), (Ruleset.COFD, Ruleset.V20, 3)],
+    ids=["v20 fight in a cofd channel", "cofd fight in a v20 channel"],
+)
+async def test_a_fight_keeps_its_rulesets_initiative_when_the_channel_changes_ruleset(
+    table: Table, fight: Ruleset, now: Ruleset, fixed: int,
+) -> None:
+    """A tracker rolls by the ruleset it was opened in (RULES.md §7), so a member joining
+    after the channel changed ruleset enters with that fight's initiative: a `v20` fight's
+    Dexterity 3 + Wits 1, a `cofd` fight's Dexterity 3 + Composure 0, not the channel's
+    new ruleset's."""
+    await use(table, fight)
+    await create(table, "Dexterity 3, Wits 1", template=Ruleset.V20)
+    await table.run(initiative.start(table.deps, table.ctx(STORYTELLER)))
+    await use(table, now)
+    table.faces.add(5)
+    said = await table.run(initiative.join(table.deps, table.ctx(), None, 0))
+    assert not said.answer.ephemeral, said.answer.text
+    assert (await tracker(table)).combatants[0].fixed == fixed
+
+
 async def test_the_value_suggestions_offer_pools(table: Table) -> None:
     offered = config.value_suggestions("initiative_pool", "wits")
     assert ("Wits + Composure: fistful initiative rolls Wits + Composure",
