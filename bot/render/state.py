@@ -11,7 +11,7 @@ import discord
 
 from bot.render.buttons import will_pool_text
 from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_, trait_language
-from bot.render.rolls import NAME_LIMIT, RULESET_NAMES
+from bot.render.rolls import NAME_LIMIT, RULESET_NAMES, played_by
 from bot.render.text import OUTCOME_WORDS, message_link, safe, trait
 from engine.characters import MAX_NAME
 from engine.models import Outcome, Ruleset
@@ -227,11 +227,13 @@ def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     if record.message_id is not None:  # jump to the roll's own message
         link = message_link(record.guild_id, record.channel_id, record.message_id)
         number = f"[{number}]({link})"
+    # Who rolled, as the roll's card says it: the character and its member (``Mara
+    # (Alice)``, so a Storyteller's NPCs are told apart), else the member.
+    member = record.roller_name or _("member {id}", id=record.roller_id)
     parts = [
         number,
         discord.utils.format_dt(record.created_at, "R"),
-        _name(record.roller_name) if record.roller_name
-        else _("member {id}", id=record.roller_id),
+        _name(played_by(member, record.character_name)),
     ]
     if record.label:
         parts.append(f"“{_name(record.label)}”")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.flows import history, rolls
+from bot.flows import characters, history, rolls
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
 from engine.models import Ruleset, Term
@@ -61,6 +61,22 @@ async def test_an_effort_measured_in_rolls_lists_its_successes_so_far(table: Tab
     await click(table, said.answer, "Roll")
     shown = await table.run(history.history(table.deps, table.ctx(BOB)))
     assert shown.answer.text.endswith("extended action, 2 successes so far")
+
+
+async def test_history_names_the_character_each_roll_was_made_as(table: Table) -> None:
+    """A roll made as a character is listed as its card says who rolled, the character and
+    its member (``Guard (Storyteller)``): a Storyteller's rolls for two NPCs are told apart,
+    and a member's roll without a sheet keeps their name alone."""
+    await table.run(characters.create(table.deps, table.ctx(STORYTELLER), "Guard", npc=True))
+    await _roll(table, STORYTELLER, "watch")
+    await table.run(characters.create(table.deps, table.ctx(STORYTELLER), "Thief", npc=True))
+    await _roll(table, STORYTELLER, "steal")
+    await _roll(table, ALICE, "look")
+    said = await table.run(history.history(table.deps, table.ctx(ALICE)))
+    look, steal, watch = said.answer.text.splitlines()
+    assert " · Thief (Storyteller) · “steal”" in steal
+    assert " · Guard (Storyteller) · “watch”" in watch
+    assert " · Alice · “look”" in look
 
 
 async def test_a_member_filter_keeps_their_rolls(table: Table) -> None:
