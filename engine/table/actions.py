@@ -5,6 +5,10 @@ cumulative penalty of ``step`` dice per earlier action (1 by default; a channel
 setting may change it). With the penalty a pool can fall to 0 or less: then
 the character cannot take the action now, and :func:`engine.prepare.prepare`
 refuses it (Will cannot rescue it). The store counts actions per turn.
+
+**Decision**: an initiative roll (``initiative``) is no action of the turn: it orders
+the turn's actions (RULES.md §7), so it neither takes the penalty nor counts towards it,
+as `/init join`'s roll does not.
 """
 
 from __future__ import annotations
@@ -30,12 +34,17 @@ def penalty(actions_taken: int, step: int = 1) -> tuple[Adjustment, ...]:
     return (Adjustment(kind=AdjustmentKind.SUCCESSIVE_ACTION, dice=-amount),)
 
 
+def is_action(request: RollRequest) -> bool:
+    """Whether a roll is an action the turn counts: a `fistful` roll other than initiative."""
+    return request.ruleset is Ruleset.FISTFUL and not request.initiative
+
+
 def with_penalty(request: RollRequest, actions_taken: int, step: int = 1) -> RollRequest:
-    """``request`` with this turn's penalty (replacing any earlier one on it)."""
+    """``request`` with this turn's penalty (replacing any earlier one on it); none on an
+    initiative roll."""
     if request.ruleset is not Ruleset.FISTFUL:
         raise RuleError(
             Refusal.of(RefusalCode.SUCCESSIVE_ACTION_NOT_FISTFUL, ruleset=request.ruleset.value)
         )
-    return replace_adjustments(
-        request, {AdjustmentKind.SUCCESSIVE_ACTION}, penalty(actions_taken, step)
-    )
+    taken = penalty(actions_taken, step) if is_action(request) else ()
+    return replace_adjustments(request, {AdjustmentKind.SUCCESSIVE_ACTION}, taken)

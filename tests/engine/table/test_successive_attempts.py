@@ -125,3 +125,15 @@ def test_with_the_penalty_a_pool_of_zero_means_the_action_cannot_be_taken_now() 
 def test_the_successive_action_penalty_is_a_fistful_rule() -> None:
     with refused(RefusalCode.SUCCESSIVE_ACTION_NOT_FISTFUL, ruleset="cofd"):
         actions.with_penalty(request("cofd", 4), actions_taken=1)
+
+
+def test_an_initiative_roll_is_no_action_of_the_turn() -> None:
+    """RULES.md §7: initiative orders the turn's actions, it is none of them (Decision in
+    engine.table.actions): it takes no penalty, and the turn does not count it."""
+    asked = request("fistful", 3, initiative=True)
+    assert not actions.is_action(asked)
+    assert actions.is_action(request("fistful", 3))
+    assert not actions.is_action(request("cofd", 3))
+    result = rolled(actions.with_penalty(asked, actions_taken=2), [6, 7, 2])
+    assert result.successes == 2
+    assert result.breakdown is not None and result.breakdown.adjustments == ()
