@@ -72,17 +72,18 @@ MAX_SUGGESTIONS = 25
 
 def value_suggestions(option: str, typed: str) -> list[tuple[str, str]]:
     """/config set's value autocomplete: (what it shows, the value) for the option chosen
-    so far, those starting with what was typed first (meanings in the member's language)."""
+    so far, those starting with what was typed first (meanings in the member's language),
+    whatever the case of either (``pt-BR`` typed as shown, ``dex`` for Dexterity)."""
     try:
         chosen = ChannelOption(option)
     except ValueError:
         return []
     key = typed.strip().casefold()
     choices = setting_choices(chosen)
-    ranked = sorted(choices, key=lambda choice: not choice[0].startswith(key))
+    ranked = sorted(choices, key=lambda choice: not choice[0].casefold().startswith(key))
     return [
         (f"{value}: {meaning}"[:100], value) for value, meaning in ranked
-        if key in value or key in meaning.casefold()
+        if key in value.casefold() or key in meaning.casefold()
     ][:MAX_SUGGESTIONS]
 
 

@@ -247,6 +247,22 @@ def test_set_suggests_the_values_of_the_chosen_option_with_their_meaning() -> No
     assert config.value_suggestions("not an option", "") == []
 
 
+def test_value_suggestions_match_what_was_typed_whatever_its_case() -> None:
+    """The values with capitals are suggested as they are written, as /config show and a
+    refusal spell them (``pt-BR``, ``Dexterity + Composure``), where typing one in full
+    emptied the list; those starting with what was typed come first."""
+    assert config.value_suggestions("language", "pt-BR") == [
+        ("pt-BR: Português (Brasil)", "pt-BR"),
+    ]
+    assert config.value_suggestions("language", "ES-es") == [("es-ES: Español", "es-ES")]
+    assert [value for _, value in config.value_suggestions("initiative_pool", "Dex")] == [
+        "Dexterity + Composure", "Dexterity + Wits",
+    ]
+    assert [value for _, value in config.value_suggestions("initiative_pool", "wits")] == [
+        "Wits + Composure", "Dexterity + Wits",
+    ]
+
+
 async def test_default_clears_the_channel_s_own_ruleset_so_it_follows_the_server(
     table: Table,
 ) -> None:
