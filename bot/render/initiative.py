@@ -151,6 +151,12 @@ def _heading(tracker: Tracker) -> str:
             "NPCs with `/init add` and presses **{next}** to start round 1.",
             join=join, next=next_,
         )
+    if acting is None and not tracker.order:  # everyone removed or delayed: no Next yet
+        return _(
+            "Round {round}: nobody is left in the order. Join with **{join}**, or the "
+            "Storyteller adds NPCs with `/init add` and then presses **{next}**.",
+            round=tracker.round, join=join, next=next_,
+        )
     if acting is None:
         return _(
             "Round {round}: nobody is acting. The Storyteller presses **{next}**.",

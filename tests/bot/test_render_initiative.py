@@ -9,7 +9,7 @@ from engine.faces import seeded_faces
 from engine.models import Ruleset
 from engine.refusals import Refusal, RefusalCode
 from engine.table import initiative
-from engine.table.initiative import Entrant, Tracker
+from engine.table.initiative import Entrant, Move, Tracker
 
 
 def fight(ruleset: Ruleset, name: str, groups: int = 1, count: int = 2) -> Tracker:
@@ -48,3 +48,16 @@ def test_names_in_refusals_are_escaped() -> None:
     text = init_refused(Refusal.of(RefusalCode.INIT_NAME_TAKEN, name="@everyone"))
     assert "@everyone" not in text and text.startswith("A combatant called")
     assert text.endswith("nothing was changed.")
+
+
+def test_a_round_with_nobody_left_in_the_order_says_how_to_go_on() -> None:
+    """Everyone removed mid-round: the card offers no Next (nobody to pass to), so it says
+    to join or add NPCs first, not to press a Next it does not show."""
+    tracker = fight(Ruleset.COFD, "Guard", count=1)
+    tracker = initiative.removed(tracker, "Guard00 1", storyteller=True)[0].tracker
+    assert Move.NEXT not in initiative.offers(tracker)
+    description = initiative_embed(tracker, text_only=False).description or ""
+    assert description.startswith(
+        "Round 1: nobody is left in the order. Join with **Join**, or the Storyteller adds "
+        "NPCs with `/init add` and then presses **Next**."
+    )
