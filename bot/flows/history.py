@@ -4,10 +4,13 @@ The log alone is one read, the settings beside it: the statement itself tests th
 server's Storyteller role, which decides whether others' secret rolls are listed. A void
 is the Storyteller's: the read (the settings, and the roll beside them) decides that, then
 one write voids the roll and lists the log as it now stands. The voided roll's message
-loses its buttons in the background.
+loses its buttons in the background, and a secret roll's copy in the Storyteller's
+channel is marked void with it.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.edge.ids import MAX_KEY
 from bot.flows.context import Ctx, Deps
@@ -22,6 +25,7 @@ from bot.render.messages import (
     out_of_range,
     voided,
 )
+from bot.render.rolls import roll_message
 from bot.render.state import history_text
 from bot.store import MAX_HISTORY, Conflict, Tx
 from bot.store.rolls import OpenRoll, RollRepository
@@ -32,6 +36,16 @@ DEFAULT_COUNT = 10
 #: Why a void was refused inside the write (worded after it, in the member's language).
 _NO_SUCH_ROLL = "no such roll"
 _IN_AN_ACTION = "in an action"
+
+
+def _copy_edits(record: RollRecord, config: ChannelConfig) -> tuple[Edit, ...]:
+    """The Storyteller's copy of a secret roll, marked void as the roll's own message is:
+    the copy is the message of it the table's Storyteller keeps (the roller's own is an
+    ephemeral answer nothing can edit later)."""
+    if record.copy_channel_id is None or record.copy_message_id is None:
+        return ()
+    copy = replace(roll_message(record, config), view=None)  # a copy carries no buttons
+    return (Edit(record.copy_channel_id, record.copy_message_id, copy),)
 
 
 def _log(tx: Tx, ctx: Ctx, config: ChannelConfig, count: int,
@@ -93,8 +107,9 @@ async def history(
             raise Conflict(_NO_SUCH_ROLL)
         if not done.roll.void:
             raise Conflict(_IN_AN_ACTION)
-        with speaking(ctx.public_voice(config)):  # the voided roll's own message
-            edits = () if done.already else closed_edits([done.roll], config)
+        with speaking(ctx.public_voice(config)):  # the voided roll's messages
+            edits = () if done.already else (
+                closed_edits([done.roll], config) + _copy_edits(done.roll, config))
         log = [done.roll if record.id == roll_id else record for record in log]
         return done.already, log, edits
 

@@ -7,7 +7,7 @@ from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
 from engine.models import Ruleset, Term
 from engine.records import ChannelOption
-from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
+from tests.flows.conftest import ALICE, BOB, CHANNEL, COPIES, GUILD, STORYTELLER, Table
 from tests.flows.test_extended_flows import begin, card_of, click, dice, use_ruleset
 
 
@@ -145,6 +145,22 @@ async def test_the_storyteller_voids_a_roll_and_its_message_loses_its_buttons(
     again = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=1))
     assert again.answer.text.startswith("Roll #1 was already void.")
     assert again.of("edit") == []
+
+
+async def test_voiding_a_secret_roll_marks_the_storyteller_s_copy_void(table: Table) -> None:
+    """COMMANDS.md: a voided roll's message says so. A secret roll's message the table keeps
+    is the Storyteller's copy (the roller's own is ephemeral): it is marked void too, and
+    still carries no buttons."""
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    await _roll(table, ALICE, "sneak", private=True)
+    copy = table.last.of("post")[0]  # type: ignore[union-attr]
+    said = await table.run(history.history(table.deps, table.ctx(STORYTELLER), void=1))
+    [edit] = said.of("edit")
+    assert edit.target == 901, "the copy, the only message the secret roll has in a channel"
+    assert edit.text.startswith("Void - sneak: Success")
+    assert "Voided by the Storyteller" in edit.text
+    assert "Secret roll" in edit.text and "Secret roll" in copy.text
+    assert edit.buttons == []
 
 
 async def test_only_the_storyteller_voids(table: Table) -> None:
