@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 
 from bot.flows.reply import UserError
-from bot.render.messages import unreadable_pool
+from bot.render.messages import hidden_character, unreadable_pool
 from bot.render.refusals import refusal_text
+from engine.characters import visible_line
 from engine.constants import MAX_LABEL
 from engine.models import Term
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool, parse_pool_names
@@ -49,7 +50,13 @@ class LabelTransformer(app_commands.Transformer):
     spaces around it trimmed, None when nothing in it is visible, so every command that
     takes a label treats such a one as no label. The option stays text of 1 to
     :data:`MAX_LABEL` characters, as Discord shows it and as
-    :func:`bot.edge.errors.check_bounds` checks again."""
+    :func:`bot.edge.errors.check_bounds` checks again.
+
+    **Decision**: a label that shows something is safe text as a character's name is
+    (:func:`engine.characters.visible_line`), or refused before anything rolls: one with
+    a zero-width space or a Hangul filler beside its words would key successive attempts
+    apart from the label it looks like, and a direction override would turn its card and
+    history line around."""
 
     @property
     def min_value(self) -> int:
@@ -60,7 +67,10 @@ class LabelTransformer(app_commands.Transformer):
         return MAX_LABEL
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str | None:
-        return given_label(value)
+        label = given_label(value)
+        if label is not None and not visible_line(label):
+            raise UserError(hidden_character("label"))
+        return label
 
 
 Label = app_commands.Transform[str | None, LabelTransformer]

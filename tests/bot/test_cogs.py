@@ -137,6 +137,29 @@ async def test_every_label_option_is_1_to_100_characters_and_an_invisible_one_is
         assert await parameter.transform(cast("discord.Interaction", None), " door ") == "door"
 
 
+@pytest.mark.parametrize("text", [
+    "door\u200b",  # a zero-width space: "door" to the eye, its own successive attempts
+    "\u202erood",  # a direction override: the card and /history line turned around
+    "door\u3164",  # a Hangul filler, which Unicode counts as a letter
+    "\u2066door\u2069",  # a direction isolate
+])
+async def test_every_label_option_refuses_a_label_with_a_hidden_character_beside_its_words(
+    bot: StorytellerBot, text: str
+) -> None:
+    """A label that shows something is safe text, as a character's name is
+    (LabelTransformer's Decision): one holding a character that shows nothing or turns
+    text around is refused, saying what is wrong and how to do it right, before the
+    command runs (nothing is rolled or kept); the joiners of emoji sequences stay."""
+    for command in bot.tree.walk_commands():
+        if isinstance(command, app_commands.Command) and "label" in command._params:
+            parameter = command._params["label"]
+            with pytest.raises(UserError, match="label holds an invisible character") as refused:
+                await parameter.transform(cast("discord.Interaction", None), text)
+            assert "type it again by hand" in str(refused.value)
+            wizard = "🧙\u200d♂\ufe0f door"
+            assert await parameter.transform(cast("discord.Interaction", None), wizard) == wizard
+
+
 async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:
     roots = {command.qualified_name.split()[0] for command in bot.tree.walk_commands()}
 

@@ -268,11 +268,14 @@ def test_labels_match_without_regard_to_case_or_runs_of_whitespace() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "   ", "\u200b", "\u2063", "\u200e", "\u0301", " \u2060\u200b ", "\u202e\u00a0"]
+    "text", ["", "   ", "\u200b", "\u2063", "\u200e", "\u0301", " \u2060\u200b ", "\u202e\u00a0",
+             "\u3164", "\u115f\u1160", "\uffa0", "\u2800", " \u3164 \u2800 "]
 )
 def test_a_label_of_nothing_visible_is_no_label(text: str) -> None:
     """Spaces, format characters (a zero-width space, an invisible separator, a direction
-    mark) and combining marks alone show nothing: such a label is none, as a blank one."""
+    mark), combining marks and the blanks Unicode counts as letters or symbols (the Hangul
+    fillers, the blank braille pattern: engine.characters.BLANKS) alone show nothing: such
+    a label is none, as a blank one."""
     assert given_label(text) is None
 
 

@@ -16,8 +16,9 @@ from discord import app_commands
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, Table
 
 #: Text that shows nothing: a zero-width space, an invisible separator with a
-#: left-to-right mark, a combining acute accent alone, and spaces around a word joiner.
-INVISIBLE: Final = ("\u200b", "\u2063\u200e", "\u0301", "  \u2060  ")
+#: left-to-right mark, a combining acute accent alone, spaces around a word joiner, and a
+#: Hangul filler with a blank braille pattern (letters and symbols to Unicode, drawn blank).
+INVISIBLE: Final = ("\u200b", "\u2063\u200e", "\u0301", "  \u2060  ", "\u3164\u2800")
 
 
 async def typed(command: app_commands.Command[Any, ..., Any], option: str, text: str) -> Any:
