@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final, Literal
 
+from engine.characters import visible_line
 from engine.faces import FaceSource
 from engine.frozen import Frozen
 from engine.models import Outcome, RollRequest, Ruleset, SkillCategory, Term
@@ -252,9 +253,14 @@ def offers(tracker: Tracker) -> tuple[Move, ...]:
 
 
 def check_name(name: str) -> None:
-    """A typed combatant name: 1 to ``MAX_NAME`` characters, no mention in it."""
+    """A typed combatant name: 1 to ``MAX_NAME`` characters, no mention in it, and one
+    line of visible characters as a character's name is (:func:`visible_line`): a name of
+    a zero-width space or a Hangul filler alone showed an empty line in the order, and
+    one with a direction override turned the card around it."""
     if not name.strip() or len(name) > MAX_NAME:
         raise _refuse(RefusalCode.INIT_NAME_LENGTH, max=MAX_NAME)
+    if not visible_line(name):
+        raise _refuse(RefusalCode.INIT_NAME_INVISIBLE)
     if _MENTION.search(name):
         raise _refuse(RefusalCode.INIT_NAME_MENTION)
 

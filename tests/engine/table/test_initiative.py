@@ -339,6 +339,10 @@ def test_only_the_storyteller_adds_removes_and_ends() -> None:
         ("@everyone goblin", RefusalCode.INIT_NAME_MENTION),
         ("<@123456789012345678>", RefusalCode.INIT_NAME_MENTION),
         ("boss <@&42>", RefusalCode.INIT_NAME_MENTION),
+        ("\u200b", RefusalCode.INIT_NAME_INVISIBLE),
+        ("\u3164\u2800", RefusalCode.INIT_NAME_INVISIBLE),
+        ("\u202eBoss", RefusalCode.INIT_NAME_INVISIBLE),
+        ("Goblin\u200b", RefusalCode.INIT_NAME_INVISIBLE),
         ("Goblin", RefusalCode.INIT_NAME_TAKEN),
     ],
 )
