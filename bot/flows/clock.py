@@ -90,7 +90,7 @@ async def turn_next(deps: Deps, ctx: Ctx) -> Reply:
         closed = tx.rolls.close_as_read(ctx.guild_id, ctx.channel_id, None,
                                         open_as_read=open_rolls)
         with speaking(ctx.public_voice(config)):
-            return turn_advanced(len(closed)), closed_edits(closed, config)
+            return turn_advanced(len(closed), config.ruleset), closed_edits(closed, config)
 
     text, edits = await deps.store.write(write)
     return Reply(message=Message(content=text), edits=edits)

@@ -428,11 +428,15 @@ def scene_ended(attempts: int, closed: int) -> str:
     return _("**The scene ends.** Successive attempts start over, the turn count starts over.")
 
 
-def turn_advanced(closed: int) -> str:
-    """`/turn next`."""
+def turn_advanced(closed: int, ruleset: Ruleset) -> str:
+    """`/turn next`: the Successive Action Penalty is named where it is a rule (`fistful`,
+    RULES.md §3), not at a `cofd` or `v20` table, which has none."""
+    rolls = n_("{n} open roll closed", "{n} open rolls closed", closed)
+    if ruleset is not Ruleset.FISTFUL:
+        return _("**Next turn.** {closed}.", closed=rolls) if closed else _("**Next turn.**")
     if closed:
         return _("**Next turn.** The Successive Action Penalty starts over, and {closed}.",
-                 closed=n_("{n} open roll closed", "{n} open rolls closed", closed))
+                 closed=rolls)
     return _("**Next turn.** The Successive Action Penalty starts over.")
 
 

@@ -102,6 +102,21 @@ async def test_next_turn_resets_the_fistful_penalty_and_closes_will_buttons(
     assert actions == 0
 
 
+async def test_next_turn_names_the_successive_action_penalty_only_where_it_is_a_rule(
+    table: Table,
+) -> None:
+    """RULES.md §3: the Successive Action Penalty is `fistful`'s; at a `cofd` or `v20`
+    table `/turn next` closes the open rolls and says only that."""
+    for ruleset in (Ruleset.COFD, Ruleset.V20):
+        def use(tx: Tx, ruleset: Ruleset = ruleset) -> None:
+            tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+        await table.store.write(use)
+        await _roll(table, 2, 3)
+        said = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
+        assert said.answer.text == "**Next turn.** 1 open roll closed."
+
+
 async def test_only_the_storyteller_moves_the_turn(table: Table) -> None:
     said = await table.run(clock.turn_next(table.deps, table.ctx(BOB)))
     assert said.answer.text == NOT_STORYTELLER
@@ -184,5 +199,5 @@ async def test_a_clock_command_says_nothing_of_what_it_did_not_touch(table: Tabl
     assert scene.answer.text == (
         "**The scene ends.** Successive attempts start over, the turn count starts over."
     )
-    assert turn.answer.text == "**Next turn.** The Successive Action Penalty starts over."
+    assert turn.answer.text == "**Next turn.**", "cofd has no Successive Action Penalty"
     assert night.answer.text == "**Night falls.** Every tracked Will pool is already full."
