@@ -254,10 +254,12 @@ def turn_notice(tracker: Tracker, *, new_round: bool) -> str:
         else _("Round {round}: **{name}** acts.", round=tracker.round,
                name=safe(acting.label, limit=64))
     )
-    if new_round:
+    if new_round and tracker.ruleset is Ruleset.FISTFUL:
         text += " " + _(
             "New round: the Successive Action Penalty starts over and open rolls close."
         )
+    elif new_round:  # `cofd` and `v20` have no Successive Action Penalty (RULES.md §3)
+        text += " " + _("New round: open rolls close.")
     return text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.initiative import init_refused, initiative_embed
+from bot.render.initiative import init_refused, initiative_embed, turn_notice
 from engine.faces import seeded_faces
 from engine.models import Ruleset
 from engine.refusals import Refusal, RefusalCode
@@ -61,3 +61,14 @@ def test_a_round_with_nobody_left_in_the_order_says_how_to_go_on() -> None:
         "Round 1: nobody is left in the order. Join with **Join**, or the Storyteller adds "
         "NPCs with `/init add` and then presses **Next**."
     )
+
+
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+def test_a_new_round_names_the_successive_action_penalty_only_in_fistful(
+    ruleset: Ruleset,
+) -> None:
+    """RULES.md §3, §7: a new round resets the `fistful` Successive Action Penalty; a `cofd`
+    or `v20` table has none, so its notice says only that open rolls close."""
+    said = turn_notice(fight(ruleset, "Guard", count=1), new_round=True)
+    assert said.endswith("New round: open rolls close.") is (ruleset is not Ruleset.FISTFUL)
+    assert ("Successive Action Penalty" in said) is (ruleset is Ruleset.FISTFUL)
