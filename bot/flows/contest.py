@@ -57,6 +57,7 @@ from bot.render.contest import (
 )
 from bot.render.lang import _, speaking
 from bot.render.refusals import refusal_text
+from bot.render.rolls import refusal_cause
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
 from bot.store.rolls import RollRepository
@@ -87,10 +88,16 @@ class Opponent:
     bot: bool = False
 
 
-def _rolled(result: RollResult, *, opposition: bool = False) -> RollResult:
-    """The roll, unless the engine refused it (then nothing is stored)."""
+def _rolled(
+    result: RollResult, *, opposition: bool = False, label: str | None = None
+) -> RollResult:
+    """The roll, unless the engine refused it (then nothing is stored): the refusal, with
+    the table's penalties that led to it and their remedy (a member's side rolled as the
+    ``label``'s attempt), as a roll's."""
     if result.refused:
-        raise UserError(cannot_contest(refusal_text(result.refusal), opposition=opposition))
+        cause = refusal_cause(result.request, label)
+        raise UserError(
+            cannot_contest(refusal_text(result.refusal), opposition=opposition) + cause)
     return result
 
 
@@ -169,7 +176,7 @@ async def contest(
         # PostgreSQL they are checked with COMMIT, and the rows stored with it too.
         table = read_table(tx, ctx, config, label, None if character is None else character.id,
                            request=asked, ahead=gathered.ahead)
-        ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces))
+        ours = _rolled(roll_dice(with_table_state(asked, table), deps.faces), label=label)
         if opposition is not None:
             theirs = _rolled(roll_dice(opposition, deps.faces), opposition=True)
             state = rules.against(ctx.user_name, ours, theirs)

@@ -209,6 +209,35 @@ async def test_a_fistful_contest_is_an_action_of_the_turn(table: Table) -> None:
     assert turns == 2
 
 
+async def test_a_contest_refused_by_the_tables_penalties_says_how_and_who_clears_them(
+    table: Table,
+) -> None:
+    """A roll refused because of the table's state says which adjustments led there and
+    who can reset them, as /roll's, an extended roll's and a teamwork roll's do (a member
+    left with a bare "the pool is 0" could not tell it came from earlier actions): the
+    `fistful` Successive Action Penalty, and a `v20` retry of a labelled contest raised to
+    difficulty 10. Nothing is rolled or kept."""
+    await use(table, Ruleset.FISTFUL)
+    await table.store.write(
+        lambda tx: tx.attempts.save_turn_actions(GUILD, CHANNEL, ALICE, old=0, new=1)
+    )
+    said = await table.run(ask(table, pool=1, against=2))
+    assert said.answer.ephemeral
+    assert "How the pool got there: 1; -1 die: successive action this turn." in said.answer.text
+    assert "`/turn next`" in said.answer.text
+    await use(table, Ruleset.V20)
+    table.faces.add(2, 3, 4, 7, 7, 7)
+    await table.run(ask(table, against=3, label="arm wrestle", difficulty=9))
+    said = await table.run(ask(table, against=3, label="arm wrestle", difficulty=9))
+    assert said.answer.ephemeral
+    assert "difficulty +1: trying again after a failure" in said.answer.text
+    assert "trying “arm wrestle” again" in said.answer.text
+    assert table.faces.left == 0
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=False))
+    assert len(history) == 2  # the first contest's two sides
+
+
 async def test_a_fistful_resist_is_an_action_of_the_resisting_character(table: Table) -> None:
     """RULES.md §3 counts a character's actions: the resist is rolled as the opponent's
     active character, so it is that character's next action this turn, not the one after
