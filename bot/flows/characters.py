@@ -48,27 +48,30 @@ def _refuse(answer: object) -> None:
 
 
 def find(
-    tx: Tx, ctx: Ctx, text: str | None, *, owner_id: int | None = None, edit: bool = False,
+    tx: Tx, ctx: Ctx, text: str | None, *, owner: Member | None = None, edit: bool = False,
 ) -> tuple[ChannelConfig, CharacterRecord]:
     """Inside a transaction: the settings, and the sheet a command names or the member's
     active one, read in one statement (a Storyteller's look beyond their own sheets by
     name, in a second).
 
-    By name: the member's own (or ``owner_id``'s) sheet of that name; without
-    ``owner_id``, a Storyteller also reaches any sheet of the server of that name (and
-    anyone does, to look at it). ``edit``: only the owner or a Storyteller.
+    By name: the member's own (or ``owner``'s) sheet of that name; without ``owner``, a
+    Storyteller also reaches any sheet of the server of that name (and anyone does, to
+    look at it). Without a name, the member's (or ``owner``'s) active sheet here.
+    ``edit``: only the owner or a Storyteller.
     """
+    owner_id = ctx.user_id if owner is None else owner.user_id
     if text is None:  # the active sheet, with the settings
         config, record = tx.queries.one(SettingsRepository.config_query(
-            ctx.guild_id, ctx.channel_id, ctx.parent_id, owner_id or ctx.user_id))
+            ctx.guild_id, ctx.channel_id, ctx.parent_id, owner_id))
         if record is None:
-            raise UserError(_(words.NO_CHARACTER) if owner_id is None else words.not_found(""))
+            raise UserError(_(words.NO_CHARACTER) if owner is None
+                            else words.no_active_of(owner.name))
     else:
         (config, _nobody), named = tx.queries.beside_rows(
             ctx.config_query(),
-            CharacterRepository.named_query(ctx.guild_id, text, owner_id or ctx.user_id))
+            CharacterRepository.named_query(ctx.guild_id, text, owner_id))
         storyteller = ctx.storyteller(config)
-        beyond = owner_id is None and (storyteller or not edit)  # ``owner_id``'s alone
+        beyond = owner is None and (storyteller or not edit)  # ``owner``'s alone
         found = sorted(named, key=lambda record: record.id) or (
             tx.characters.named(ctx.guild_id, text) if beyond else [])
         if not found:
@@ -198,8 +201,7 @@ async def show(
     it public: **Decision**)."""
 
     def write(tx: Tx) -> tuple[ChannelConfig, CharacterRecord]:
-        owner = None if member is None else member.user_id
-        config, record = find(tx, ctx, character, owner_id=owner)
+        config, record = find(tx, ctx, character, owner=member)
         mine = record.owner_id == ctx.user_id
         if not (mine or ctx.storyteller(config) or record.sheet.public):
             raise UserError(_(words.NOT_VISIBLE))

@@ -110,6 +110,12 @@ def not_found(text: str) -> str:
              "or create it with /character create.", name=name(text))
 
 
+def no_active_of(member: str) -> str:
+    """`/character show member:` of a member who has no active character here."""
+    return _("{member} has no active character here: name one of their characters with "
+             "character:<name> (see /character list member:<member>).", member=safe(member))
+
+
 def several(text: str, owners: int, *, member_option: bool) -> str:
     """Several sheets of the server share the name a Storyteller gave; only
     ``/character show`` has a ``member`` option to say whose."""

@@ -168,6 +168,22 @@ async def test_show_of_a_members_character_is_never_another_members_sheet(
     assert "Attributes" in seen.answer.text, "by name alone, a public sheet is seen"
 
 
+async def test_show_of_a_member_without_an_active_character_says_so_by_name(
+    table: Table
+) -> None:
+    """`show member:@M` with M having no active character here says that M has none and
+    how to name one of their sheets, where it said no character was named “” (an empty
+    name nobody typed); a name markdown would read is escaped."""
+    await create(table, "Mara", ALICE)
+    for asker in (ALICE, STORYTELLER):
+        said = await table.run(characters.show(table.deps, table.ctx(asker),
+                                               member=Member(BOB, "*Bob*")))
+        assert said.answer.ephemeral
+        assert said.answer.text == (
+            "\\*Bob\\* has no active character here: name one of their characters with "
+            "character:<name> (see /character list member:<member>).")
+
+
 async def test_show_groups_traits_and_lists_derived_will_and_conditions(table: Table) -> None:
     await create(table, Resolve=3, Composure=2)
     await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxing"))
