@@ -43,6 +43,7 @@ from bot.render.messages import (
     control_character,
     missing_permissions,
     not_a_choice,
+    not_a_member,
     not_a_value,
     out_of_range,
     wrong_kind,
@@ -80,6 +81,9 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or _(NOT_ALLOWED)
     if isinstance(error, app_commands.TransformerError):
+        if error.type is discord.AppCommandOptionType.user and isinstance(error.value,
+                                                                          discord.User):
+            return not_a_member(error.value.display_name)
         return not_a_value(error.value)
     return None
 

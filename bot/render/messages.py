@@ -93,6 +93,13 @@ def not_a_value(value: object) -> str:
     return _("“{value}” is not a valid value here.", value=safe(str(value), limit=100))
 
 
+def not_a_member(name: str) -> str:
+    """A member option naming someone who is not in the server (any more): Discord sends
+    them as a user, not as a member."""
+    return _("{name} is not a member of this server (any more): pick someone who is.",
+             name=safe(name, limit=40))
+
+
 def out_of_range(option: str, low: float | None, high: float | None, *, length: bool) -> str:
     """An option value outside the bounds the command declares (a client that ignored them)."""
     bounds = {"option": option, "low": f"{low:g}" if low is not None else "",

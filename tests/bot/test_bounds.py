@@ -3,15 +3,17 @@ them): numbers, string lengths and choices, under subcommands too."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
+from discord import app_commands
+from discord.app_commands.transformers import MemberTransformer
 
 from bot.cogs.history import History
 from bot.cogs.rolling import Rolling
 from bot.cogs.will import Will
-from bot.edge.errors import check_bounds, check_text
+from bot.edge.errors import check_bounds, check_text, user_message
 from bot.flows.reply import UserError
 
 
@@ -108,3 +110,20 @@ def test_a_form_field_holding_a_control_character_is_refused(text: str) -> None:
     with pytest.raises(UserError, match="The form holds a control character"):
         check_text(["Dexterity + Stealth", text])
     check_text(["Dexterity + Stealth", "Shaken\tagain"])
+
+
+def test_a_member_option_naming_someone_who_left_the_server_says_so() -> None:
+    """Discord sends someone who is not in the server (a player who left) as a user, which
+    a member option cannot take: the refusal names them and says why, where it said
+    "“bob” is not a valid value here"; their name never pings."""
+    left = discord.User(state=cast("Any", None), data={
+        "id": "3000000000000000003", "username": "bob", "discriminator": "0",
+        "avatar": None, "global_name": "Bob @everyone",
+    })
+    error = app_commands.TransformerError(
+        left, discord.AppCommandOptionType.user, MemberTransformer())
+    assert user_message(error) == (
+        "Bob @\u200beveryone is not a member of this server (any more): pick someone who is.")
+    other = app_commands.TransformerError(
+        "7", discord.AppCommandOptionType.channel, MemberTransformer())
+    assert user_message(other) == "“7” is not a valid value here."
