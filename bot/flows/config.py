@@ -146,7 +146,7 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
             raise ValueError(value)
     except (ValueError, StopIteration):
         raise UserError(
-            not_a_setting_value(option.value, text, setting_values(option))
+            not_a_setting_value(_(SETTING_NAMES[option]), text, setting_values(option))
         ) from None
     return step
 

@@ -203,6 +203,7 @@ def voided(number: int, *, already: bool) -> str:
 
 
 def not_a_setting_value(option: str, text: str, accepted: str) -> str:
-    """`/config set` with a value the option does not take."""
+    """`/config set` with a value the option does not take; ``option`` is the setting as
+    its choice and the confirmations name it (``Dice order``), not its key."""
     return _("“{value}” is not a value for {option}: use {accepted}.",
              value=safe(text, limit=40), option=option, accepted=accepted)

@@ -81,7 +81,21 @@ async def test_set_changes_an_option_and_refuses_a_value_it_does_not_know(table:
         f"Dice order in <#{CHANNEL}> is now sorted (it was rolled)."
     )
     assert refused.answer.ephemeral
-    assert "rolled | sorted, or default (follow the server's)" in refused.answer.text
+    assert refused.answer.text == (
+        "“up” is not a value for Dice order: use rolled | sorted, or default (follow the"
+        " server's).")
+
+
+async def test_a_refused_value_names_the_setting_as_its_choice_shows_it(table: Table) -> None:
+    """The setting is named as /config set's choice and the confirmations name it (in the
+    member's language), where the refusal gave its key (``fistful_step``), which the member
+    never saw."""
+    table.speak("pt-BR")
+    refused = await table.run(
+        config.set_option(table.deps, table.ctx(STORYTELLER), "fistful_step", "9"))
+    assert refused.answer.text == (
+        "“9” não é um valor para Passo de penalidade do Fist Full of Dice: use 0-5 dados por"
+        " ação anterior neste turno ou default (seguir o do servidor).")
 
 
 async def test_set_needs_manage_channels(table: Table) -> None:
