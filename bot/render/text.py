@@ -123,8 +123,19 @@ def capitalised(text: str) -> str:
     return text[:first] + text[first:first + 1].upper() + text[first + 1:]
 
 
+#: The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069),
+#: dropped from user text before it is shown (**Decision**): a display name (or a label
+#: kept before labels refused them) such as ``\u202eecilA`` turned the rest of the bot's
+#: line around it, ``**Alice** .rood :llor terces a edam``. Each script is still ordered
+#: by the bidirectional algorithm, as in any message; what members type is refused with
+#: them (:func:`engine.characters.visible_line`).
+_BIDI_CONTROLS: Final = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e"
+                                              "\u2066\u2067\u2068\u2069"))
+
+
 def _escape(text: str) -> str:
-    return _ANGLE.sub(r"\<", escape_mentions(escape_markdown(text)))
+    plain = text.translate(_BIDI_CONTROLS)
+    return _ANGLE.sub(r"\<", escape_mentions(escape_markdown(plain)))
 
 
 def dice(n: int) -> str:

@@ -264,6 +264,18 @@ def test_labels_and_names_cannot_ping_or_format() -> None:
     assert notice.endswith("made a secret roll: \\<@123> sneak.")
 
 
+def test_user_text_never_turns_the_bots_line_around() -> None:
+    """A display name (or a label kept before labels refused them) holding a direction
+    override, embedding or isolate is shown without it (bot.render.text's Decision), so
+    the rest of the line reads as written; the name's letters stay."""
+    notice = secret_notice(roller="\u202eecilA", label="\u2067door\u2069 \u202bajar\u202c")
+    assert notice == "**ecilA** made a secret roll: door ajar."
+    embed = embed_for(rolled("cofd", 2, [8, 3]), label="\u202dforce", roller="\u202aAda\u202c")
+    assert embed.title is not None and "\u202d" not in embed.title
+    assert field(embed, "Rolled by") == "Ada"
+    assert escaped("\u2066\u2068x\u2069") == "x"
+
+
 def test_secret_notice_names_the_label_but_shows_no_dice() -> None:
     notice = secret_notice(roller="Ada", label="sneak past")
     assert notice == "**Ada** made a secret roll: sneak past."
