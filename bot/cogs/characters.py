@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.client import StorytellerBot
 from bot.edge.completion import character_names
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import ctx_of, deps_of, shown_name
 from bot.edge.respond import DiscordResponder
 from bot.flows import characters
 from bot.flows.reply import Reply, run
@@ -20,7 +20,7 @@ _TEMPLATES = [app_commands.Choice(name=r.value, value=r.value) for r in Ruleset]
 
 
 def _member(member: discord.Member | discord.User | None) -> characters.Member | None:
-    return None if member is None else characters.Member(member.id, member.display_name)
+    return None if member is None else characters.Member(member.id, shown_name(member))
 
 
 @app_commands.guild_only()

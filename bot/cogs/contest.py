@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import StorytellerBot
 from bot.edge.completion import pool_traits
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import ctx_of, deps_of, shown_name
 from bot.edge.options import roll_options
 from bot.edge.respond import DiscordResponder
 from bot.edge.transformers import Label, SheetPool
@@ -51,7 +51,7 @@ class Contest(commands.Cog):
             deps_of(interaction), ctx_of(interaction), pool,
             against=against,
             opponent=None if opponent is None else contest.Opponent(
-                opponent.id, opponent.display_name, opponent.bot
+                opponent.id, shown_name(opponent), opponent.bot
             ),
             label=label,
             difficulty=options.get("difficulty"),

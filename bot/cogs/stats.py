@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import ctx_of, deps_of, shown_name
 from bot.edge.respond import DiscordResponder
 from bot.flows import stats
 from bot.flows.reply import run
@@ -46,7 +46,7 @@ class Stats(commands.Cog):
         """Are the dice fair? Rolls, faces and outcomes against the exact odds, with a chart."""
         flow = stats.stats(
             deps_of(interaction), ctx_of(interaction, readable=scope == "server" and not export),
-            member=None if member is None else stats.Member(member.id, member.display_name),
+            member=None if member is None else stats.Member(member.id, shown_name(member)),
             scope=scope, ruleset=ruleset, since=since, export=export,
         )
         responder = DiscordResponder(interaction)

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import ctx_of, deps_of, shown_name
 from bot.edge.respond import DiscordResponder
 from bot.flows import will
 from bot.flows.reply import run
@@ -15,7 +15,7 @@ from engine.will import MAX_WILL
 
 
 def _member(member: discord.Member | discord.User) -> will.Member:
-    return will.Member(member.id, member.display_name)
+    return will.Member(member.id, shown_name(member))
 
 
 @app_commands.guild_only()

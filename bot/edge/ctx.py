@@ -7,6 +7,7 @@ from discord import app_commands
 
 from bot.flows.context import Ctx, Deps
 from bot.render.lang import personal_voice, speak
+from engine.characters import shows_something
 
 
 def deps_of(interaction: discord.Interaction) -> Deps:
@@ -34,7 +35,7 @@ def ctx_of(interaction: discord.Interaction, *, readable: bool = False) -> Ctx:
         guild_id=interaction.guild_id,
         channel_id=interaction.channel_id,
         user_id=user.id,
-        user_name=user.display_name,
+        user_name=shown_name(user),
         parent_id=channel.parent_id if isinstance(channel, discord.Thread) else None,
         manages_channel=permissions.manage_channels,
         manages_guild=permissions.manage_guild,
@@ -48,6 +49,15 @@ def ctx_of(interaction: discord.Interaction, *, readable: bool = False) -> Ctx:
             else frozenset()
         ),
     )
+
+
+def shown_name(user: discord.User | discord.Member) -> str:
+    """The name messages show for who acts: their display name, or their username when the
+    display name shows nothing (a Hangul filler, a blank braille pattern: a well-known
+    "blank name"; :func:`engine.characters.shows_something`), where a card said "Rolled
+    by:" and nothing, and a roll could not be told from another's."""
+    name = user.display_name
+    return name if shows_something(name) else user.name
 
 
 def readable_by(guild: discord.Guild, member: discord.Member) -> frozenset[int]:

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.edge.ctx import speak_to
+from bot.edge.ctx import shown_name, speak_to
 from bot.flows.reply import AnswerLostError, UserError
 from bot.render.lang import _
 from bot.render.messages import (
@@ -83,7 +83,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user and isinstance(error.value,
                                                                           discord.User):
-            return not_a_member(error.value.display_name)
+            return not_a_member(shown_name(error.value))
         return not_a_value(error.value)
     return None
 

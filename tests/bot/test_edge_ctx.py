@@ -1,4 +1,5 @@
-"""The edge's account of where a member can read (bot/edge/ctx.py ``readable_by``).
+"""The edge's account of who acts and where they can read (bot/edge/ctx.py ``shown_name``,
+``readable_by``).
 
 `/stats scope:server` counts others' rolls only in the channels and threads the member
 can read, so that no total tells them of a roll made where they cannot see it (a
@@ -13,7 +14,7 @@ from typing import Any
 import discord
 from discord.state import ConnectionState
 
-from bot.edge.ctx import readable_by
+from bot.edge.ctx import readable_by, shown_name
 
 GUILD, PLAYER, INVITED, MODERATOR = 1000, 2000, 2001, 2002
 HALL, SCREEN, CATEGORY = 1, 2, 3
@@ -63,12 +64,25 @@ def _guild() -> discord.Guild:
     return discord.Guild(data=data, state=state)
 
 
-def _member(guild: discord.Guild, member_id: int, *roles: int) -> discord.Member:
+def _member(
+    guild: discord.Guild, member_id: int, *roles: int, nick: str | None = None
+) -> discord.Member:
     data: Any = {"user": {"id": str(member_id), "username": str(member_id),
                           "discriminator": "0", "avatar": None},
                  "roles": [str(role) for role in roles], "joined_at": None,
-                 "deaf": False, "mute": False, "flags": 0}
+                 "deaf": False, "mute": False, "flags": 0, "nick": nick}
     return discord.Member(data=data, guild=guild, state=guild._state)
+
+
+def test_a_member_whose_name_shows_nothing_is_named_by_their_username() -> None:
+    """A display name of Hangul fillers or a blank braille pattern (a well-known "blank
+    name") shows nothing on a card: the member is named by their username instead, so the
+    table sees who rolled; any name that shows something is kept as it is."""
+    guild = _guild()
+    for blank in ("\u3164", "\u2800\u2800", "\u115f\u1160", "\u200b"):
+        assert shown_name(_member(guild, PLAYER, nick=blank)) == str(PLAYER)
+    assert shown_name(_member(guild, PLAYER, nick="Mara ✨")) == "Mara ✨"
+    assert shown_name(_member(guild, PLAYER)) == str(PLAYER)
 
 
 def test_a_player_reads_the_channels_they_may_view_and_their_public_threads() -> None:
