@@ -576,9 +576,11 @@ _REMEDIES: Final[dict[AdjustmentKind, str]] = {
         "That penalty comes from trying {label} again after failing: a success clears it, "
         "and so does the Storyteller's `/scene end`; another action deserves another label."
     ),
+    # RULES.md §1: a dramatic failure weighs on the task's next roll, whether it came on
+    # this attempt's last roll or ended the last attempt; a scene's end does not clear it.
     AdjustmentKind.EXTENDED_PENALTY: N_(
-        "The last attempt at {label} ended on a dramatic failure; the Storyteller's "
-        "`/scene end` clears it."
+        "A dramatic failure at {label} weighs on its next roll only: the roll after that has "
+        "the whole pool again."
     ),
 }
 
