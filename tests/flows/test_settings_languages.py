@@ -100,14 +100,22 @@ async def test_the_server_language_needs_manage_server_and_channels_keep_their_o
 async def test_only_the_language_has_a_server_value_said_in_the_members_language(
     table: Table,
 ) -> None:
+    """The scope is named as the member's client shows its choices, in the same language
+    as the answer (``canal``, ``servidor``), where the Portuguese and Spanish answers told
+    them to leave scope at ``channel``, a choice their list does not show."""
     table.speak("pt-BR")
     said = await table.run(config.set_option(
         table.deps, admin(table), "dice_order", "sorted", "server"))
     assert said.answer.ephemeral
     assert said.answer.text == (
         "Só o idioma tem um valor para o servidor todo em /config definir (as regras têm"
-        " /config regras scope:server): deixe scope em channel para esta configuração."
+        " /config regras scope:servidor): deixe scope em canal para esta configuração."
     )
+    table.speak("es-ES")
+    spanish = await table.run(config.set_option(
+        table.deps, admin(table), "dice_order", "sorted", "server"))
+    assert spanish.answer.text.endswith(
+        "/config reglas scope:servidor): deja scope en canal para este ajuste.")
     stored = await table.store.read(lambda tx: tx.settings.config(GUILD, CHANNEL))
     assert stored.dice_order.value == "rolled"
 
