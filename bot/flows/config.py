@@ -154,7 +154,7 @@ def parse_option(option: ChannelOption, text: str) -> OptionValue:
 async def show(deps: Deps, ctx: Ctx) -> Reply:
     """The settings in force in this channel."""
     config = await deps.store.read(ctx.config)
-    return say(config_shown(config))
+    return say(config_shown(config, ctx.guild_locale))
 
 
 async def ruleset(deps: Deps, ctx: Ctx, chosen: str, scope: str = "channel") -> Reply:

@@ -10,7 +10,7 @@ from typing import Any, Final
 import discord
 
 from bot.render.buttons import will_pool_text
-from bot.render.lang import LANGUAGE_NAMES, N_, _, n_, p_, trait_language
+from bot.render.lang import LANGUAGE_NAMES, N_, _, language_of, n_, p_, trait_language
 from bot.render.rolls import NAME_LIMIT, RULESET_NAMES, played_by
 from bot.render.text import OUTCOME_WORDS, message_link, safe, trait
 from engine.characters import MAX_NAME
@@ -281,8 +281,9 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def config_shown(config: ChannelConfig) -> str:
-    """`/config show`: every setting in force in the channel."""
+def config_shown(config: ChannelConfig, guild_locale: str | None = None) -> str:
+    """`/config show`: every setting in force in the channel; with no language set, the
+    one the table hears from the server's Discord locale (``guild_locale``)."""
     role = (f"<@&{config.storyteller_role_id}>" if config.storyteller_role_id
             else _("not set"))
     copies = (f"<#{config.storyteller_channel_id}>" if config.storyteller_channel_id
@@ -297,7 +298,7 @@ def config_shown(config: ChannelConfig) -> str:
         _("**Compact roll cards:** {value}", value=_value(config.compact)),
         _("**Plain messages (no embeds):** {value}", value=_value(config.plain)),
         _("**Fistful initiative pool:** {value}", value=_trait_names(config.initiative_pool)),
-        _("**Language:** {value}", value=language_name(config.language)),
+        _("**Language:** {value}", value=language_heard(config.language, guild_locale)),
         _("**Storyteller role:** {role} (and anyone with Manage Channels)", role=role),
         _("**Secret roll copies:** {channel}", channel=copies),
     ]
@@ -334,6 +335,20 @@ def language_name(language: Language | None) -> str:
     if language is None:
         return _("the server's language on Discord")
     return _(LANGUAGE_NAMES[language])
+
+
+def language_heard(setting: Language | None, guild_locale: str | None) -> str:
+    """The language setting in force as /config show tells it: unset, which language the
+    table hears (:func:`bot.render.lang.public_voice`), where it said "the server's
+    language on Discord" of a server whose Discord language the bot does not speak, and
+    the table heard English."""
+    if setting is not None:
+        return language_name(setting)
+    heard = language_of(guild_locale)
+    if heard is None:
+        return _("English (the server's language on Discord is not one the bot speaks)")
+    return _("{language} (the server's language on Discord)",
+             language=_(LANGUAGE_NAMES[heard]))
 
 
 def server_language_changed(change: Change[Language | None]) -> str:

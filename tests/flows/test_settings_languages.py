@@ -145,14 +145,25 @@ async def test_the_initiative_pool_names_its_traits_in_the_tables_language(
 
 
 async def test_the_servers_discord_locale_is_used_when_nothing_is_set(table: Table) -> None:
+    """With no language set, the table hears the server's language on Discord when the bot
+    speaks it, else English; /config show says which, where it said "the server's language
+    on Discord" of a German server whose table heard English."""
     table.speak("en-US", "pt-BR")
     public = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
     own = await table.run(config.show(table.deps, table.ctx(ALICE)))
     assert public.answer.text == "**Próximo turno.**"
-    assert "**Language:** the server's language on Discord" in own.answer.text
+    assert "**Language:** Português (Brasil) (the server's language on Discord)\n" in (
+        own.answer.text)
     table.speak("en-US", "de")  # no language of ours: English
     english = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
     assert english.answer.text == "**Next turn.**"
+    shown = await table.run(config.show(table.deps, table.ctx(ALICE)))
+    assert ("**Language:** English (the server's language on Discord is not one the bot"
+            " speaks)\n") in shown.answer.text
+    table.speak("es-ES", "de")
+    spanish = await table.run(config.show(table.deps, table.ctx(ALICE)))
+    assert ("**Idioma:** English (el idioma del servidor en Discord no es uno que hable el"
+            " bot)\n") in spanish.answer.text
 
 
 async def test_a_refusal_follows_the_members_client_the_table_its_setting(table: Table) -> None:
