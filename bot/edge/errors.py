@@ -34,6 +34,7 @@ from bot.render.messages import (
     APOLOGY,
     NO_DIRECT_MESSAGES,
     NOT_ALLOWED,
+    STALE_COMMAND,
     STORE_BUSY,
     STORE_CONTENDED,
     STORE_FAILED,
@@ -78,6 +79,8 @@ def user_message(error: BaseException) -> str | None:
         return missing_permissions(error.missing_permissions)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _(NO_DIRECT_MESSAGES)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return _(STALE_COMMAND)
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or _(NOT_ALLOWED)
     if isinstance(error, app_commands.TransformerError):

@@ -49,6 +49,12 @@ STORE_FAILED = N_(
 )
 
 NO_DIRECT_MESSAGES = N_("This works only in a server channel.")
+#: A command Discord's app still shows as it was before the bot's commands changed (a
+#: command gone, or options it no longer has): nothing was done.
+STALE_COMMAND = N_(
+    "That command has changed since your Discord app loaded it, so nothing was done: reload"
+    " Discord (Ctrl+R, or close and reopen the app) and try again."
+)
 NOT_ALLOWED = N_("You are not allowed to do this here.")
 NOT_STORYTELLER = N_(
     "Only the Storyteller can do this: a member with Manage Channels here, "

@@ -127,3 +127,15 @@ def test_a_member_option_naming_someone_who_left_the_server_says_so() -> None:
     other = app_commands.TransformerError(
         "7", discord.AppCommandOptionType.channel, MemberTransformer())
     assert user_message(other) == "“7” is not a valid value here."
+
+
+def test_a_command_discord_still_shows_as_it_was_says_to_reload_discord() -> None:
+    """A command gone since the member's Discord app loaded the commands, or sent with
+    options the command no longer has, is answered with what to do (reload Discord), not
+    with the apology for a fault of the bot's (and nothing is logged as an error)."""
+    for error in (app_commands.CommandNotFound("old", []),
+                  app_commands.CommandSignatureMismatch(Rolling.roll)):
+        message = user_message(error)
+        assert message is not None
+        assert message.startswith("That command has changed since your Discord app loaded it")
+        assert "reload Discord" in message
