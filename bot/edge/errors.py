@@ -128,6 +128,10 @@ def _store_fault(error: BaseException) -> str | None:
 
 async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     message = user_message(error)
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # the member's app is out of date, or the commands were never synced since they
+        # changed: whoever runs the bot may need to sync them
+        log.warning("Stale command in %s: %s", _describe(interaction), error)
     if message is None:
         kind = _store_fault(error)
         message = None if kind is None else _(kind)
