@@ -60,7 +60,8 @@ async def test_a_pool_that_is_not_trait_names_is_refused_saying_what_is_accepted
     table: Table, value: str
 ) -> None:
     said = await set_pool(table, value)
-    assert "initiative_pool" in said and "trait names such as Wits + Composure" in said
+    assert "is not a value for Fistful initiative pool" in said, "named as its choice shows"
+    assert "trait names such as Wits + Composure" in said
     assert await setting(table) == DEFAULT_INITIATIVE_POOL, "nothing changed"
 
 
