@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, Final, Literal
 
 from pydantic import Field, PrivateAttr, ValidationError
+from pydantic_core import ErrorDetails
 
 from engine.frozen import Frozen
 from engine.models import RollRequest, Ruleset, SheetNotes, SkillCategory, Term, TermSource
@@ -31,6 +32,7 @@ from engine.trait_names import LOCALISED
 
 __all__ = [
     "BEATS_PER_EXPERIENCE",
+    "BLANKS",
     "MAX_CHARACTERS",
     "MAX_CONDITIONS",
     "MAX_IMPORT_BYTES",
@@ -339,18 +341,37 @@ _TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
 _JOINERS: Final = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
+#: Characters Unicode counts as letters or symbols that show nothing, drawn as a blank
+#: (**Decision**): the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the blank
+#: braille pattern (U+2800), the usual way to type a name or a label that looks empty.
+#: They count as nothing to see (:func:`shows_something`), and text that must be read
+#: (:func:`visible_line`) refuses them as it refuses a zero-width space: beside letters
+#: they make text that looks like other text (``Bob`` and ``Bob`` with a filler).
+BLANKS: Final = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
+
 def shows_something(text: str) -> bool:
-    """Whether ``text`` holds some letter, digit, punctuation or symbol: not only spaces,
-    format characters (a zero-width space) or combining marks."""
-    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
+    """Whether ``text`` holds some letter, digit, punctuation or symbol that can be seen:
+    not only spaces, format characters (a zero-width space), combining marks or
+    :data:`BLANKS`. The one test of "something to see" (a sheet's text, a label)."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS for c in text)
 
 
 def visible_line(text: str) -> bool:
-    """Whether ``text`` is one line someone can read: no control characters (format
-    characters only as :data:`_JOINERS`), and something to see (:func:`shows_something`)."""
+    """Whether ``text`` is one line someone can read as it is kept: no control characters,
+    no format characters but :data:`_JOINERS` (a zero-width space, a direction mark or
+    override), no :data:`BLANKS`, and something to see (:func:`shows_something`). The one
+    test of "safe text": names, sheets' texts and labels."""
     return all(
-        unicodedata.category(c)[0] != "C" or c in _JOINERS for c in text
+        (unicodedata.category(c)[0] != "C" or c in _JOINERS) and c not in BLANKS for c in text
     ) and shows_something(text)
+
+
+def _is_trait_name(name: str) -> bool:
+    """Whether ``name`` can name a trait (:data:`_TRAIT_NAME`), with no :data:`BLANKS` in
+    it: a trait of Hangul fillers is a line of the sheet that names nothing (``Sword``
+    and a filler, a Sword no one can type again)."""
+    return _TRAIT_NAME.fullmatch(name) is not None and BLANKS.isdisjoint(name)
 
 
 def name_refusal(name: str) -> Refusal | None:
@@ -433,7 +454,7 @@ def set_traits(
     changes: list[TraitChange] = []
     for raw, value in values:
         name = " ".join(raw.split())
-        if len(name) > MAX_TRAIT_NAME or not _TRAIT_NAME.fullmatch(name):
+        if len(name) > MAX_TRAIT_NAME or not _is_trait_name(name):
             return Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=name[:80], max=MAX_TRAIT_NAME)
         key = fold(name)
         known = sheet._index.alias(key)
@@ -463,18 +484,22 @@ def set_traits(
     return _rebuilt(sheet, traits=tuple(traits)), tuple(changes)
 
 
-def _skill(sheet: Character, name: str) -> Trait | Refusal:
+def skill_named(sheet: Character, name: str) -> Trait | Refusal:
+    """The Skill ``name`` names as a pool would (another language's name, a unique prefix:
+    ``Bra`` is Brawl), or why not: a trait that is no Skill is refused by the sheet's own
+    name (render names it as the table's cards do), whichever of its names was typed."""
     found = _lookup(sheet, name)
     if isinstance(found, Refusal):
         return found
     if found.trait is None or found.trait.group is not TraitGroup.SKILL:
-        return Refusal.of(RefusalCode.SPECIALTY_NOT_SKILL, trait=found.name)
+        own = sheet._index.entries[found.key].name
+        return Refusal.of(RefusalCode.SPECIALTY_NOT_SKILL, trait=own)
     return found.trait
 
 
 def add_specialty(sheet: Character, skill: str, text: str) -> Character | Refusal:
     """A specialty on a Skill (or `v20` Ability), at most 30 on a sheet."""
-    trait = _skill(sheet, skill)
+    trait = skill_named(sheet, skill)
     if isinstance(trait, Refusal):
         return trait
     text = " ".join(text.split())
@@ -491,7 +516,7 @@ def add_specialty(sheet: Character, skill: str, text: str) -> Character | Refusa
 
 def remove_specialty(sheet: Character, skill: str, text: str) -> Character | Refusal:
     """Remove a specialty (its name matched as trait names are)."""
-    trait = _skill(sheet, skill)
+    trait = skill_named(sheet, skill)
     if isinstance(trait, Refusal):
         return trait
     kept = tuple(s for s in trait.specialties if fold(s) != fold(text))
@@ -587,15 +612,33 @@ def _read_sheet(data: bytes) -> Character | tuple[Refusal, ...]:
     try:
         sheet = Character.model_validate(raw)
     except ValidationError as error:
-        return tuple(
-            Refusal.of(RefusalCode.IMPORT_FIELD,
-                       field=".".join(str(part) for part in problem["loc"]) or "(file)",
-                       problem=problem["type"], detail=problem["msg"][:200])
-            for problem in error.errors()
-        )
+        return tuple(_field_problem(problem) for problem in error.errors())
     problems = sheet_problems(sheet)
     # The name as /character create keeps it: its spaces trimmed and single.
     return problems or sheet.model_copy(update={"name": " ".join(sheet.name.split())})
+
+
+#: The bound a field broke, by where pydantic's error context keeps it.
+_BOUNDS: Final = ("max_length", "min_length", "le", "ge", "lt", "gt")
+
+
+def _field_problem(problem: ErrorDetails) -> Refusal:
+    """One field of an import file that is not as a sheet has it: where (``traits.0.value``),
+    pydantic's kind of problem (render words the usual ones in the member's language), the
+    bound it broke or the choices it allows (``limit``, ``choices``), and pydantic's own
+    English sentence for the rest (``detail``)."""
+    context = problem.get("ctx", {})
+    limit = next((context[key] for key in _BOUNDS if key in context), None)
+    expected = re.findall(r"'([^']*)'", str(context.get("expected", "")))
+    params: dict[str, int | str] = {
+        "field": ".".join(str(part) for part in problem["loc"])[:100] or "(file)",
+        "problem": problem["type"], "detail": problem["msg"][:200],
+    }
+    if isinstance(limit, int):
+        params["limit"] = limit
+    if expected:
+        params["choices"] = names(expected)
+    return Refusal(code=RefusalCode.IMPORT_FIELD, params=params)
 
 
 def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
@@ -610,7 +653,7 @@ def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
         if key in seen:
             problems.append(Refusal.of(RefusalCode.TRAIT_DUPLICATE, name=trait.name))
         seen.add(key)
-        if not _TRAIT_NAME.fullmatch(trait.name):
+        if not _is_trait_name(trait.name):
             problems.append(Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name=trait.name,
                                        max=MAX_TRAIT_NAME))
         high = value_limit(sheet.template, trait.name)
@@ -710,9 +753,16 @@ def resolve(
     parts: Iterable[NamedPart], sheet: Character | None, *, spec: str | None = None
 ) -> Resolved | Refusal:
     """Numbers for a pool's names from ``sheet``: a typed number wins; a bare name is the
-    sheet's trait (unique prefix enough); ``spec`` must be a specialty of a named Skill."""
+    sheet's trait (unique prefix enough); ``spec`` must be a specialty of a named Skill.
+
+    **Decision**: a Skill of the sheet named with a typed number (``Brawl 3``, the dots
+    overridden for this roll) is still that Skill for ``spec``: its specialties apply, where
+    ``Dexterity + Brawl 3 spec:Boxing`` was refused as having no Skill of the sheet. Only
+    its exact name counts (a typed label is the player's own word, so no prefix), and its
+    dots are the typed number's: no untrained penalty, no Skill dots from the sheet."""
     terms: list[Term] = []
     skills: list[tuple[Trait, str]] = []
+    specialists: list[tuple[Trait, str]] = []  # whose specialties ``spec`` may name
     named = 0
     for part in parts:
         if part.value is not None:
@@ -721,6 +771,9 @@ def resolve(
             terms.append(Term.trusted(label=part.label, value=value, source=source))
             if part.label is not None and not part.negative:
                 named += part.value
+                own = None if sheet is None else sheet.trait(part.label)
+                if own is not None and own.group is TraitGroup.SKILL:
+                    specialists.append((own, part.label))
             continue
         if sheet is None:
             return Refusal.of(RefusalCode.CHARACTER_NONE, name=part.label or "")
@@ -734,9 +787,10 @@ def resolve(
             named += found.value
             if found.trait is not None and found.trait.group is TraitGroup.SKILL:
                 skills.append((found.trait, shown))
+                specialists.append((found.trait, shown))
     specialty = None
     if spec is not None:
-        specialty = _specialty(skills, spec)
+        specialty = _specialty(specialists, spec)
         if isinstance(specialty, Refusal):
             return specialty
     untrained = [(t, shown) for t, shown in skills if t.value == 0]

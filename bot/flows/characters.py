@@ -138,7 +138,7 @@ async def set_traits(
         config, record = find(tx, ctx, character, edit=True)
         answer = sheets.set_traits(record.sheet, pairs)
         if isinstance(answer, Refusal):
-            raise UserError(words.refused(answer))
+            raise UserError(words.refused(answer, _trait_language(ctx, config)))
         sheet, changes = answer
         _save(tx, record, sheet)
         return words.traits_changed(sheet, changes, _trait_language(ctx, config),
@@ -164,8 +164,9 @@ async def specialty(
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer, _trait_language(ctx, config)))
         _save(tx, record, answer)
-        shown = answer.trait(skill) or record.sheet.trait(skill)
-        return words.specialty_changed(answer, shown.name if shown else skill,
+        # The Skill as the sheet names it, however it was typed (``Bra``: Brawl).
+        shown = sheets.skill_named(record.sheet, skill)
+        return words.specialty_changed(answer, skill if isinstance(shown, Refusal) else shown.name,
                                        add or remove or "", _trait_language(ctx, config),
                                        added=add is not None)
 

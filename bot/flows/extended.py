@@ -63,6 +63,7 @@ from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
 from bot.store.rolls import OpenRoll, RollRepository
 from engine import will
+from engine.characters import visible_line
 from engine.constants import MAX_LABEL
 from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -113,8 +114,15 @@ def _checked(
     version: int | None = None,
     stale: str = wording.STALE,
 ) -> tuple[ActionRecord, ExtendedAction]:
-    """The action and its state, if this member may act on it now (at ``version``: a card)."""
-    if record is None or record.kind is not ActionKind.EXTENDED or record.guild_id != ctx.guild_id:
+    """The action and its state, if this member may act on it now (at ``version``: a card).
+
+    A card is posted in its action's channel: a key of another channel's action (a forged
+    custom_id) names none of this one, whoever is the Storyteller here."""
+    if (
+        record is None
+        or record.kind is not ActionKind.EXTENDED
+        or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id)
+    ):
         raise UserError(_(wording.GONE))
     action = _action(record)
     if record.owner_id != ctx.user_id and not storyteller:
@@ -250,8 +258,11 @@ def _card_edit(
 
 
 def _interval(value: str) -> Interval:
+    """The interval as typed: a number and a unit the card shows, so the unit is safe text
+    as a label is (:func:`engine.characters.visible_line`): ``3`` and a Hangul filler (a
+    letter to Unicode) read "every 3", a direction override turned the card around."""
     match = _INTERVAL.fullmatch(value)
-    if match is None or len(match["unit"]) > MAX_UNIT:
+    if match is None or len(match["unit"]) > MAX_UNIT or not visible_line(match["unit"]):
         raise UserError(wording.bad_interval(value))
     if int(match["amount"]) < 1:
         raise UserError(wording.zero_interval(value))
@@ -661,7 +672,8 @@ async def list_open(deps: Deps, ctx: Ctx) -> Reply:
 async def open_labels(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
     """Autocomplete: the labels containing ``typed`` of the channel's open extended actions
     the member may roll or decide (their own; every one for the Storyteller), so no
-    suggestion leads to a refusal."""
+    suggestion leads to a refusal: a label the `label` option refuses (one kept before it
+    refused a hidden character, bot.edge.transformers.LabelTransformer) is not offered."""
 
     config, found = await deps.store.read(lambda tx: _live_in_channel(tx, ctx))
     anyones = ctx.storyteller(config)
@@ -669,6 +681,7 @@ async def open_labels(deps: Deps, ctx: Ctx, typed: str) -> list[str]:
     return [
         record.label[:MAX_LABEL] for record in found
         if (anyones or record.owner_id == ctx.user_id) and key in label_key(record.label)
+        and visible_line(record.label)
     ][:MAX_SUGGESTIONS]
 
 
@@ -737,6 +750,8 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     if refused is not None or roll is None:
         raise UserError(_(REFUSALS[refused or PressRefusal.NOT_FOUND]))
     record = read.record
+    if record is not None and record.kind is not ActionKind.EXTENDED:
+        raise UserError(_(wording.GONE))  # a teamwork's or a contest's roll, by a forged id
     before = None if record is None else _action(record)
     if (
         record is None
@@ -793,7 +808,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
         raise UserError(str(conflict.reason)) from None
     config = read.config
     followup = (
-        beat_taken(beats) if beat
+        beat_taken(beats, on_sheet=changed.character_id is not None) if beat
         else None if pool is None
         else will_spent(pool)
     )

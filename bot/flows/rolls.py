@@ -193,7 +193,7 @@ def with_table_state(request: RollRequest, table: Table) -> RollRequest:
 def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollResult) -> None:
     """Inside the roll's write: the member's counters after this roll (the engine counts,
     the store keeps): successive attempts at a labelled action, `fistful` actions this turn
-    (its character's, ``table.acting``)."""
+    (its character's, ``table.acting``; an initiative roll is none)."""
     config = table.config
     failures = attempts.record(table.failures, result)
     if label and config.pressure and failures != table.failures:
@@ -201,7 +201,7 @@ def count_roll(tx: Tx, ctx: Ctx, table: Table, label: str | None, result: RollRe
             ctx.guild_id, ctx.channel_id, ctx.user_id, label, old=table.failures, new=failures,
             parent_id=ctx.parent_id,
         )
-    if result.request.ruleset is Ruleset.FISTFUL:
+    if actions.is_action(result.request):
         tx.attempts.save_turn_actions(
             ctx.guild_id, ctx.channel_id, ctx.user_id, table.acting,
             old=table.turn_actions, new=table.turn_actions + 1,
@@ -320,8 +320,10 @@ def resist_option(value: object) -> int | str | None:
     return text
 
 
-def _refuse(refusal: Refusal) -> UserError:
-    return UserError(cannot_roll(refusal_text(refusal)))
+def _refuse(refusal: Refusal, traits: str | None = None) -> UserError:
+    """A roll's refusal; the sheet's traits it names in ``traits`` (the table's trait
+    language, :func:`refusal_text`)."""
+    return UserError(cannot_roll(refusal_text(refusal, traits=traits)))
 
 
 def resisted(
@@ -329,9 +331,11 @@ def resisted(
     trait_text: str | None,
     target: ResistTarget | None,
     targets: tuple[CharacterRecord, ...],
+    language: str,
 ) -> RollRequest:
     """The request with the target's resistance trait subtracted (RULES.md §6, `cofd`);
-    refused when the trait, the target or its sheet is missing, or foreign to the ruleset."""
+    refused when the trait, the target or its sheet is missing, or foreign to the ruleset,
+    the trait named in ``language`` (the table's trait language, as its cards name it)."""
     if trait_text is None:
         raise _refuse(Refusal.of(RefusalCode.RESIST_TARGET_ALONE))
     if request.ruleset is not Ruleset.COFD:
@@ -341,7 +345,7 @@ def resisted(
     if isinstance(trait, Refusal):
         raise _refuse(trait)
     if target is None:
-        raise _refuse(Refusal.of(RefusalCode.RESIST_NO_TARGET, trait=trait))
+        raise _refuse(Refusal.of(RefusalCode.RESIST_NO_TARGET, trait=trait), language)
     if not targets:
         raise _refuse(
             Refusal.of(RefusalCode.RESIST_TARGET_NO_CHARACTER) if target.member_id is not None
@@ -353,7 +357,7 @@ def resisted(
     sheet = targets[0].sheet
     value = characters.resistance(sheet, trait)
     if isinstance(value, Refusal):
-        raise _refuse(value)
+        raise _refuse(value, language)
     return characters.with_resistance(request, trait, value, sheet.name)
 
 
@@ -412,7 +416,8 @@ class ByName:
         target = self.target
         if isinstance(resist, str) or target is not None:
             trait = resist if isinstance(resist, str) else None
-            request = resisted(request, trait, target, targets)
+            request = resisted(request, trait, target, targets,
+                               trait_language(ctx.public_voice(config)))
         return request, found
 
     def asked(self) -> Asked:
@@ -746,6 +751,18 @@ def _updated(
     return message, edits
 
 
+def _own_card(pressed: Pressed, user_id: int) -> None:
+    """Refuse a roll button's press on a roll made in an action (an extended action's, a
+    teamwork's, a contest's): its Spend Will and Take a Beat, if any, are its action's
+    buttons, which change the action with the roll. No message draws a plain roll's button
+    for such a roll, so only a forged custom_id gets here; acting on it would change the
+    roll and leave its action reading the roll as it was (raised as Conflict: nothing
+    written)."""
+    roll = pressed.roll
+    if roll is not None and roll.action_id is not None:
+        raise Conflict(pressed_refusal(roll, user_id) or PressRefusal.STALE)
+
+
 def spend_will_in(
     tx: Tx, ctx: Ctx, pressed: Pressed, faces: FaceSource
 ) -> tuple[RollRecord, WillPool | None]:
@@ -798,6 +815,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # Every read before the first write, in one statement (PostgreSQL holds the
         # writes back and sends them with COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
+        _own_card(pressed, ctx.user_id)
         changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
         if changed.label and changed.result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
@@ -828,6 +846,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # Every read before the first write, in one statement: the roll, and the Beats
         # (or the sheet) the Beat goes to (PostgreSQL holds the writes back until COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
+        _own_card(pressed, ctx.user_id)
         changed, beats = take_beat_in(tx, ctx, pressed)
         return config, changed, beats
 
@@ -840,7 +859,8 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     message, edits = _updated(ctx, changed, config)
     return Reply(
         message=message, update=True, edits=edits,
-        followups=((Message(content=beat_taken(beats)), True),),
+        followups=((Message(content=beat_taken(
+            beats, on_sheet=changed.character_id is not None)), True),),
     )
 
 

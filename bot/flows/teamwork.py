@@ -14,6 +14,13 @@ message; a helper's offers Spend Will and Take a Beat like any roll, and their
 effect reaches the card's bonus (:func:`engine.table.teamwork.revised`). The moves
 that end a teamwork (the primary's roll, cancelling) read the channel's open rolls with
 the action, and settle the helpers' messages whose buttons can no longer change anything.
+
+The primary's roll of a teamwork the primary labelled is an attempt at that action: it
+pays the successive-attempt penalty of the primary's earlier failures at the label and
+counts as one more (RULES.md §1, §2: same player, channel and label), as a roll or a
+contest of that label does, so a failed `/roll` and a teamwork at one door add up. A
+helper's roll attempts nothing of theirs, and a teamwork named after its primary by
+default names no action.
 """
 
 from __future__ import annotations
@@ -105,6 +112,15 @@ def _teamwork(record: ActionRecord | None) -> ActionRecord:
     return record
 
 
+def _here(record: ActionRecord | None, ctx: Ctx) -> ActionRecord | None:
+    """The action a card's button or the Help form names by its key, if it is this
+    channel's: its card is posted here, so a key of another channel's or server's action
+    (a forged custom_id) names no teamwork of this one, whoever is the Storyteller here."""
+    if record is None or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id):
+        return None
+    return record
+
+
 def _state(record: ActionRecord) -> TeamworkAction:
     """The one place a teamwork's saved state is parsed."""
     return record.state(TeamworkAction)
@@ -187,9 +203,9 @@ async def _gather(deps: Deps, ctx: Ctx, which: Which, *, ending: bool = False) -
         rolls = (RollRepository.channel_open_query(ctx.guild_id, ctx.channel_id) if ending
                  else RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id))
         if isinstance(which, int):
-            (config, character), now, record, open_rolls = tx.queries.three_with_rows(
+            (config, character), now, keyed, open_rolls = tx.queries.three_with_rows(
                 settings, standing, ActionRepository.get_query(which), rolls)
-            candidates: list[ActionRecord] = []
+            record, candidates = _here(keyed, ctx), []
         else:
             (config, character), now, open_rolls = tx.queries.with_rows(
                 settings, standing, rolls)
@@ -230,7 +246,8 @@ async def start(
     config = gathered.config
     request = asked_request(ask, ctx, gathered)
     try:
-        action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit)
+        action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit,
+                                 labelled=label is not None)
     except RuleError as error:
         raise UserError(cannot_start(refusal_text(error.refusal))) from error
     with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
@@ -338,14 +355,15 @@ async def _help(
             table = read_table(tx, ctx, table.config, None, _id(character), request=request,
                                ahead=ahead)
             result = roll_dice(with_table_state(request, table), deps.faces)
-            if result.refused:
-                raise UserError(cannot_help(refusal_text(result.refusal)))
+            if result.refused:  # said with the table's penalties that led there, as a roll's
+                raise UserError(cannot_help(refusal_text(result.refusal))
+                                + refusal_cause(result.request, None))
             after = teamwork.helped(action, ctx.user_id, ctx.user_name, result)
             version = tx.actions.update(record.id, record.version, after)
             if version is None:
                 raise Conflict(None)
             rolled, closed = _stored(tx, ctx, record, result, character=character, table=table,
-                                     ahead=ahead,
+                                     ahead=ahead, attempt=None,
                                      will_state=will_state_for(result, table.config))
             return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
@@ -370,12 +388,14 @@ def _still(tx: Tx, record: ActionRecord) -> None:
 
 def _stored(
     tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult, *,
-    character: CharacterRecord | None, table: Table, ahead: Ahead, will_state: WillState,
+    character: CharacterRecord | None, table: Table, ahead: Ahead, attempt: str | None,
+    will_state: WillState,
 ) -> tuple[RollRecord, list[RollRecord]]:
-    """Inside a helper's or the primary's write: the member's counters after the roll,
-    their open rolls here closed (as read ahead) and the roll stored under the teamwork's
-    label; the roll and the rolls closed."""
-    count_roll(tx, ctx, table, None, result)
+    """Inside a helper's or the primary's write: the member's counters after the roll (the
+    successive attempts at ``attempt``, the action the roll attempts: the primary's, when
+    the teamwork was labelled), their open rolls here closed (as read ahead) and the roll
+    stored under the teamwork's label; the roll and the rolls closed."""
+    count_roll(tx, ctx, table, attempt, result)
     return tx.rolls.close_and_insert(
         open_as_read=ahead.open,
         guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
@@ -383,6 +403,12 @@ def _stored(
         label=record.label, action_id=record.id, character_id=_id(character),
         character_name=None if character is None else character.name,
     )
+
+
+def _attempt(record: ActionRecord, action: TeamworkAction) -> str | None:
+    """The action the primary's roll attempts, for successive attempts: the teamwork's
+    label when the primary gave one (None: a default label names no action)."""
+    return record.label if action.labelled else None
 
 
 def _remember_roll(deps: Deps, roll_id: int) -> Callable[[Sent], Awaitable[None]]:
@@ -435,9 +461,11 @@ async def _roll(
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
             primary = teamwork.primary_request(action.teamwork)
-            # the counters as they stand (as read, checked)
-            table = read_table(tx, ctx, table.config, None, _id(character), request=primary,
-                               ahead=ahead)
+            # the counters as they stand (as read, checked; the failures at a labelled
+            # teamwork's action read here: a press knows its label only now)
+            attempt = _attempt(record, action)
+            table = read_table(tx, ctx, table.config, attempt, _id(character),
+                               request=primary, ahead=ahead)
             request = with_table_state(primary, table)
             result = roll_dice(request, deps.faces)
             if result.refused:
@@ -455,7 +483,7 @@ async def _roll(
                 raise Conflict(None)
             rolled, closed = _stored(
                 tx, ctx, record, result, character=character, table=table, ahead=ahead,
-                will_state=will_state_for(result, table.config),
+                attempt=attempt, will_state=will_state_for(result, table.config),
             )
             saved = record.saved(after, new_version, ActionStatus.CLOSED)
             return saved, after, rolled, closed
@@ -658,6 +686,10 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
         changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
         saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, changed.result)
+        attempt = _attempt(saved, after) if roll.roller_id == after.teamwork.primary_id else None
+        if attempt and changed.result.succeeded:
+            # Successive attempts reset when the action succeeds, Will included (as a roll's).
+            tx.attempts.reset(changed.guild_id, changed.channel_id, changed.roller_id, attempt)
         return changed, pool, saved, after
 
     try:
@@ -698,7 +730,8 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     message, edits = _helper_updated(ctx, changed, saved, after, state.config)
     return Reply(
         message=message, update=True, edits=edits,
-        followups=((Message(content=beat_taken(beats)), True),),
+        followups=((Message(content=beat_taken(
+            beats, on_sheet=changed.character_id is not None)), True),),
     )
 
 

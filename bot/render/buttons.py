@@ -122,8 +122,14 @@ def no_will(pool: WillPool) -> str:
     return _("You have no Will left to spend ({pool}).", pool=will_pool_text(pool))
 
 
-def beat_taken(beats: int) -> str:
-    """After Take a Beat, to the roller alone."""
+def beat_taken(beats: int, *, on_sheet: bool = False) -> str:
+    """After Take a Beat, to the roller alone: their Beats now (``on_sheet``: a character's,
+    which keeps fewer than :data:`~engine.characters.BEATS_PER_EXPERIENCE`, every five
+    turned into 1 Experience; so none left after a Beat is the one that made an Experience,
+    said as such rather than as Beats gone to 0)."""
+    if on_sheet and beats == 0:
+        return _("Beat taken: with it, 5 Beats became 1 Experience on the character's sheet "
+                 "(its Beats start again from 0).")
     return n_("Beat taken: you have {n} Beat.", "Beat taken: you have {n} Beats.", beats)
 
 

@@ -31,6 +31,18 @@ _LISTS: Final = frozenset({"options", "choices", "rulesets", "closest", "matches
 #: Parameters that are lists of a sheet's traits by the sheet's own names (English for a
 #: template's traits): shown in the table's language when the caller knows it.
 _TRAIT_LISTS: Final = frozenset({"closest", "matches"})
+#: Refusals naming one trait of a sheet by the sheet's own name (English for a template's
+#: trait), and which parameter: shown in the table's language when the caller knows it,
+#: as the table's cards name the trait; another language's name, as typed, stays as it is.
+#: (``RESIST_TRAIT``'s and ``TRAIT_UNKNOWN``'s names are as typed: they are not the sheet's.)
+_TRAIT_NAMED: Final[dict[RefusalCode, str]] = {
+    RefusalCode.SPECIALTY_EXISTS: "skill",
+    RefusalCode.SPECIALTY_MISSING: "skill",
+    RefusalCode.SPECIALTY_NOT_SKILL: "trait",
+    RefusalCode.TRAIT_VALUE_RANGE: "trait",
+    RefusalCode.RESIST_NOT_ON_SHEET: "trait",
+    RefusalCode.RESIST_NO_TARGET: "trait",
+}
 #: Characters Discord reads as markdown or mentions: named, never echoed.
 _MARKUP: Final = frozenset("*_`~|\\<>@")
 
@@ -226,6 +238,11 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.INIT_NAME_MENTION: N_(
         "a combatant's name cannot mention anyone (everyone, here, a member or a role)"
     ),
+    _C.INIT_NAME_INVISIBLE: N_(
+        "a combatant's name is one line of visible characters, and this one holds an"
+        " invisible character (such as a zero-width space, often from a paste) or one that"
+        " turns text around: type it again by hand"
+    ),
     _C.INIT_NAME_TAKEN: N_(
         "a combatant called {name} is already in the fight: pick another name"
     ),
@@ -266,12 +283,19 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
         "/character specialty"
     ),
     _C.TOO_MANY_SPECIALTIES: N_("a sheet holds at most {max} specialties"),
-    _C.SHEET_TEXT_INVALID: N_("write 1 to {max} characters on one line"),
+    _C.SHEET_TEXT_INVALID: N_(
+        "write 1 to {max} visible characters on one line, with no invisible character (such"
+        " as a zero-width space, often from a paste) or one that turns text around"
+    ),
     _C.CONDITION_EXISTS: N_("the sheet already has the Condition “{condition}”"),
     _C.CONDITION_MISSING: N_("the sheet has no Condition “{condition}” (it has: {conditions})"),
     _C.TOO_MANY_CONDITIONS: N_("a sheet holds at most {max} Conditions"),
     _C.CHARACTER_NAME_LENGTH: N_("a character's name has 1 to {max} characters"),
-    _C.CHARACTER_NAME_CONTROL: N_("a character's name is one line of visible characters"),
+    _C.CHARACTER_NAME_CONTROL: N_(
+        "a character's name is one line of visible characters, with no invisible character"
+        " (such as a zero-width space, often from a paste) or one that turns text around:"
+        " type it again by hand"
+    ),
     _C.WILL_ABOVE_MAXIMUM: N_("current Will {will} is above the Will maximum {maximum}"),
     _C.IMPORT_TOO_LARGE: N_("the file has {size} bytes: a sheet file is at most {max} bytes"),
     _C.IMPORT_NOT_JSON: N_(
@@ -391,11 +415,16 @@ def refusal_text(refusal: Refusal | None, *, traits: str | None = None) -> str:
 
     ``traits``: the table's trait language (:func:`bot.render.lang.trait_language` of its
     public voice), in which the traits a refusal offers (the closest names, a prefix's
-    matches) are named, as the table's cards name them, though the sentence is in the
-    member's voice; without it they are named as the sheet names them."""
+    matches) and the sheet's trait it is about (:data:`_TRAIT_NAMED`) are named, as the
+    table's cards name them, though the sentence is in the member's voice; without it
+    they are named as the sheet names them."""
     if refusal is None:
         return ""
-    words = _Words((key, _word(key, value, traits)) for key, value in refusal.params.items())
+    params = dict(refusal.params)
+    one = _TRAIT_NAMED.get(refusal.code)
+    if traits is not None and one is not None and one in params:
+        params[one] = localised(str(params[one]), traits)
+    words = _Words((key, _word(key, value, traits)) for key, value in params.items())
     if refusal.cause is not None:
         words["cause"] = refusal_text(refusal.cause, traits=traits)
     if refusal.code is _C.OPTION_NOT_IN_RULESET:
@@ -405,6 +434,51 @@ def refusal_text(refusal: Refusal | None, *, traits: str | None = None) -> str:
             words.setdefault(key, _MISSING)
         return n_("{options} does not apply to the {ruleset} ruleset",
                   "{options} do not apply to the {ruleset} ruleset", named, **words)
+    if refusal.code is _C.IMPORT_FIELD:
+        return _field_problem(str(refusal.params.get("problem", "")),
+                              refusal.params.get("limit"), words)
     template = _(_TEXTS[refusal.code]) if refusal.code in _TEXTS else "{code}"
     words.setdefault("code", str(refusal.code))
     return Formatter().vformat(template, (), words)
+
+
+#: The usual problems of an import file's field, by pydantic's kind of error
+#: (engine.characters' ``IMPORT_FIELD``), in the member's language: those of a bound
+#: (``limit``) and of a choice (``choices``) only with it; a length in :func:`_field_problem`.
+_FIELD_PROBLEMS: Final[dict[str, str]] = {
+    "missing": N_("{field} is missing: every sheet has it"),
+    "extra_forbidden": N_("{field} is not a field of a sheet: remove it"),
+    "string_type": N_("{field} must be text"),
+    "string_too_short": N_("{field} cannot be empty"),
+    "int_type": N_("{field} must be a whole number"),
+    "int_parsing": N_("{field} must be a whole number"),
+    "int_from_float": N_("{field} must be a whole number"),
+    "bool_type": N_("{field} must be true or false"),
+    "bool_parsing": N_("{field} must be true or false"),
+    "tuple_type": N_("{field} must be a list"),
+    "list_type": N_("{field} must be a list"),
+    "model_type": N_("{field} must be an object with named fields"),
+    "dict_type": N_("{field} must be an object with named fields"),
+    "enum": N_("{field} must be one of {choices}"),
+    "less_than_equal": N_("{field} must be at most {limit}"),
+    "greater_than_equal": N_("{field} must be at least {limit}"),
+    "less_than": N_("{field} must be less than {limit}"),
+}
+_NEEDS: Final = {"enum": "choices", "less_than_equal": "limit", "greater_than_equal": "limit",
+                 "less_than": "limit"}
+
+
+def _field_problem(kind: str, limit: object, words: _Words) -> str:
+    """An import file's field that is not as a sheet has it, in the member's language
+    where the kind of problem is a usual one; else in pydantic's own (English) words,
+    rather than none."""
+    words.setdefault("field", _MISSING)
+    if isinstance(limit, int) and kind == "string_too_long":
+        return n_("{field} must have at most {n} character",
+                  "{field} must have at most {n} characters", limit, **words)
+    if isinstance(limit, int) and kind == "too_long":
+        return n_("{field} must have at most {n} entry",
+                  "{field} must have at most {n} entries", limit, **words)
+    if kind in _FIELD_PROBLEMS and _NEEDS.get(kind, "field") in words:
+        return Formatter().vformat(_(_FIELD_PROBLEMS[kind]), (), words)
+    return Formatter().vformat(_(_TEXTS[_C.IMPORT_FIELD]), (), words)

@@ -269,14 +269,26 @@ class TeamworkAction(Frozen):
     primary: RollResult | None = None
     """The primary's roll, once made."""
     status: Status = Status.OPEN
+    labelled: bool = Field(default=False, exclude_if=lambda v: not v)
+    """The primary named the action (a ``label``): the primary's roll is an attempt at it,
+    so it pays and feeds successive attempts (RULES.md §1, §2), as a roll of that label
+    does. A teamwork named after its primary by default names no action (an unlabelled
+    roll counts no attempt either); so does one saved before this was kept."""
 
 
 def opened(
-    request: RollRequest, primary_id: int, primary_name: str, helper_limit: int | None = None
+    request: RollRequest,
+    primary_id: int,
+    primary_name: str,
+    helper_limit: int | None = None,
+    *,
+    labelled: bool = False,
 ) -> TeamworkAction:
-    """A new teamwork (refusals of :func:`start` raise :class:`RuleError`)."""
+    """A new teamwork (refusals of :func:`start` raise :class:`RuleError`); ``labelled``:
+    the primary named the action."""
     return TeamworkAction(
-        teamwork=start(request, primary_id, helper_limit), primary_name=primary_name
+        teamwork=start(request, primary_id, helper_limit), primary_name=primary_name,
+        labelled=labelled,
     )
 
 

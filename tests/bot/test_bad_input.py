@@ -43,6 +43,7 @@ from bot.flows.rolls import ResistTarget, build_request, resist_option, resisted
 from bot.render.messages import APOLOGY
 from bot.render.refusals import refusal_text
 from bot.render.rolls import roll_embed
+from bot.render.state import SETTING_NAMES
 from bot.render.state import SETTING_VALUES as SETTABLE
 from engine.faces import seeded_faces
 from engine.models import Again, RollRequest, Ruleset, SkillCategory, Term
@@ -194,7 +195,7 @@ def request_for(
         if isinstance(resist, str) or target is not None:
             trait = resist if isinstance(resist, str) else None
             request = resisted(request, trait, None if target is None else ResistTarget.of(target),
-                               ())
+                               (), "en")
     except UserError as error:
         return error
     return request
@@ -241,7 +242,7 @@ def test_any_config_value_is_accepted_by_the_store_or_refused_with_a_message(
     value = config_value(option, text)
 
     if isinstance(value, UserError):
-        assert option.value in str(value)
+        assert SETTING_NAMES[option] in str(value), "the refusal names the setting as shown"
         assert SETTABLE[option] in str(value), "the refusal says what is accepted"
     else:
         ChannelSettings.model_validate(

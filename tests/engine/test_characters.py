@@ -154,8 +154,11 @@ def test_will_maximum_and_health_go_up_to_30() -> None:
     assert sheet.will_max == 30 and sheet.value("health") == 30
 
 
-@pytest.mark.parametrize("name", ["<@123>", "a" * 33, "3rd", "Sword*", ""])
+@pytest.mark.parametrize("name", ["<@123>", "a" * 33, "3rd", "Sword*", "", "\u3164",
+                                  "Sword\u3164", "Gun \u115f\u1160"])
 def test_bad_trait_names_are_refused(name: str) -> None:
+    """A trait name is letters, digits, spaces, ' or -, starting with a letter; the Hangul
+    fillers, letters to Unicode that show nothing (engine.characters.BLANKS), are none."""
     answer = set_traits(new_sheet("A", Ruleset.COFD), [(name, 1)])
     assert isinstance(answer, Refusal) and answer.code is RefusalCode.TRAIT_NAME_INVALID
 
@@ -233,12 +236,15 @@ def test_character_names_are_1_to_64_characters_without_control_characters(
     ("Ali\u200bce", False),  # a zero-width space: "Alice" to the eye
     ("\u202eecilA", False),  # a bidirectional override reorders the reply
     ("Al\x07ice", False),
+    ("\u3164", False), ("\u2800", False), ("\u115f\u1160\uffa0", False),  # blanks alone
+    ("Alice\u3164", False),  # a Hangul filler (a letter to Unicode): "Alice " to the eye
 ])
 def test_names_conditions_and_specialties_are_one_visible_line_emoji_sequences_included(
     text: str, ok: bool
 ) -> None:
     """A name may hold the joiners that emoji sequences and some scripts need (format
-    characters), never control characters, another invisible character, or nothing else
+    characters), never control characters, another invisible character (the blanks
+    Unicode counts as letters among them: engine.characters.BLANKS), or nothing else
     visible; Conditions and specialties the same."""
     assert (name_refusal(text) is None) is ok
     assert isinstance(add_condition(new_sheet("A", Ruleset.COFD), text), Character) is ok
@@ -414,6 +420,24 @@ def test_a_named_specialty_applies_only_when_a_named_skill_has_it() -> None:
     assert wrong == Refusal.of(RefusalCode.SPECIALTY_UNKNOWN, specialty="Kicks",
                                skills="Brawl", specialties="Brawl: Boxing")
     assert refused("Dexterity + 2", sheet, spec="Boxing").code is RefusalCode.SPECIALTY_NO_SKILL
+
+
+def test_a_skill_of_the_sheet_with_a_typed_number_keeps_its_specialties() -> None:
+    """``Dexterity + Brawl 3 spec:Boxing``: the typed dots win, and Brawl is still the
+    sheet's Brawl, whose specialty applies (engine.characters.resolve's Decision), where
+    it was refused as a pool with no Skill of the sheet; by its exact name only (in any
+    language), and the typed dots make it neither untrained nor the sheet's Skill dots."""
+    sheet = add_specialty(sheet_with(("Brawl", 0)), "Brawl", "Boxing")
+    assert isinstance(sheet, Character)
+    found = resolved("Dexterity + Brawl 3", sheet, spec="box")
+    assert (found.specialty, found.untrained, found.skill_dots) == ("Brawl: Boxing", None, None)
+    assert found.attribute_and_skill == 1 + 3 + 1
+    assert resolved("Dex + Briga 2", sheet, spec="Boxing").specialty == "Briga: Boxing"
+    assert refused("Dexterity + Bra 3", sheet, spec="Boxing").code is (
+        RefusalCode.SPECIALTY_NO_SKILL)
+    assert refused("Dexterity + Brawl 3", sheet, spec="Kicks") == Refusal.of(
+        RefusalCode.SPECIALTY_UNKNOWN, specialty="Kicks", skills="Brawl",
+        specialties="Brawl: Boxing")
 
 
 def test_a_zero_dot_skill_makes_the_roll_untrained_with_the_larger_penalty_once() -> None:

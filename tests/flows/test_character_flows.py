@@ -80,6 +80,25 @@ async def test_a_25th_character_is_the_last(table: Table) -> None:
     assert "25 characters" in said.answer.text
 
 
+@pytest.mark.parametrize("text", ["Mara\u200b", "\u202earaM", "Mara\u3164"])
+async def test_a_name_or_condition_with_a_hidden_character_is_refused_saying_which(
+    table: Table, text: str
+) -> None:
+    """A name or a Condition pasted with a character that shows nothing (a zero-width
+    space, a Hangul filler) or turns text around is refused saying so and how to do it
+    right, where the refusal said only that a name is one line of visible characters
+    (which the member saw it was); nothing is stored."""
+    said = await table.run(characters.create(table.deps, table.ctx(), text))
+    assert said.answer.ephemeral
+    assert "no invisible character (such as a zero-width space" in said.answer.text
+    assert "type it again by hand" in said.answer.text
+    await create(table)
+    added = await table.run(characters.condition(table.deps, table.ctx(), add=text))
+    assert "no invisible character (such as a zero-width space" in added.answer.text
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None and record.sheet.name == "Mara" and record.sheet.conditions == ()
+
+
 async def test_a_name_with_mentions_is_kept_and_shown_escaped(table: Table) -> None:
     said = await table.run(characters.create(table.deps, table.ctx(), "@everyone <@123>"))
     assert "\\@everyone" in said.answer.text or "@\u200beveryone" in said.answer.text
@@ -237,6 +256,19 @@ async def test_a_specialty_on_an_attribute_is_refused(table: Table) -> None:
     await create(table)
     said = await table.run(characters.specialty(table.deps, table.ctx(), "Wits", add="Quick"))
     assert "Wits is not a Skill" in said.answer.text
+
+
+async def test_a_specialty_by_a_prefix_of_the_skill_confirms_the_skills_name(
+    table: Table,
+) -> None:
+    """The Skill of ``/character specialty`` is named as a pool names it, a unique prefix
+    enough (``Bra``: Brawl); the confirmation names the Skill, where it named the prefix
+    typed ("added to Bra") while a refusal of the same command said Brawl."""
+    await create(table)
+    said = await table.run(characters.specialty(table.deps, table.ctx(), "bra", add="Boxing"))
+    assert said.answer.text == "**Mara**: specialty “Boxing” added to Brawl."
+    said = await table.run(characters.specialty(table.deps, table.ctx(), "Bra", remove="boxing"))
+    assert said.answer.text == "**Mara**: specialty “boxing” removed from Brawl."
 
 
 async def test_use_switches_and_a_channel_pin_wins_in_its_channel(table: Table) -> None:

@@ -3,15 +3,16 @@ names typed in the table's language or in English, rolls by either."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from bot.flows import characters, rolls
-from engine.characters import new_sheet
+from engine.characters import exported, new_sheet
 from engine.models import Ruleset
 from engine.parser import parse_pool_names
-from tests.flows.conftest import Table
+from tests.flows.conftest import ALICE, CHANNEL, GUILD, Table
 
 #: English words of the card and its traits: none may show on a Portuguese or Spanish card.
 ENGLISH = (
@@ -99,6 +100,31 @@ async def test_a_refusal_speaks_the_members_language(
     assert "Nobody" in said.answer.text and "/character" not in said.answer.text
 
 
+@pytest.mark.parametrize(("locale", "typed", "refusal"), [
+    ("pt-BR", "Wits", "Raciocínio 11 está fora do intervalo: deve ser de 0 a 10"),
+    ("pt-BR", "Astucia", "Astucia 11 está fora do intervalo: deve ser de 0 a 10"),
+    ("es-ES", "wits", "Astucia 11 está fuera de rango"),
+    ("en-US", "Raciocínio", "Raciocínio 11 is out of range: it must be 0 to 10"),
+])
+async def test_a_value_out_of_range_names_the_trait_as_the_tables_cards_do(
+    table: Table, locale: str, typed: str, refusal: str
+) -> None:
+    """A trait set out of its range is refused naming the trait as the table's cards (and
+    the confirmation of a set) name it, where a Portuguese table read "Wits 11 está fora
+    do intervalo"; a name of another language than the table's is repeated as typed
+    (engine.characters.set_traits); nothing is changed."""
+    table.speak(locale, locale)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait=typed, value=11))
+    assert said.answer.ephemeral and refusal in said.answer.text, said.answer.text
+    said = await table.run(characters.set_traits(table.deps, table.ctx(),
+                                                 traits=f"Brawl 2, {typed} 11"))
+    assert said.answer.ephemeral and refusal in said.answer.text, said.answer.text
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None
+    assert (record.sheet.value("Wits"), record.sheet.value("Brawl")) == (1, 0), "unchanged"
+
+
 @pytest.mark.parametrize(("language", "abilities"), [
     ("pt-BR", "Habilidades: Prontidão 0"), ("es-ES", "Habilidades: Alerta 0")])
 async def test_a_v20_card_names_abilities_and_virtues_in_the_tables_language(
@@ -143,3 +169,78 @@ async def test_a_trait_refusal_offers_the_traits_as_the_tables_cards_name_them(
     assert said.answer.ephemeral and offered in said.answer.text, said.answer.text
     shown = await table.run(characters.show(table.deps, table.ctx()))
     assert "Boxe" not in shown.answer.text, "nothing was changed"
+
+
+@pytest.mark.parametrize(("locale", "skill", "exists", "missing", "not_skill"), [
+    ("pt-BR", "Brawl", "Briga já tem a especialização “Boxe”",
+     "Briga não tem a especialização “Judô” (tem: Boxe)",
+     "Raciocínio não é uma Perícia"),
+    ("pt-BR", "Briga", "Briga já tem a especialização “Boxe”",
+     "Briga não tem a especialização “Judô” (tem: Boxe)",
+     "Raciocínio não é uma Perícia"),
+    ("es-ES", "Bra", "Pelea ya tiene la especialidad «Boxe»",
+     "Pelea no tiene la especialidad «Judô» (tiene: Boxe)",
+     "Astucia no es una Habilidad"),
+    ("es-ES", "Briga", "Pelea ya tiene la especialidad «Boxe»",
+     "Pelea no tiene la especialidad «Judô» (tiene: Boxe)",
+     "Astucia no es una Habilidad"),
+])
+async def test_a_specialty_refusal_names_the_trait_as_the_tables_cards_do(
+    table: Table, locale: str, skill: str, exists: str, missing: str, not_skill: str
+) -> None:
+    """A specialty the Skill has already, one it lacks, and a specialty on a trait that is
+    no Skill are refused naming the trait as the table's cards name it (engine.trait_names'
+    Decision), whichever of its names was typed (English, a prefix, another language's),
+    where they named the sheet's English name (Brawl, Wits) at a Portuguese or Spanish
+    table; nothing is changed."""
+    table.speak(locale, locale)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    await table.run(characters.specialty(table.deps, table.ctx(), "Brawl", add="Boxe"))
+    said = await table.run(characters.specialty(table.deps, table.ctx(), skill, add="Boxe"))
+    assert said.answer.ephemeral and exists in said.answer.text, said.answer.text
+    said = await table.run(characters.specialty(table.deps, table.ctx(), skill, remove="Judô"))
+    assert said.answer.ephemeral and missing in said.answer.text, said.answer.text
+    for wits in ("Wits", "Raciocínio", "Astucia"):
+        said = await table.run(characters.specialty(table.deps, table.ctx(), wits, add="Judô"))
+        assert said.answer.ephemeral and not_skill in said.answer.text, said.answer.text
+    assert not english_in(said.answer.text), said.answer.text
+    shown = await table.run(characters.show(table.deps, table.ctx()))
+    assert "Judô" not in shown.answer.text and shown.answer.text.count("Boxe") == 1
+
+
+@pytest.mark.parametrize(("locale", "lines"), [
+    ("pt-BR", ("- traits.0.value deve ser no máximo 30", "- will deve ser um número inteiro",
+               "- template deve ser um destes: cofd, v20, fistful",
+               "- traits.1.name deve ter no máximo 32 caracteres",
+               "- name está faltando: toda ficha tem esse campo",
+               "- color não é um campo de ficha: remova-o")),
+    ("es-ES", ("- traits.0.value debe ser como máximo 30", "- will debe ser un número entero",
+               "- template debe ser uno de estos: cofd, v20, fistful",
+               "- traits.1.name debe tener como máximo 32 caracteres",
+               "- falta name: toda hoja lo tiene",
+               "- color no es un campo de una hoja: quítalo")),
+    ("en-US", ("- traits.0.value must be at most 30", "- will must be a whole number",
+               "- template must be one of cofd, v20, fistful",
+               "- traits.1.name must have at most 32 characters",
+               "- name is missing: every sheet has it",
+               "- color is not a field of a sheet: remove it")),
+])
+async def test_an_import_files_field_problems_are_said_in_the_members_language(
+    table: Table, locale: str, lines: tuple[str, ...]
+) -> None:
+    """Each field of an import file that is not as a sheet has it (a value above its
+    bound, a word for a number, a template that does not exist, a name too long, a field
+    missing or unknown) is listed in the member's language, with the bound or the choices,
+    where the list gave pydantic's English sentences ("Input should be less than or equal
+    to 30") at a Portuguese or Spanish table; nothing is imported."""
+    table.speak(locale, locale)
+    data = json.loads(exported(new_sheet("Mara", Ruleset.COFD)))
+    data["traits"][0]["value"] = 99
+    data["traits"][1]["name"] = "x" * 40
+    data.update(will="lots", template="dnd", color="red")
+    del data["name"]
+    said = await table.run(characters.import_(table.deps, table.ctx(), json.dumps(data).encode()))
+    assert said.answer.ephemeral
+    assert all(line in said.answer.text.splitlines() for line in lines), said.answer.text
+    listed = await table.run(characters.list_(table.deps, table.ctx()))
+    assert "Mara" not in listed.answer.text, "nothing imported"

@@ -12,12 +12,13 @@ import pytest
 
 from bot.cogs.extended import Extended
 from bot.edge.ids import Kind, Press, parse
-from bot.flows import extended
+from bot.flows import extended, rolls, teamwork
 from bot.flows.reply import run
+from bot.flows.rolls import build_request
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.store import Tx
-from engine.models import Ruleset, Term
+from engine.models import Outcome, Ruleset, Term
 from engine.records import (
     ActionKind,
     ActionRecord,
@@ -25,6 +26,7 @@ from engine.records import (
     ChannelOption,
     PressRefusal,
     WillPool,
+    WillState,
 )
 from engine.table.extended import Choice, ExtendedAction, Status
 from tests.flows.conftest import (
@@ -222,6 +224,8 @@ async def test_roll_and_abandon_with_an_invisible_label_mean_the_only_open_actio
     ("kwargs", "words"),
     [
         ({"interval": "soon"}, wording.bad_interval("soon")),
+        ({"interval": "3 \u3164"}, "I could not read the interval"),  # a blank unit
+        ({"interval": "2 h\u202esruo"}, "I could not read the interval"),  # turned around
         ({"interval": "0 minutes"}, "must be more than zero"),
         ({"target": None}, "set the successes required"),
         ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
@@ -649,12 +653,61 @@ async def test_take_a_beat_makes_the_failure_dramatic_and_the_next_roll_carries(
     refused_with(await click(table, roll, TAKE_BEAT), REFUSALS[PressRefusal.BEAT_TAKEN])
 
 
+async def test_a_roll_refused_after_a_dramatic_failure_says_what_the_minus_two_is(
+    table: Table,
+) -> None:
+    """RULES.md §1: a dramatic failure gives the task's next roll -2 dice. A roll refused
+    with it (Will declared on a pool it leaves below 1 even with +3) says where the -2
+    comes from and that it weighs on that one roll, where it said the last attempt had
+    failed and the Storyteller's `/scene end` cleared it: the dramatic failure was this
+    attempt's, and a scene's end leaves it."""
+    said = await begin(table, dice(2, -4), target=3, max_rolls=4)  # a chance die
+    table.faces.add(1)
+    rolled = await click(table, said.answer, "Roll")
+    opened = await click(table, card_of(rolled), "Take a Condition")
+    await submit(table, opened.modals[0], "Shaken")
+    refused = await table.run(extended.roll(table.deps, table.ctx(), declare_will=True))
+    assert refused.answer.ephemeral
+    text = refused.answer.text
+    assert "-2 dice: dramatic failure on the last extended roll." in text
+    assert text.endswith("A dramatic failure at this action weighs on its next roll only: the "
+                         "roll after that has the whole pool again.")
+    assert "/scene end" not in text
+    assert (await stored(table)).state(ExtendedAction).state.rolls == 1
+
+
 async def test_only_the_owner_may_press_an_extended_rolls_buttons(table: Table) -> None:
     _, roll = await failed_once(table)
     refused_with(await click(table, roll, SPEND_WILL, STORYTELLER),
                  REFUSALS[PressRefusal.NOT_ROLLER])
     refused_with(await click(table, roll, TAKE_BEAT, BOB), REFUSALS[PressRefusal.NOT_ROLLER])
     assert (await stored(table)).version == 2
+
+
+async def test_a_plain_roll_button_forged_onto_an_extended_roll_changes_nothing(
+    table: Table,
+) -> None:
+    """An extended roll's Spend Will and Take a Beat are its card's own buttons
+    (``sb1:extroll``), which change the action with the roll. A plain roll's button
+    (``sb1:roll``) naming that roll, which no message draws, is refused as stale: no Will
+    spent, no die drawn, no Beat, the roll and the action as they were."""
+    await track_will(table, 3)
+    _, roll = await failed_once(table)
+    roll_id = press_of(roll, SPEND_WILL).key
+    before = await stored(table)
+    table.faces.add(9, 9, 9)
+    for action in ("will", "beat"):
+        said = await table.run(rolls.pressed(table.deps, table.ctx(), Press(Kind.ROLL, action,
+                                                                            roll_id)))
+        refused_with(said, REFUSALS[PressRefusal.STALE])
+    assert table.faces.left == 3, "no Will die drawn"
+    record = await table.store.read(lambda tx: tx.rolls.get(roll_id))
+    assert record is not None
+    assert (record.will_state, record.beat) == (WillState.OFFERED, False)
+    assert record.result.outcome is Outcome.FAILURE
+    assert await table.store.read(lambda tx: tx.will.get(GUILD, ALICE)) == WillPool(
+        guild_id=GUILD, user_id=ALICE, current=3, maximum=3)
+    assert (await stored(table)).version == before.version
 
 
 # --- /extended list, autocomplete, saved state ---------------------------------------------------
@@ -700,6 +753,15 @@ async def test_autocomplete_offers_the_open_labels_containing_what_was_typed(
     ]
 
 
+async def test_autocomplete_offers_no_label_the_label_option_would_refuse(table: Table) -> None:
+    """An action kept with a hidden character in its label (before the `label` option
+    refused one: LabelTransformer's Decision) is not offered, so no suggestion leads to a
+    refusal; its card's buttons still roll it."""
+    await begin(table, label="force the door")
+    await begin(table, label="door\u200b ajar")
+    assert await extended.open_labels(table.deps, table.ctx(), "door") == ["force the door"]
+
+
 async def test_autocomplete_offers_only_the_actions_the_member_may_roll(table: Table) -> None:
     """Another member's action would be refused: it is not offered (the Storyteller sees all)."""
     await begin(table, label="research the ritual")
@@ -741,6 +803,55 @@ async def test_a_forged_card_id_for_another_kind_of_action_is_gone(table: Table)
     press = Press(Kind.EXTENDED_CARD, Choice.ROLL.value, 1, 1)
     said = await table.run(extended.card_pressed(table.deps, table.ctx(message_id=901), press))
     refused_with(said, wording.GONE)
+
+
+async def test_a_key_of_another_channels_action_is_gone(table: Table) -> None:
+    """A card is posted in its action's channel: its buttons and Condition form pressed
+    with the key of another channel's action (a forged custom_id) name none of this one,
+    so a Storyteller of another channel rolls, decides and abandons nothing of it."""
+    said = await begin(table)
+    elsewhere = table.ctx(STORYTELLER, message_id=901, channel_id=CHANNEL + 1)
+    table.faces.add(8, 8, 8)
+    for label in ("Roll", "Abandon"):
+        press = press_of(said.answer, label)
+        refused_with(await table.run(extended.card_pressed(table.deps, elsewhere, press)),
+                     wording.GONE)
+    form = Press(Kind.CONDITION_FORM, "", 1, 1)
+    refused_with(await table.run(extended.condition_submitted(
+        table.deps, elsewhere, form, {wording.CONDITION_INPUT: "Shaken"})), wording.GONE)
+    assert table.faces.left == 3
+    record = await stored(table)
+    assert (record.version, record.status) == (1, ActionStatus.OPEN)
+
+
+async def test_a_forged_extended_roll_id_of_a_teamwork_roll_is_gone(table: Table) -> None:
+    """An extended roll's Spend Will (``sb1:extroll:will:<roll id>``) forged with the id of
+    the member's own teamwork roll is refused like a card id of another kind of action:
+    the action is not an extended one (it was read as one, and the member got the generic
+    apology). No Will is spent, no die drawn, the teamwork as it was."""
+    await track_will(table, 3)
+    tw = await table.run(teamwork.start(
+        table.deps, table.ctx(), lambda config: build_request(config.ruleset, dice(2)),
+        label="lift the car", helper_limit=None,
+    ))
+    action_id = press_of(tw.answer, "Roll").key
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    table.faces.add(2, 3)
+    rolled = await table.run(teamwork.card_pressed(
+        table.deps, table.ctx(message_id=record.message_id),
+        Press(Kind.TEAMWORK_CARD, "roll", action_id, record.version)))
+    roll_id = press_of(rolled.answer, SPEND_WILL).key
+    table.faces.add(9, 9, 9)
+    for action in ("will", "beat"):
+        said = await table.run(extended.roll_pressed(
+            table.deps, table.ctx(), Press(Kind.EXTENDED_ROLL, action, roll_id)))
+        refused_with(said, wording.GONE)
+    assert table.faces.left == 3
+    assert await table.store.read(lambda tx: tx.will.get(GUILD, ALICE)) == WillPool(
+        guild_id=GUILD, user_id=ALICE, current=3, maximum=3)
+    after = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert after is not None and after.version == record.version + 1  # rolled, nothing since
 
 
 async def test_a_label_cannot_make_the_list_link_somewhere_else(table: Table) -> None:

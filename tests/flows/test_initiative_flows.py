@@ -152,8 +152,7 @@ async def test_commands_run_the_fight_too(table: Table) -> None:
     await join(table, ALICE, 5, 5)
     await add(table, "Guards", 3, 9, 1, count=2)  # Guards 1: 12, Guards 2: 4
     said = await table.run(initiative.next_turn(table.deps, table.ctx(STORYTELLER)))
-    assert said.answer.text == "Round 1: **Guards 1** acts. New round: the Successive Action " \
-        "Penalty starts over and open rolls close."
+    assert said.answer.text == "Round 1: **Guards 1** acts. New round: open rolls close."
     said = await table.run(initiative.remove(table.deps, table.ctx(STORYTELLER), "guards 1"))
     assert "Leaves the fight: Guards 1." in said.answer.text and "**Alice** acts" in \
         said.answer.text
@@ -223,6 +222,10 @@ async def test_joining_without_a_pool_or_a_character_says_how_to_do_either(table
         ("x" * 65, None, 0, "1 to 64 characters"),
         ("@everyone", None, 0, "cannot mention anyone"),
         ("Boss <@123456789012345678>", None, 0, "cannot mention anyone"),
+        ("\u200b", None, 0, "one line of visible characters"),  # an empty line in the order
+        ("\u3164", 3, 0, "one line of visible characters"),  # a Hangul filler: a blank too
+        ("\u202eBoss", None, 0, "holds an invisible character"),  # the card turned around
+        ("Orc\u200b", None, 0, "type it again by hand"),  # "Orc" to the eye, another name
         ("Horde", 21, 0, "1 to 20 combatants, not 21"),
         ("Orc", None, 11, "-10 to 10, not 11"),
     ],
@@ -230,6 +233,9 @@ async def test_joining_without_a_pool_or_a_character_says_how_to_do_either(table
 async def test_bad_npcs_are_refused_and_nothing_changes(
     table: Table, name: str, count: int | None, modifier: int, words: str
 ) -> None:
+    """A typed NPC name is 1 to 64 characters of safe text, as a character's name
+    (engine.table.initiative.check_name): no mention, nothing that shows nothing or turns
+    the card around; a refusal rolls nothing and changes nothing."""
     await start(table)
     said = await add(table, name, 3, count=count, modifier=modifier)
     assert said.answer.ephemeral and words in said.answer.text

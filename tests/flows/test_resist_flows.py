@@ -286,3 +286,29 @@ async def test_the_resisting_trait_is_named_in_the_tables_language(
     said = await roll(table, "Strength + Brawl", resist="Composure", resist_target=MENTION_BOB)
     assert line in said.answer.text
     assert "Composure" not in said.answer.text
+
+
+@pytest.mark.parametrize(("locale", "typed", "no_target", "not_on_sheet"), [
+    ("pt-BR", "Composure", "resistir com Autocontrole precisa de resist_target",
+     "a ficha de Lucita não tem Autocontrole para resistir"),
+    ("pt-BR", "Autocontrole", "resistir com Autocontrole precisa de resist_target",
+     "a ficha de Lucita não tem Autocontrole para resistir"),
+    ("es-ES", "comp", "resistir con Compostura necesita resist_target",
+     "la hoja de Lucita no tiene Compostura con que resistir"),
+])
+async def test_a_resistance_refusal_names_the_trait_in_the_tables_language(
+    dice: Table, locale: str, typed: str, no_target: str, not_on_sheet: str
+) -> None:
+    """A named resist refused for want of a target, or because the target's sheet lacks
+    the trait (a v20 sheet has no Composure), names the trait as the table's cards name it
+    (engine.trait_names' Decision), whichever of its names was typed, where it named the
+    sheet's English name at a Portuguese or Spanish table; nothing is rolled."""
+    table = dice
+    await create(table, "Lucita", BOB, template=Ruleset.V20)
+    table.speak(locale, locale)
+    said = await roll(table, "5", resist=typed)
+    assert said.answer.ephemeral and no_target in said.answer.text, said.answer.text
+    said = await roll(table, "5", resist=typed, resist_target=MENTION_BOB)
+    assert said.answer.ephemeral and not_on_sheet in said.answer.text, said.answer.text
+    assert "Composure" not in said.answer.text
+    assert not await rolled(table) and table.faces.left == 7, "nothing rolled"

@@ -514,6 +514,28 @@ async def test_the_successive_action_penalty_counts_each_character_s_actions_apa
     assert "successive action" not in next_turn.answer.text
 
 
+async def test_a_fistful_initiative_roll_is_no_action_of_the_turn(table: Table) -> None:
+    """RULES.md §3, §7: a `/roll initiative` orders the turn's actions and is none of them
+    (as `/init join`'s roll is not): the first action after it takes no die off, and an
+    initiative roll after an action takes no die off either."""
+    await _in(table, Ruleset.FISTFUL)
+    initiative = lambda config: rolls.build_request(  # noqa: E731
+        config.ruleset, (Term(value=2),), initiative=True)
+    table.faces.add(6, 7)
+    first = await table.run(rolls.roll(table.deps, table.ctx(ALICE), initiative, label=None,
+                                       private=False))
+    action = await _fistful_roll(table, ALICE)
+    table.faces.add(6, 7)
+    again = await table.run(rolls.roll(table.deps, table.ctx(ALICE), initiative, label=None,
+                                       private=False))
+    second = await _fistful_roll(table, ALICE)
+
+    assert "2 successes" in first.answer.text
+    assert "successive action" not in action.answer.text, "the turn's first action"
+    assert "successive action" not in again.answer.text
+    assert SUCCESSIVE in second.answer.text, "the second action counts the first alone"
+
+
 async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(
     table: Table,
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -294,6 +295,29 @@ async def test_only_the_primary_or_the_storyteller_cancels(table: Table) -> None
     assert (await state(table, second)).status is Status.CANCELLED
 
 
+async def test_a_key_of_another_channels_teamwork_changes_nothing_of_it(table: Table) -> None:
+    """A card's buttons and the Help form name their teamwork by its key, and the card is
+    posted in the teamwork's channel: a key of another channel's or server's teamwork (a
+    forged custom_id) is answered as a teamwork this table does not know, so a
+    Storyteller of another server cancels nothing and a helper elsewhere adds no bonus."""
+    _, action_id = await begin(table)
+    before = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert before is not None
+    elsewhere = {"guild_id": GUILD + 1, "channel_id": CHANNEL + 1}
+    cancel = ids.Press(ids.Kind.TEAMWORK_CARD, "cancel", action_id, before.version)
+    cancelled = await table.run(teamwork.card_pressed(
+        table.deps, replace(table.ctx(STORYTELLER), **elsewhere), cancel))
+    helped = await table.run(teamwork.form_submitted(
+        table.deps, replace(table.ctx(BOB), channel_id=CHANNEL + 1),
+        ids.Press(ids.Kind.POOL_FORM, "help", action_id), {"pool": "3"}))
+    for said in (cancelled, helped):
+        assert said.answer.ephemeral
+        assert said.answer.text == "I no longer know this teamwork, so nothing was changed."
+        assert [s.kind for s in said.said] == ["respond"]
+    assert await table.store.read(lambda tx: tx.actions.get(action_id)) == before
+    assert table.faces.left == 0
+
+
 async def test_commands_find_the_teamwork_they_mean(table: Table) -> None:
     none = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
     assert "no open teamwork" in none.answer.text.lower()
@@ -438,6 +462,90 @@ async def test_fistful_helpers_and_primary_pay_the_successive_action_penalty(
     assert await table.store.read(
         lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE)
     ) == 1
+
+
+async def _failures(table: Table, user: int, label: str) -> int:
+    """The member's failures in a row at ``label`` in the channel."""
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, user, label=label, turn=False, will=False))
+    return standing.failures
+
+
+async def _fail_a_roll(table: Table, label: str) -> None:
+    table.faces.add(2, 2, 2)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label=label, private=False))
+
+
+async def test_a_labelled_teamwork_is_an_attempt_at_its_action(table: Table) -> None:
+    """RULES.md §1 successive attempts: a roll for the same action (same player, channel
+    and label) that failed gives the next attempt -1 die. The primary's roll of a teamwork
+    the primary labelled is such an attempt: it pays for an earlier failed roll of that
+    label, and its own failure counts for the next one (it was neither, so a teamwork
+    between two failed rolls at a door wiped the penalty's growth)."""
+    await _fail_a_roll(table, "Force the door")
+    _, action_id = await begin(table, 3)  # label "force the door"
+    table.faces.add(2, 2)
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert "-1 die: trying again after a failure" in said.answer.text
+    assert "= 2 dice" in said.answer.text
+    assert await _failures(table, ALICE, "force the door") == 2
+    table.faces.add(2)
+    again = await table.run(rolls.roll(table.deps, table.ctx(), ask(3), label="force the door",
+                                       private=False))
+    assert "-2 dice: trying again after a failure" in again.answer.text
+
+
+async def test_an_unlabelled_teamwork_and_its_helpers_attempt_nothing(table: Table) -> None:
+    """A teamwork named after its primary by default names no action, as an unlabelled roll
+    does; a helper's roll is no attempt of the helper's at the teamwork's action."""
+    _, action_id = await begin(table, 3, label=None)
+    record = await table.store.read(lambda tx: tx.actions.get(action_id))
+    assert record is not None
+    label = record.label  # Alice's action
+    table.faces.add(2, 2, 2)
+    await help_form(table, BOB, action_id, "3")
+    table.faces.add(2, 2, 2)
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert "Failure" in said.answer.text
+    assert await _failures(table, ALICE, label) == 0
+    assert await _failures(table, BOB, label) == 0
+    _, labelled = await begin(table, 3, label="lift the car")
+    table.faces.add(2, 2, 2)
+    await help_form(table, BOB, labelled, "3")
+    assert await _failures(table, BOB, "lift the car") == 0
+
+
+async def test_will_that_saves_a_labelled_teamwork_resets_its_attempts(table: Table) -> None:
+    """Successive attempts reset when the action succeeds, Will spent after the roll
+    included, as on a roll's own Spend Will."""
+    await _fail_a_roll(table, "force the door")
+    _, action_id = await begin(table, 3)
+    table.faces.add(2, 2)
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert await _failures(table, ALICE, "force the door") == 2
+    press = ids.Press(ids.Kind.HELPER_ROLL, "will", roll_id(said))
+    table.faces.add(9, 8, 2)
+    spent = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(), press))
+    assert "2 successes" in spent.answer.text
+    assert await _failures(table, ALICE, "force the door") == 0
+
+
+async def test_a_help_refused_by_the_successive_action_penalty_says_how(table: Table) -> None:
+    """A helper's roll refused because of the table's state says which adjustments led
+    there and who can reset them, as the primary's and any roll's do: a `fistful` helper
+    who already acted this turn is told of the Successive Action Penalty, not only that
+    the pool is 0. Nothing is rolled, the card as it was."""
+    await use(table, "fistful")
+    _, action_id = await begin(table, 3)
+    await table.store.write(
+        lambda tx: tx.attempts.save_turn_actions(GUILD, CHANNEL, BOB, old=0, new=1))
+    refused = await help_form(table, BOB, action_id, "1")
+    assert refused.answer.ephemeral
+    assert refused.answer.text.startswith("That help cannot be rolled: ")
+    assert "How the pool got there: 1; -1 die: successive action this turn." in (
+        refused.answer.text)
+    assert "`/turn next`" in refused.answer.text
+    assert (await state(table, action_id)).teamwork.helpers == ()
 
 
 async def test_end_for_scene_ends_unfinished_teamwork_and_redraws_their_cards(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.flows import characters, will
+from bot.flows import characters, rolls, will
 from bot.flows.will import Member
 from bot.render.messages import NOT_STORYTELLER, WILL_NOT_TRACKED
 from bot.store import Tx
+from engine.parser import parse_pool_names
 from engine.records import ChannelOption, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Table
 
@@ -154,3 +155,28 @@ async def test_setting_another_maximum_than_the_sheet_s_says_what_works(table: T
     assert f"/will set max:{maximum} current:<n>" in said.answer.text
     done = await table.run(will.set_pool(table.deps, table.ctx(), maximum, 1))
     assert not done.answer.ephemeral, "the advice, followed, works"
+
+
+async def test_the_beat_that_makes_an_experience_says_so(table: Table) -> None:
+    """RULES.md §6: every 5 Beats become 1 Experience on the character. The fifth Beat's
+    answer says that it made an Experience, where it said "you have 0 Beats" as if the
+    Beats were lost; the next Beat counts from 0 again."""
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    answers = []
+    for _ in range(6):
+        table.faces.add(3, 4)  # Wits 1 + Composure 1: a failure
+        said = await table.run(rolls.roll(
+            table.deps, table.ctx(), rolls.ByName(parse_pool_names("Wits + Composure")),
+            label=None, private=False))
+        beat = said.answer.custom_ids[1]
+        assert ":beat:" in beat
+        taken = await table.run(rolls.take_beat_pressed(
+            table.deps, table.ctx(), int(beat.rsplit(":", 1)[1])))
+        answers.append(taken.of("followup")[0].message.content)
+    assert answers[3] == "Beat taken: you have 4 Beats."
+    assert answers[4] == ("Beat taken: with it, 5 Beats became 1 Experience on the "
+                          "character's sheet (its Beats start again from 0).")
+    assert answers[5] == "Beat taken: you have 1 Beat."
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None
+    assert (record.sheet.experience, record.sheet.beats) == (1, 1)
