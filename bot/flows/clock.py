@@ -44,9 +44,9 @@ async def _storyteller_read(deps: Deps, ctx: Ctx) -> tuple[ChannelConfig, tuple[
 
 
 async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
-    """End the scene: successive attempts and the turn count start over, open rolls close,
-    unfinished teamwork ends, contests still waiting for a resistance close and the
-    initiative tracker ends."""
+    """End the scene: successive attempts (`cofd`, `v20`) and the turn count (`fistful`)
+    start over, open rolls close, unfinished teamwork ends, contests still waiting for a
+    resistance close and the initiative tracker ends."""
     config, open_rolls = await _storyteller_read(deps, ctx)
     guild_id, channel_id = ctx.guild_id, ctx.channel_id
 
@@ -67,7 +67,7 @@ async def scene_end(deps: Deps, ctx: Ctx) -> Reply:
             contests, contest_edits = contest.end_for_scene(tx, found, config)
             trackers, tracker_edits = initiative.end_for_scene(tx, tracker, config)
             text = (
-                scene_ended(attempts, len(closed))
+                scene_ended(attempts, len(closed), config.ruleset)
                 + scene_teamwork_ended(teamworks)
                 + scene_contests_ended(contests)
                 + scene_initiative_ended(trackers)

@@ -427,20 +427,26 @@ def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
     )
 
 
-def scene_ended(attempts: int, closed: int) -> str:
-    """`/scene end`, with what it reset (what was untouched goes unsaid)."""
-    reset = n_("{n} action reset", "{n} actions reset", attempts)
+def scene_ended(attempts: int, closed: int, ruleset: Ruleset) -> str:
+    """`/scene end`, with what it reset (what was untouched goes unsaid): successive
+    attempts at a `cofd` or `v20` table, the Successive Action Penalty at a `fistful` one
+    (RULES.md §1–§3: each has only its own)."""
     rolls = n_("{n} open roll closed", "{n} open rolls closed", closed)
+    if ruleset is Ruleset.FISTFUL:
+        if closed:
+            return _("**The scene ends.** The Successive Action Penalty starts over, and"
+                     " {closed}.", closed=rolls)
+        return _("**The scene ends.** The Successive Action Penalty starts over.")
+    reset = n_("{n} action reset", "{n} actions reset", attempts)
     if attempts and closed:
-        return _("**The scene ends.** Successive attempts start over ({reset}), the turn count"
-                 " starts over, and {closed}.", reset=reset, closed=rolls)
+        return _("**The scene ends.** Successive attempts start over ({reset}), and {closed}.",
+                 reset=reset, closed=rolls)
     if attempts:
-        return _("**The scene ends.** Successive attempts start over ({reset}), the turn count"
-                 " starts over.", reset=reset)
+        return _("**The scene ends.** Successive attempts start over ({reset}).", reset=reset)
     if closed:
-        return _("**The scene ends.** Successive attempts start over, the turn count starts"
-                 " over, and {closed}.", closed=rolls)
-    return _("**The scene ends.** Successive attempts start over, the turn count starts over.")
+        return _("**The scene ends.** Successive attempts start over, and {closed}.",
+                 closed=rolls)
+    return _("**The scene ends.** Successive attempts start over.")
 
 
 def turn_advanced(closed: int, ruleset: Ruleset) -> str:

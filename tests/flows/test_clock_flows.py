@@ -117,6 +117,31 @@ async def test_next_turn_names_the_successive_action_penalty_only_where_it_is_a_
         assert said.answer.text == "**Next turn.** 1 open roll closed."
 
 
+async def test_scene_end_names_only_what_starts_over_at_the_table_s_ruleset(
+    table: Table,
+) -> None:
+    """RULES.md §1–§3: successive attempts are `cofd`'s and `v20`'s, the turn count (the
+    Successive Action Penalty) `fistful`'s; `/scene end` says only the one the table has."""
+    said: dict[Ruleset, str] = {}
+    for ruleset in (Ruleset.COFD, Ruleset.V20, Ruleset.FISTFUL):
+        def use(tx: Tx, ruleset: Ruleset = ruleset) -> None:
+            tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+        await table.store.write(use)
+        await _roll(table, 2, 3, label="climb")
+        scene = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
+        said[ruleset] = scene.answer.text
+
+    assert said == {
+        Ruleset.COFD: "**The scene ends.** Successive attempts start over (1 action reset),"
+        " and 1 open roll closed.",
+        Ruleset.V20: "**The scene ends.** Successive attempts start over (1 action reset),"
+        " and 1 open roll closed.",
+        Ruleset.FISTFUL: "**The scene ends.** The Successive Action Penalty starts over,"
+        " and 1 open roll closed.",
+    }
+
+
 async def test_only_the_storyteller_moves_the_turn(table: Table) -> None:
     said = await table.run(clock.turn_next(table.deps, table.ctx(BOB)))
     assert said.answer.text == NOT_STORYTELLER
@@ -196,8 +221,6 @@ async def test_a_clock_command_says_nothing_of_what_it_did_not_touch(table: Tabl
     turn = await table.run(clock.turn_next(table.deps, table.ctx(STORYTELLER)))
     night = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
 
-    assert scene.answer.text == (
-        "**The scene ends.** Successive attempts start over, the turn count starts over."
-    )
+    assert scene.answer.text == "**The scene ends.** Successive attempts start over."
     assert turn.answer.text == "**Next turn.**", "cofd has no Successive Action Penalty"
     assert night.answer.text == "**Night falls.** Every tracked Will pool is already full."

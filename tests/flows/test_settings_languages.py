@@ -175,10 +175,7 @@ async def test_a_refusal_follows_the_members_client_the_table_its_setting(table:
     assert refused.answer.text.startswith("Solo el Narrador puede hacer esto")
     done = await table.run(clock.scene_end(table.deps, table.ctx(STORYTELLER)))
     assert not done.answer.ephemeral
-    assert done.answer.text == (
-        "**A cena termina.** As tentativas sucessivas recomeçam, a contagem de turnos"
-        " recomeça."
-    )
+    assert done.answer.text == "**A cena termina.** As tentativas sucessivas recomeçam."
 
 
 def test_value_suggestions_speak_the_members_language() -> None:
@@ -225,10 +222,9 @@ async def test_settings_the_clock_and_the_history_speak_the_language(
 
 
 @pytest.mark.parametrize(("language", "ends"), [
-    ("pt-BR", "**A cena termina.** As tentativas sucessivas recomeçam (1 ação reiniciada),"
-              " a contagem de turnos recomeça."),
+    ("pt-BR", "**A cena termina.** As tentativas sucessivas recomeçam (1 ação reiniciada)."),
     ("es-ES", "**La escena termina.** Los intentos sucesivos empiezan de cero (1 acción"
-              " reiniciada), la cuenta de turnos empieza de cero."),
+              " reiniciada)."),
 ])
 async def test_the_scene_ends_in_the_tables_language(
     table: Table, language: str, ends: str
