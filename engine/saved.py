@@ -18,9 +18,11 @@ from typing import Any, Final, Literal, Self
 from pydantic import Field, model_validator
 
 from engine.characters import fold, visible_line
+from engine.constants import MAX_POOL
 from engine.frozen import Frozen
 from engine.models import RollRequest
 from engine.parser import NamedPart
+from engine.refusals import Refusal, RefusalCode
 
 #: The most saved rolls one member keeps in one server.
 MAX_SAVED: Final = 50
@@ -103,6 +105,29 @@ class Asked(Frozen):
             else:
                 pieces.append(f"{'-' if part.negative else '+'} {body}")
         return " ".join(pieces)
+
+
+#: The options that take dice away by the table's ruleset or a sheet (RULES.md §6).
+_LOWERING: Final = frozenset({"resist", "resist_target", "untrained"})
+
+
+def never_rolls(asked: Asked) -> Refusal | None:
+    """Why ``asked`` is refused at every table, whatever its ruleset and sheets: the
+    refusal ``/roll`` gives it (its typed numbers add up to more than ``MAX_POOL`` dice);
+    None when some table may roll it.
+
+    **Decision**: only what the words alone settle. A pool that names a trait, or whose
+    options take dice away (``resist``, ``untrained``), is sized by the sheet and the
+    ruleset of the moment, so it waits until it rolls. A table's passing penalties (a
+    successive attempt, an extended action's -2) and ``/saved roll``'s ``modifier`` do not
+    count: a roll is saved to be rolled again as it is, and ``/roll`` refuses the same pool.
+    """
+    if any(part.value is None for part in asked.parts) or _LOWERING & asked.options.keys():
+        return None
+    dice = sum(-(part.value or 0) if part.negative else part.value or 0 for part in asked.parts)
+    if dice > MAX_POOL:
+        return Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=dice, max=MAX_POOL)
+    return None
 
 
 class SavedRoll(Frozen):

@@ -17,8 +17,9 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Reply, UserError, say
 from bot.flows.rolls import ByName, Gathered, read_targets, roll_gathered
-from bot.render.buttons import press_refused
+from bot.render.buttons import cannot_roll, press_refused
 from bot.render.lang import _
+from bot.render.refusals import refusal_text
 from bot.render.saved import (
     NAME_FIELD,
     NOT_ASKED,
@@ -34,7 +35,7 @@ from engine.characters import fold
 from engine.offers import pressed_refusal
 from engine.parser import NamedPart
 from engine.records import PressRefusal
-from engine.saved import Asked, SavedRoll, name_key, save_refusal
+from engine.saved import Asked, SavedRoll, name_key, never_rolls, save_refusal
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_SUGGESTIONS = 25
@@ -69,8 +70,12 @@ async def add(
     replace: bool = False,
 ) -> Reply:
     """`/saved add`: save a pool (trait names kept as names) with its options and label.
-    Nothing is resolved or rolled now: the sheet and the ruleset are read when it rolls."""
+    Nothing is resolved or rolled now: the sheet and the ruleset are read when it rolls;
+    a pool no table could roll is refused as `/roll` refuses it, and nothing is saved."""
     asked = Asked.of(parts, options, spec)
+    refused = never_rolls(asked)
+    if refused is not None:
+        raise UserError(cannot_roll(refusal_text(refused)))
     saved, replaced = await deps.store.write(
         lambda tx: _save(tx, ctx, name, asked, label, replace=replace))
     return say(saved_done(saved, replaced=replaced))

@@ -7,6 +7,7 @@ import pytest
 
 from engine.models import Again, SkillCategory
 from engine.parser import parse_pool_names
+from engine.refusals import Refusal, RefusalCode
 from engine.saved import (
     MAX_NAME,
     MAX_SAVED,
@@ -14,6 +15,7 @@ from engine.saved import (
     SaveRefusal,
     clean_name,
     name_key,
+    never_rolls,
     save_refusal,
 )
 
@@ -180,3 +182,28 @@ def test_a_bad_name_is_refused_before_whether_it_is_taken_or_the_member_is_full(
                             replace=False) is SaveRefusal.NAME_EMPTY
         assert save_refusal("x" * (MAX_NAME + 1), taken=taken, count=MAX_SAVED,
                             replace=True) is SaveRefusal.NAME_TOO_LONG
+
+
+# --- a roll no table can make ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "options", "dice"), [
+    ("60 + 60", {}, 120),
+    ("Strength 60 + 41", {"rote": True}, 101),
+    ("60 + 60 - 19", {}, 101),
+    ("100", {}, None),
+    ("60 + 60 - 20", {}, None),
+    ("Strength + 60 + 60", {}, None),
+    ("60 + 60", {"resist": 30}, None),
+    ("60 + 60", {"resist_target": "Bob"}, None),
+    ("60 + 60", {"untrained": SkillCategory.MENTAL}, None),
+])
+def test_a_pool_whose_typed_numbers_exceed_the_cap_never_rolls(
+    text: str, options: dict[str, object], dice: int | None
+) -> None:
+    """The typed numbers, those taken away counted, over MAX_POOL: refused as /roll
+    refuses it at any table; a trait named or an option that takes dice away leaves the
+    size to the sheet and the ruleset when it rolls (never_rolls' Decision)."""
+    expected = None if dice is None else Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=dice,
+                                                    max=100)
+    assert never_rolls(asked(text, **options)) == expected

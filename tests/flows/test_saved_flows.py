@@ -197,6 +197,28 @@ async def test_a_name_holding_an_invisible_character_is_refused_by_add_and_the_f
     assert kept is not None and kept.asked.pool_text() == "5"
 
 
+async def test_a_pool_no_table_can_roll_is_refused_when_saved_as_roll_refuses_it(
+    table: Table,
+) -> None:
+    """A saved pool whose typed numbers add up to more than 100 dice can never roll, at
+    any table (engine.saved.never_rolls): /saved add refuses it with /roll's words and
+    saves nothing, where it was saved and every roll of it refused. What the sheet or the
+    ruleset sizes (a trait named, resist, untrained) is still saved, and checked when it
+    rolls; numbers taken away count (60 + 60 - 30 is 90 dice, saved)."""
+    said = await slash_roll(table, "60+60")
+    assert "a pool of 120 dice is too large" in said.answer.text
+    refused = await add(table, "big", "60+60")
+    assert refused.answer.ephemeral
+    assert refused.answer.text == said.answer.text
+    labelled = await add(table, "bigger", "Strength 60 + Brawl 41")
+    assert "a pool of 101 dice is too large" in labelled.answer.text
+    assert await count(table) == 0
+    assert "Saved" in (await add(table, "net", "60 + 60 - 30")).answer.text
+    assert "Saved" in (await add(table, "named", "Strength + 60 + 60")).answer.text
+    assert "Saved" in (await add(table, "resisted", "60 + 60", resist=30)).answer.text
+    assert await count(table) == 3
+
+
 async def test_saved_rolls_are_per_member(table: Table) -> None:
     await add(table, "Punch", "5")
     said = await table.run(saved.roll(table.deps, table.ctx(BOB), "Punch"))
