@@ -51,7 +51,7 @@ from bot.flows.rolls import (
     with_table_state,
 )
 from bot.flows.scene import close_open
-from bot.render.buttons import REFUSALS, beat_taken, no_beat, no_will, will_spent
+from bot.render.buttons import REFUSALS, beat_taken, no_beat, no_will_for_teamwork, will_spent
 from bot.render.buttons import cannot_spend_will as cannot_spend_will_text
 from bot.render.contest import DIFFICULTY_FIELD, POOL_FIELD, not_a_difficulty, pool_form
 from bot.render.lang import _, speaking
@@ -451,7 +451,8 @@ async def _roll(
             return _out_of_date(ctx, record, config, _(STALE_CARD))
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
-            raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
+            # before the dice: an empty pool rolls nothing
+            raise UserError(no_will_for_teamwork(table.pool))
         character = gathered.character  # Will declared is the primary's character's
 
         def write(
@@ -492,7 +493,8 @@ async def _roll(
             saved, after, rolled, closed = await deps.store.write(write)
         except Conflict as conflict:
             if conflict.reason is PressRefusal.NO_WILL and table.pool is not None:
-                raise UserError(no_will(table.pool.model_copy(update={"current": 0}))) from None
+                empty = table.pool.model_copy(update={"current": 0})
+                raise UserError(no_will_for_teamwork(empty)) from None
             raise
         pressed = ctx.message_id if version is not None else None
         with speaking(ctx.public_voice(config)):

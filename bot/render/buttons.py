@@ -118,8 +118,17 @@ def will_spent(pool: WillPool) -> str:
 
 
 def no_will(pool: WillPool) -> str:
-    """Will declared with an empty tracked pool."""
-    return _("You have no Will left to spend ({pool}).", pool=will_pool_text(pool))
+    """Will declared (``will:True``) with an empty tracked pool: roll without it, or rest."""
+    return _("You have no Will left to spend ({pool}): roll without will:True, or rest "
+             "(/will rest) to regain some.", pool=will_pool_text(pool))
+
+
+def no_will_for_teamwork(pool: WillPool) -> str:
+    """The primary's teamwork roll, started with Will, with an empty tracked pool: its Will
+    is part of the teamwork, so the way on is to regain some."""
+    return _("You have no Will left to spend ({pool}), and this teamwork roll was started "
+             "with Will: rest (/will rest) to regain some, then roll it.",
+             pool=will_pool_text(pool))
 
 
 def beat_taken(beats: int, *, on_sheet: bool = False) -> str:

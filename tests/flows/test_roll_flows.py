@@ -235,13 +235,16 @@ async def test_someone_elses_roll_button_changes_nothing(table: Table) -> None:
 
 
 async def test_declared_will_with_an_empty_pool_rolls_nothing(table: Table) -> None:
+    """Will declared with an empty pool rolls nothing, and says the two ways on: roll
+    without will:True, or rest (as the Spend Will button's refusal says to rest)."""
     await table.store.write(
         lambda tx: tx.will.save(None, WillPool(guild_id=GUILD, user_id=ALICE, current=0, maximum=3))
     )
     said = await table.run(rolls.roll(table.deps, table.ctx(), ask(2, will=True), label=None,
                                       private=False))
     assert said.answer.ephemeral
-    assert "no Will left" in (said.answer.message.content or "")
+    assert said.answer.text == ("You have no Will left to spend (Will 0/3): roll without "
+                                "will:True, or rest (/will rest) to regain some.")
     history = await table.store.read(
         lambda tx: tx.rolls.history(GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True)
     )

@@ -194,6 +194,25 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     assert "nothing was changed" in late.of("followup")[0].text
 
 
+async def test_a_teamwork_started_with_will_and_no_will_left_says_to_rest(
+    table: Table,
+) -> None:
+    """The primary's Will is part of the teamwork they started with will:True, so an
+    empty pool is answered with the one way on, resting (/will rest), where it had no
+    remedy; not /roll's "roll without will:True", which the card cannot do. Nothing
+    rolls."""
+    _, action_id = await begin(table, 2, will=True)
+    await table.store.write(lambda tx: tx.will.save(
+        None, WillPool(guild_id=GUILD, user_id=ALICE, current=0, maximum=2)))
+    said = await press_card(table, ALICE, "roll", action_id)
+    assert said.answer.ephemeral
+    assert "You have no Will left to spend (Will 0/2)" in said.answer.text
+    assert "rest (/will rest) to regain some, then roll it" in said.answer.text
+    assert "without" not in said.answer.text
+    assert table.faces.left == 0
+    assert (await state(table, action_id)).status is Status.OPEN
+
+
 async def test_the_primary_s_failure_offers_spend_will_and_the_card_follows_it(
     table: Table,
 ) -> None:
