@@ -501,11 +501,12 @@ async def _roll_interval(
             character_id=action.character_id,
             character_name=action.character_name,
         )
-        if state.ruleset is Ruleset.FISTFUL:
-            tx.attempts.save_turn_actions(
-                ctx.guild_id, ctx.channel_id, owner, action.character_id,
-                old=taken, new=taken + 1,
-            )
+        if state.ruleset is Ruleset.FISTFUL and not tx.attempts.save_turn_actions(
+            ctx.guild_id, ctx.channel_id, owner, action.character_id, old=taken, new=taken + 1,
+        ):
+            # Another action of the character this turn was counted first: the write runs
+            # again, reading the count and drawing anew, so that every action counts.
+            raise Conflict(None)
         after = action.model_copy(
             update={
                 "state": step.state,
@@ -523,7 +524,7 @@ async def _roll_interval(
         return roll, after, new_version, closed
 
     try:
-        roll, after, new_version, closed = await deps.store.write(write)
+        roll, after, new_version, closed = await until_written(lambda: deps.store.write(write))
     except Conflict as conflict:
         raise UserError(str(conflict.reason)) from None
 

@@ -18,6 +18,7 @@ from bot.flows.rolls import build_request
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.store import Tx
+from bot.store.attempts import AttemptRepository
 from engine.models import Outcome, Ruleset, Term
 from engine.records import (
     ActionKind,
@@ -346,6 +347,37 @@ async def test_two_presses_at_once_roll_once(table: Table) -> None:
     assert answers[1].message.content == wording.STALE
     state = (await stored(table)).state(ExtendedAction).state
     assert (state.rolls, state.total) == (1, 1)
+
+
+async def test_a_fistful_roll_whose_turn_count_moved_meanwhile_counts_all_the_same(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES.md §3: every action of a turn counts towards the Successive Action Penalty.
+    The roll's write saves the count only if it is still as the write read it; when that
+    misses (another action of the character was counted first: PostgreSQL's exact re-run
+    answers so), the write runs again, reading the count anew, and draws anew (the first
+    draw, never shown nor stored, is dropped): the count is never lost."""
+    await use_ruleset(table, Ruleset.FISTFUL)
+    said = await begin(table, dice(3), target=10)
+    save = AttemptRepository.save_turn_actions
+    missed: list[int] = []
+
+    def miss_once(self: AttemptRepository, *args: Any, **kwargs: Any) -> bool:
+        if not missed:
+            missed.append(kwargs["old"])
+            return False
+        return save(self, *args, **kwargs)
+
+    monkeypatch.setattr(AttemptRepository, "save_turn_actions", miss_once)
+    table.faces.add(2, 3, 4, 8, 9, 2)  # the dropped draw, then the roll stored
+    rolled = await click(table, said.answer, "Roll")
+    assert missed == [0]
+    assert not rolled.answer.ephemeral
+    assert "+2 successes" in rolled.answer.text
+    assert table.faces.left == 0
+    taken = await table.store.read(lambda tx: tx.attempts.turn_actions(GUILD, CHANNEL, ALICE))
+    state = (await stored(table)).state(ExtendedAction).state
+    assert (taken, state.rolls, state.total) == (1, 1, 2)
 
 
 async def test_only_the_owner_or_the_storyteller_may_roll_or_decide(table: Table) -> None:
