@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import StorytellerBot
-from bot.edge.ctx import ctx_of, deps_of
+from bot.edge.ctx import bot_holds, ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
 from bot.flows import config
 from bot.flows.reply import run
@@ -97,6 +97,7 @@ class Config(commands.GroupCog, group_name="config"):
             role.id if role is not None else None,
             channel.id if channel is not None else None,
             clear,
+            bot_holds=bot_holds(channel) if channel is not None else None,
         )
         await run(flow, DiscordResponder(interaction))
 

@@ -84,6 +84,18 @@ def readable_by(guild: discord.Guild, member: discord.Member) -> frozenset[int]:
     return frozenset(seen | threads)
 
 
+def bot_holds(channel: discord.abc.GuildChannel) -> frozenset[str] | None:
+    """The names of the permissions the bot holds in ``channel`` (overwrites included), as
+    discord.py computes them from the server it caches, under each of their names
+    (``view_channel`` and ``read_messages``); None when it does not know its own member
+    there (then nothing is refused for it)."""
+    me = channel.guild.me
+    if me is None:
+        return None
+    held = channel.permissions_for(me)
+    return frozenset(name for name in discord.Permissions.VALID_FLAGS if getattr(held, name))
+
+
 def speak_to(interaction: discord.Interaction) -> None:
     """Answer the member in their client's language for the rest of this interaction
     (a flow draws public messages in the table's)."""

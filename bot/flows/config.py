@@ -23,6 +23,7 @@ from bot.render.messages import (
     EVERYONE_IS_NO_STORYTELLER,
     ONLY_LANGUAGE_SERVER_WIDE,
     STORYTELLER_NOTHING_GIVEN,
+    copies_unreachable,
     missing_permissions,
     not_a_choice,
     not_a_setting_value,
@@ -229,15 +230,21 @@ async def set_option(
 
 #: What `/config storyteller clear:` takes away: the role, the copies channel, or both.
 CLEARS = ("role", "copies", "both")
+#: What the bot needs in the copies channel to post a copy of a secret roll (an embed).
+COPIES_NEED = ("view_channel", "send_messages", "embed_links")
 
 
 async def storyteller(
     deps: Deps, ctx: Ctx, role_id: int | None, channel_id: int | None = None,
-    clear: str | None = None,
+    clear: str | None = None, *, bot_holds: frozenset[str] | None = None,
 ) -> Reply:
     """The Storyteller role, and where copies of secret rolls go (Manage Server); what is
     not given is kept, and ``clear`` takes the role, the copies channel or both away
-    (a copies channel deleted since would otherwise warn at every secret roll)."""
+    (a copies channel deleted since would otherwise warn at every secret roll).
+
+    ``bot_holds``: the permissions the bot holds in ``channel_id`` (None: not known). A
+    channel the bot may not post a copy in is refused now, nothing changed, where the
+    admin learned of it only from a roller told at a secret roll that the copy failed."""
     _manages_guild(ctx)
     if clear is not None and clear not in CLEARS:
         raise UserError(not_a_choice("clear", CLEARS))
@@ -250,6 +257,10 @@ async def storyteller(
         raise UserError(storyteller_contradiction("channel"))
     if role_id == ctx.guild_id:  # @everyone's id is the server's
         raise UserError(_(EVERYONE_IS_NO_STORYTELLER))
+    if channel_id is not None and bot_holds is not None:
+        lacking = [name for name in COPIES_NEED if name not in bot_holds]
+        if lacking:
+            raise UserError(copies_unreachable(channel_id, lacking))
 
     def write(tx: Tx) -> str:
         change, config = tx.settings.set_storyteller(

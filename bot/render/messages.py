@@ -7,10 +7,10 @@ one translates it there with ``_(CONSTANT)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.render.lang import N_, _
+from bot.render.lang import N_, _, n_
 from bot.render.text import safe
 
 APOLOGY = N_("Something went wrong on my side and nothing was changed. Please try again.")
@@ -75,6 +75,21 @@ def storyteller_contradiction(option: str) -> str:
     """`/config storyteller` setting a value and clearing it at once."""
     return _("{option}: and clear: contradict each other: give only one of them.",
              option=option)
+
+
+def copies_unreachable(channel_id: int, permissions: Sequence[str]) -> str:
+    """`/config storyteller channel:` naming a channel the bot may not post the copies of
+    secret rolls in (else it would show only at each secret roll, to the roller)."""
+    return n_("I cannot post the copies of secret rolls in <#{channel}>: I lack the"
+              " {permissions} permission there. Grant it to me in that channel's"
+              " permissions, or pick another channel; nothing was changed.",
+              "I cannot post the copies of secret rolls in <#{channel}>: I lack the"
+              " {permissions} permissions there. Grant them to me in that channel's"
+              " permissions, or pick another channel; nothing was changed.",
+              len(permissions), channel=channel_id,
+              permissions=", ".join(_permission_name(name) for name in permissions))
+
+
 WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<n>.")
 
 #: Discord's permissions the bot asks for, as members read them (any other is spelled
@@ -82,15 +97,19 @@ WILL_NOT_TRACKED = N_("Your Will is not tracked yet: set it with /will set max:<
 _PERMISSIONS: Final = {
     "manage_channels": N_("Manage Channels"),
     "manage_guild": N_("Manage Server"),
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
 }
+
+
+def _permission_name(name: str) -> str:
+    return _(_PERMISSIONS[name]) if name in _PERMISSIONS else name.replace("_", " ").title()
 
 
 def missing_permissions(permissions: Iterable[str]) -> str:
     """A member without the permission a command needs here."""
-    needed = ", ".join(
-        _(_PERMISSIONS[name]) if name in _PERMISSIONS else name.replace("_", " ").title()
-        for name in permissions
-    )
+    needed = ", ".join(_permission_name(name) for name in permissions)
     return _("You need the {permission} permission for this.", permission=needed)
 
 

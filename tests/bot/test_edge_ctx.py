@@ -1,5 +1,5 @@
 """The edge's account of who acts and where they can read (bot/edge/ctx.py ``shown_name``,
-``readable_by``).
+``readable_by``), and of what the bot itself may do in a channel (``bot_holds``).
 
 `/stats scope:server` counts others' rolls only in the channels and threads the member
 can read, so that no total tells them of a roll made where they cannot see it (a
@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord.state import ConnectionState
 
-from bot.edge.ctx import readable_by, shown_name
+from bot.edge.ctx import bot_holds, readable_by, shown_name
 
 GUILD, PLAYER, INVITED, MODERATOR = 1000, 2000, 2001, 2002
 HALL, SCREEN, CATEGORY = 1, 2, 3
@@ -105,3 +105,20 @@ def test_a_private_thread_is_read_by_who_manages_threads_there() -> None:
     assert readable_by(guild, _member(guild, MODERATOR, MODERATOR_ROLE)) == {
         HALL, HALL_THREAD, HALL_PRIVATE,
     }
+
+
+def test_the_bot_holds_what_the_servers_roles_and_the_channels_overwrites_give_it() -> None:
+    """`/config storyteller channel:` is refused where the bot may not post a copy: its
+    permissions there are the server's roles with the channel's overwrites, as Discord
+    computes them (a channel hidden from @everyone hides everything in it); unknown while
+    the bot does not know its own member."""
+    guild = _guild()
+    hall, screen = guild.get_channel(HALL), guild.get_channel(SCREEN)
+    assert hall is not None and screen is not None
+    guild._state.user = _member(guild, PLAYER)  # type: ignore[assignment]
+    assert bot_holds(hall) is None
+    guild._add_member(_member(guild, PLAYER))
+    held = bot_holds(hall)
+    assert held is not None
+    assert {"view_channel", "send_messages"} <= held and "embed_links" not in held
+    assert bot_holds(screen) == frozenset()

@@ -220,6 +220,35 @@ async def test_storyteller_with_nothing_or_a_contradiction_is_refused(table: Tab
     assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (77, COPIES)
 
 
+async def test_a_copies_channel_the_bot_may_not_post_in_is_refused_and_nothing_changes(
+    table: Table,
+) -> None:
+    """`/config storyteller channel:` checks that the bot may post a copy there (View
+    Channel, Send Messages, Embed Links): a channel it may not is refused now, naming what
+    it lacks and nothing changed, where the admin learned of it only when a roller was
+    told at a secret roll that the copy failed. A channel it may post in is kept."""
+    await table.run(config.storyteller(table.deps, admin(table), 77, None))
+    hidden = await table.run(config.storyteller(table.deps, admin(table), None, COPIES,
+                                                bot_holds=frozenset()))
+    no_embeds = await table.run(config.storyteller(
+        table.deps, admin(table), 78, COPIES,
+        bot_holds=frozenset({"view_channel", "send_messages"})))
+    assert hidden.answer.ephemeral and no_embeds.answer.ephemeral
+    assert hidden.answer.text == (
+        f"I cannot post the copies of secret rolls in <#{COPIES}>: I lack the View Channel,"
+        " Send Messages, Embed Links permissions there. Grant them to me in that channel's"
+        " permissions, or pick another channel; nothing was changed.")
+    assert "I lack the Embed Links permission there. Grant it to me" in no_embeds.answer.text
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (77, None)
+    fine = await table.run(config.storyteller(
+        table.deps, admin(table), None, COPIES,
+        bot_holds=frozenset({"view_channel", "send_messages", "embed_links"})))
+    assert not fine.answer.ephemeral
+    stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
+    assert stored.storyteller_channel_id == COPIES
+
+
 async def test_everyone_cannot_be_the_storyteller_and_it_needs_manage_server(
     table: Table,
 ) -> None:
