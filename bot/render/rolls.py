@@ -21,7 +21,7 @@ from typing import Final
 import discord
 
 from bot.render.buttons import roll_buttons
-from bot.render.lang import N_, _, n_, number, trait_language, user
+from bot.render.lang import N_, _, n_, number, p_, trait_language, user
 from bot.render.message import Message, shaped
 from bot.render.refusals import refusal_text
 from bot.render.text import (
@@ -508,7 +508,9 @@ def _pool_text(result: RollResult, breakdown: Breakdown) -> str:
 
 def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
     """Where each named term's number came from and what the sheet decided, one line each
-    (empty for a roll made without a sheet)."""
+    (empty for a roll made without a sheet). A typed number is said to win over the sheet
+    only when the roll had one (a character's, or a term read from it): without a
+    character there was no sheet to win over, so it is just typed."""
     by_source: dict[TermSource, list[str]] = {}
     for term in breakdown.terms:
         if term.source is not None and term.label is not None:
@@ -521,7 +523,9 @@ def sheet_lines(request: RollRequest, breakdown: Breakdown) -> str:
         TermSource.SHEET: _("from {name}'s sheet", name=safe(notes.character, limit=NAME_LIMIT))
         if notes and notes.character else _("from the sheet"),
         TermSource.DERIVED: _("derived on the sheet"),
-        TermSource.TYPED: _("typed (a typed number wins over the sheet)"),
+        TermSource.TYPED: _("typed (a typed number wins over the sheet)")
+        if (notes and notes.character) or TermSource.SHEET in by_source
+        or TermSource.DERIVED in by_source else p_("term source", "typed"),
     }
     for source in (TermSource.SHEET, TermSource.DERIVED, TermSource.TYPED):
         if source in by_source:

@@ -12,6 +12,7 @@ from bot.flows import characters, clock, extended, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from engine.models import Ruleset, Term, WillUse
+from engine.parser import parse_pool_names
 from engine.records import ChannelOption, PressRefusal, WillPool
 from tests.flows.conftest import (
     ALICE,
@@ -223,6 +224,27 @@ async def test_spend_will_twice_takes_effect_once(table: Table) -> None:
     assert second.answer.message.content == REFUSALS[PressRefusal.ALREADY_SPENT]
     pool = await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
     assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=4, maximum=5)
+
+
+async def test_a_typed_trait_without_a_character_is_said_typed_not_winning_over_a_sheet(
+    table: Table,
+) -> None:
+    """A number typed with a name (Strength 3) wins over the sheet, and the card says so
+    when the roll had a sheet; a member with no character had no sheet for it to win
+    over, so the card says only that it was typed."""
+    def typed_roll() -> Any:
+        return rolls.roll(table.deps, table.ctx(),
+                          rolls.ByName(parse_pool_names("Strength 3 + 2")),
+                          label=None, private=False)
+
+    table.faces.add(1, 2, 3, 8, 9)
+    lines = (await table.run(typed_roll())).answer.text.splitlines()
+    assert "Strength: typed" in lines
+    assert "over the sheet" not in "\n".join(lines)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara"))
+    table.faces.add(1, 2, 3, 8, 9)
+    lines = (await table.run(typed_roll())).answer.text.splitlines()
+    assert "Strength: typed (a typed number wins over the sheet)" in lines
 
 
 async def test_someone_elses_roll_button_changes_nothing(table: Table) -> None:
