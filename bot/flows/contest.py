@@ -273,7 +273,6 @@ async def resist_form(
             rules.resist_request(state, resolved.terms), resolved,
             None if character is None else character.name,
         )
-        with_table_state(asked, table)  # refused: before a lock
 
         def write(
             tx: Tx, record: ActionRecord = record, state: ContestState = state,
