@@ -694,7 +694,7 @@ async def card_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     form, or decide."""
     choice = Choice(press.action)
     if press.version is None:  # every card id carries one (see bot.edge.ids)
-        raise UserError(wording.STALE)
+        raise UserError(_(wording.STALE))
     if choice is Choice.ROLL:
         return await _roll_interval(deps, ctx, action_id=press.key, version=press.version)
     if choice is Choice.TAKE_CONDITION:

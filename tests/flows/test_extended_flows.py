@@ -332,6 +332,21 @@ async def test_a_stale_card_rolls_nothing(table: Table) -> None:
     assert (await stored(table)).version == 2
 
 
+async def test_a_card_press_without_a_version_is_told_the_card_is_out_of_date(
+    table: Table,
+) -> None:
+    """Every card id carries the version it was drawn at (bot.edge.ids refuses one without);
+    a press that reached the flow without one all the same is refused in the member's own
+    words, as a stale card is, and changes nothing."""
+    await begin(table)
+    table.faces.add(8, 8, 2)
+    press = Press(Kind.EXTENDED_CARD, Choice.ROLL.value, 1)
+    said = await table.run(extended.card_pressed(table.deps, table.ctx(ALICE), press))
+    refused_with(said, wording.STALE)
+    assert table.faces.left == 3
+    assert (await stored(table)).version == 1
+
+
 async def test_two_presses_at_once_roll_once(table: Table) -> None:
     said = await begin(table)
     table.faces.add(8, 2, 2)  # one roll's faces: a second roll would run out of dice
