@@ -139,10 +139,20 @@ def progress_bar(done: int, required: int, *, text_only: bool) -> str:
     return f"`{'█' * filled}{'░' * (BAR_CELLS - filled)}` {done}/{required}"
 
 
+#: The shortest interval shown as a number (two decimals); a shorter one reads "less than".
+LEAST_SHOWN: Final = Fraction(1, 100)
+
+
 def _amount(value: Fraction) -> str:
-    """A shortened interval: whole numbers as such, otherwise up to two decimals."""
+    """A shortened interval: whole numbers as such, otherwise up to two decimals. Each
+    reduction takes a quarter of what is left (RULES.md §1; compounding, so it never
+    reaches zero: engine.table.extended), so an interval shortened many times is said to
+    be less than 0.01 of its unit, never "0"."""
     if value.denominator == 1:
         return str(value.numerator)
+    if value < LEAST_SHOWN:
+        return _("less than {amount}",
+                 amount=format_decimal(float(LEAST_SHOWN), "0.##", locale=current().locale))
     return format_decimal(float(value), "0.##", locale=current().locale)
 
 

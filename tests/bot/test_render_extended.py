@@ -20,8 +20,10 @@ from bot.render.extended import (
     roll_note,
     started,
 )
+from bot.render.lang import speaking, voice
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
+from engine.records import Language
 from engine.roll import roll
 from engine.table import extended
 from engine.table.extended import Choice, ExtendedState, ExtendedStep, Interval, Status
@@ -95,6 +97,29 @@ def test_the_interval_shrinks_by_a_quarter_per_exceptional_choice() -> None:
     assert "16.88 minutes per roll (shortened by a quarter 2 times" in card_text(
         extended_card(twice, label="x", owner="Ada", action_id=1)
     )
+
+
+def test_an_interval_shortened_many_times_is_never_shown_as_zero() -> None:
+    """RULES.md §1 shortens the interval by a quarter at each choice, with no floor: the
+    engine compounds it, so it never reaches zero. Shorter than two decimals can show, it
+    reads "less than 0.01", in the card's language, never "0 minutes"."""
+    state = research(target=20, interval=Interval(amount=1, unit="minutes"))
+
+    def interval(shortened: int) -> str:
+        card = extended_card(state.model_copy(update={"shortened": shortened}), label="x",
+                             owner="Ada", action_id=1)
+        return next(field.value or "" for field in card.fields if field.name == "Interval")
+
+    assert interval(16).startswith("0.01 minutes per roll")  # 0.01002
+    assert interval(17).startswith("less than 0.01 minutes per roll")  # 0.0075
+    assert interval(19) == (
+        "less than 0.01 minutes per roll (shortened by a quarter 19 times, from 1)"
+    )
+    assert interval(400).startswith("less than 0.01 minutes per roll")
+    with speaking(voice(Language.PT_BR)):
+        card = extended_card(state.model_copy(update={"shortened": 19}), label="x",
+                             owner="Ada", action_id=1)
+    assert "menos de 0,01 minutes por rolagem" in card_text(card)
 
 
 def test_after_an_exceptional_success_the_card_names_the_three_choices() -> None:
