@@ -14,6 +14,7 @@ from bot.flows.help import TOPICS, show_help
 from bot.render.lang import voice
 from bot.render.message import embed_text
 from bot.render.rolls import RULESET_NAMES
+from bot.render.state import SETTING_NAMES
 from bot.settings import Settings
 from bot.store import Store, Tx
 from engine.characters import new_sheet, resolve, template
@@ -117,13 +118,52 @@ async def test_text_only_help_has_no_arrows_or_dots(table: Table, topic: str | N
 
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
 async def test_help_on_settings_names_every_channel_option(table: Table, locale: str) -> None:
+    """Every channel option is on the settings page: in English by its value, in
+    Portuguese and Spanish as the member's Discord lists it among /config set's `option`
+    choices (`Momento da Vontade`), the name they pick."""
     table.speak(locale, locale)
 
     text = (await table.run(show_help(table.deps, table.ctx(), "config"))).answer.text
 
+    spoken = voice(LANGUAGES[locale]) if locale in LANGUAGES else None
     missing = [option.value for option in ChannelOption
-               if option is not ChannelOption.RULESET and f"`{option.value}`" not in text]
+               if option is not ChannelOption.RULESET
+               and (f"`{option.value}`" if spoken is None
+                    else f"`{spoken.pgettext('choice', SETTING_NAMES[option])}`") not in text]
     assert missing == []
+
+
+#: Each choice a help page writes, as a Portuguese or Spanish client lists it.
+SHOWN_CHOICES = {
+    "pt-BR": ("[scope:canal|servidor]", "`scope:servidor`", "[clear:cargo|cópias|ambos]",
+              "untrained:física", "again:Regra do 9", "option:Momento da Vontade",
+              "option:Parada de iniciativa do fistful"),
+    "es-ES": ("[scope:canal|servidor]", "`scope:servidor`", "[clear:rol|copias|ambos]",
+              "untrained:física", "again:Regla del 9", "option:Momento de la Voluntad",
+              "option:Reserva de iniciativa de fistful"),
+}
+
+
+@pytest.mark.parametrize("locale", SHOWN_CHOICES)
+async def test_help_names_each_choice_as_the_members_client_shows_it(
+    table: Table, locale: str
+) -> None:
+    """A help page in Portuguese or Spanish writes a choice as the member's Discord lists
+    it (`scope:servidor`, `untrained:física`, `option:Momento da Vontade`), as a refusal of
+    /config set does, where it wrote the English value (`scope:server`), a choice their
+    list does not show; English pages keep the values."""
+    table.speak(locale, locale)
+    pages = []
+    for ruleset in Ruleset:
+        await table.store.write(lambda tx, ruleset=ruleset: tx.settings.set_channel_option(
+            GUILD, CHANNEL, ChannelOption.RULESET, ruleset))
+        for topic in TOPICS:
+            pages.append((await table.run(show_help(table.deps, table.ctx(), topic))).answer.text)
+    text = "\n".join(pages)
+    assert [shown for shown in SHOWN_CHOICES[locale] if shown not in text] == []
+    english = re.findall(r"(?:scope|clear|untrained|again|option):(?:channel|server|role|"
+                         r"physical|mental|social|9|will_timing|initiative_pool)\b", text)
+    assert english == []
 
 # --- in Portuguese and Spanish ---------------------------------------------------------------
 

@@ -364,6 +364,25 @@ async def test_export_gives_the_storyteller_the_channels_log(table: Table) -> No
     assert "The export lists this channel's log" in (server.answer.message.content or "")
 
 
+@pytest.mark.parametrize(("locale", "sentence"), [
+    ("pt-BR", "deixe `scope` de fora (ou use `scope:canal`)."),
+    ("es-ES", "omite `scope` (o usa `scope:canal`)."),
+])
+async def test_the_export_refusal_names_the_scope_as_the_members_client_shows_it(
+    table: Table, locale: str, sentence: str
+) -> None:
+    """A server-wide export is refused naming the scope to use as the member's Discord
+    lists /stats' scope choices (canal, servidor), where a Portuguese or Spanish answer
+    said `scope:channel`, a choice their list does not show."""
+    table.speak(locale, locale)
+    await _roll(table, [8, 2, 3])
+    server = await table.run(stats(table.deps, table.ctx(STORYTELLER), export=True,
+                                   scope="server"))
+    assert server.answer.ephemeral
+    assert server.answer.text.endswith(sentence)
+    assert "channel" not in server.answer.text
+
+
 async def test_export_gives_a_storyteller_by_role_the_log_and_no_other_role(
     table: Table,
 ) -> None:
