@@ -11,6 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.client import EXTENSIONS, StorytellerBot
+from bot.edge.completion import choices
 from bot.edge.errors import check_bounds
 from bot.flows.reply import UserError
 from bot.render.help import COMMAND_TOPICS, HELP_TOPICS, help_embed
@@ -158,6 +159,23 @@ async def test_every_label_option_refuses_a_label_with_a_hidden_character_beside
             assert "type it again by hand" in str(refused.value)
             wizard = "🧙\u200d♂\ufe0f door"
             assert await parameter.transform(cast("discord.Interaction", None), wizard) == wizard
+
+
+def test_an_autocomplete_value_too_long_for_discord_is_left_out_never_cut() -> None:
+    """Discord takes a choice's name and value of up to 100 characters. A pool's completion
+    longer than that is not offered (cut, ``... + Bra`` would name no trait, or another);
+    one whose value fits but whose shown dots do not shows its end, the trait completed."""
+    head = "Wits + " * 13 + "D + "  # 95 characters
+    offered = choices([
+        (head + "Brawl 2", head + "Brawl"),  # 100 characters: offered
+        (head + "Brawling 2", head + "Brawling"),  # 103: left out
+        ("Wits 3", "Wits"),
+    ])
+    assert [(each.name, each.value) for each in offered] == [
+        ("…" + (head + "Brawl 2")[-99:], head + "Brawl"), ("Wits 3", "Wits"),
+    ]
+    assert all(len(each.name) <= 100 and len(each.value) <= 100 for each in offered)
+    assert offered[0].name.endswith("D + Brawl 2")
 
 
 async def test_every_command_has_a_help_topic_that_names_it(bot: StorytellerBot) -> None:
