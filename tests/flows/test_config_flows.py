@@ -70,6 +70,28 @@ async def test_a_thread_follows_its_channel(table: Table) -> None:
     assert "Classic World of Darkness" in said.answer.text
 
 
+async def test_a_forum_post_follows_the_server_and_keeps_settings_of_its_own(
+    table: Table,
+) -> None:
+    """No command runs in a forum itself, so a forum has no settings: its posts (threads
+    whose parent is the forum) follow the server's, and an admin sets a post's own in the
+    post (README, Commands). A post's own setting stays its own."""
+    forum, post, other = 71, 72, 73
+    in_post = replace(table.ctx(STORYTELLER, channel_id=post, parent_id=forum),
+                      manages_guild=True)
+    await table.run(config.ruleset(table.deps, in_post, "v20", "server"))
+    shown = await table.run(config.show(table.deps, table.ctx(ALICE, channel_id=post,
+                                                              parent_id=forum)))
+    assert "**Ruleset:** Classic World of Darkness" in shown.answer.text
+    await table.run(config.ruleset(table.deps, in_post, "fistful"))
+    own = await table.run(config.show(table.deps, table.ctx(ALICE, channel_id=post,
+                                                            parent_id=forum)))
+    follows = await table.run(config.show(table.deps, table.ctx(ALICE, channel_id=other,
+                                                                parent_id=forum)))
+    assert "**Ruleset:** Fist Full of Dice" in own.answer.text
+    assert "**Ruleset:** Classic World of Darkness" in follows.answer.text
+
+
 async def test_set_changes_an_option_and_refuses_a_value_it_does_not_know(table: Table) -> None:
     done = await table.run(
         config.set_option(table.deps, table.ctx(STORYTELLER), "dice_order", "sorted")
