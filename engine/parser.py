@@ -27,6 +27,7 @@ from typing import Final, NoReturn
 from engine.constants import MAX_POOL
 from engine.models import Term
 from engine.refusals import Refusal, RefusalCode
+from engine.text import BLANKS
 
 __all__ = [
     "MAX_DEPTH",
@@ -103,9 +104,16 @@ class _Token:
     start: int
 
 
+def _letter(char: str) -> bool:
+    """A letter a word may hold: any but :data:`engine.text.BLANKS`, the Hangul fillers
+    Unicode counts as letters, which show nothing. **Decision**: one in a pool is a stray
+    character, refused naming it (``Wits + `` and a filler named a trait no one sees)."""
+    return char.isalpha() and char not in BLANKS
+
+
 def _continues_word(char: str) -> bool:
     """Letters, combining marks (decomposed accents, Indic vowel signs) and apostrophes."""
-    return char.isalpha() or char in _APOSTROPHES or unicodedata.category(char).startswith("M")
+    return _letter(char) or char in _APOSTROPHES or unicodedata.category(char).startswith("M")
 
 
 def _word_end(text: str, start: int) -> int:
@@ -118,7 +126,7 @@ def _word_end(text: str, start: int) -> int:
     while end < len(text):
         if _continues_word(text[end]):
             end += 1
-        elif text[end] == "-" and end + 1 < len(text) and text[end + 1].isalpha():
+        elif text[end] == "-" and end + 1 < len(text) and _letter(text[end + 1]):
             end += 2
         else:
             break
@@ -143,7 +151,7 @@ def _tokenize(text: str) -> list[_Token]:
             while end < len(text) and text[end].isascii() and text[end].isdigit():
                 end += 1
             kind = _Kind.NUMBER
-        elif char.isalpha():
+        elif _letter(char):
             end = _word_end(text, index)
             kind = _Kind.WORD
         else:

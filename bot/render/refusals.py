@@ -19,6 +19,7 @@ from typing import Final
 
 from bot.render.lang import N_, _, n_, p_, user
 from engine.refusals import Refusal, RefusalCode
+from engine.text import BLANKS
 from engine.trait_names import localised
 
 __all__ = ["refusal_text"]
@@ -336,9 +337,10 @@ def _shown(char: str) -> str:
     """A stray character quoted, or named if it is invisible or Discord markup.
 
     Invisible characters (zero-width space, bidi marks) come with pasted text
-    and would otherwise show as an empty quote.
+    and would otherwise show as an empty quote; so would the blanks Unicode counts as
+    letters (a Hangul filler: :data:`engine.text.BLANKS`).
     """
-    if char.isprintable() and not _MARKUP & set(char):
+    if char.isprintable() and not (_MARKUP | BLANKS) & set(char):
         return f"“{user(char)}”"
     name = unicodedata.name(char, "") if len(char) == 1 else ""
     points = " ".join(f"U+{ord(point):04X}" for point in char)
@@ -396,7 +398,8 @@ def _word(key: str, value: int | str, traits: str | None) -> str:
     if key in _USER_TEXT:
         value = _plain(str(value))
     if key in _LISTS:
-        listed = ", ".join(str(value).split(","))
+        # An item may hold a comma and its space ("Boxing, Western"): spaced once.
+        listed = ", ".join(item.strip() for item in str(value).split(","))
         return user(listed) if listed else _("none")
     if key in _USER_TEXT or key in _VERBATIM:
         return user(str(value))
@@ -471,8 +474,8 @@ _NEEDS: Final = {"enum": "choices", "less_than_equal": "limit", "greater_than_eq
 def _field_problem(kind: str, limit: object, words: _Words) -> str:
     """An import file's field that is not as a sheet has it, in the member's language
     where the kind of problem is a usual one; else in pydantic's own (English) words,
-    rather than none."""
-    words.setdefault("field", _MISSING)
+    rather than none. A problem with no field is the file's as a whole."""
+    words.setdefault("field", _("the file as a whole"))
     if isinstance(limit, int) and kind == "string_too_long":
         return n_("{field} must have at most {n} character",
                   "{field} must have at most {n} characters", limit, **words)

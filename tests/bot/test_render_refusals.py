@@ -110,6 +110,32 @@ def test_list_parameters_and_will_refusals_read_as_before() -> None:
     assert str(will.value) == "will_declared"
 
 
+def test_a_listed_item_holding_a_comma_is_spaced_once() -> None:
+    """A list parameter joins its items with commas (engine.refusals.names): an item that
+    holds a comma and its space (a specialty "Boxing, Western") reads spaced once, where
+    it read "Boxing,  Western"."""
+    refusal = Refusal.of(RefusalCode.SPECIALTY_MISSING, skill="Brawl", specialty="Kicks",
+                         specialties="Boxe,Boxing, Western")
+    assert refusal_text(refusal) == (
+        "Brawl has no specialty “Kicks” (it has: Boxe, Boxing, Western)")
+
+
+def test_a_field_problem_of_the_file_as_a_whole_says_so_in_the_members_language() -> None:
+    """An import problem with no place in the file (engine.characters' IMPORT_FIELD with no
+    ``field``) names the file as a whole, in the member's language, where the engine said
+    "(file)" in English."""
+    refusal = Refusal.of(RefusalCode.IMPORT_FIELD, problem="model_type",
+                         detail="Input should be an object")
+    assert refusal_text(refusal) == "the file as a whole must be an object with named fields"
+    other = Refusal.of(RefusalCode.IMPORT_FIELD, problem="value_error", detail="Odd")
+    assert refusal_text(other) == "the file as a whole: Odd"
+    with speaking(voice(Language.PT_BR)):
+        assert refusal_text(other) == "o arquivo como um todo: Odd"
+        assert refusal_text(refusal).startswith("o arquivo como um todo ")
+    with speaking(voice(Language.ES_ES)):
+        assert refusal_text(other) == "el archivo en su conjunto: Odd"
+
+
 def test_the_traits_a_refusal_offers_are_named_in_the_tables_language_when_given() -> None:
     """The closest names and a prefix's matches are the sheet's own (English) names: with
     the table's trait language they read as its cards name them, the sentence staying in
@@ -165,6 +191,11 @@ def pool_refusal(text: str) -> str:
         (
             "Strength\u200b 3",
             "A pool cannot contain the character U+200B (ZERO WIDTH SPACE): "
+            "use numbers, trait names, +, - and [ ].",
+        ),
+        (  # a Hangul filler is a letter to Unicode, and shows nothing: named
+            "Strength 3 + \u3164 1",
+            "A pool cannot contain the character U+3164 (HANGUL FILLER): "
             "use numbers, trait names, +, - and [ ].",
         ),
         (

@@ -262,6 +262,24 @@ def test_an_invisible_character_is_passed_on_for_the_bot_to_name() -> None:
     refused("Strength\u200b 3", C.POOL_STRAY_CHARACTER, 8, char="\u200b")
 
 
+@pytest.mark.parametrize(("text", "position"), [
+    ("Wits + \u3164", 7), ("Wits\u3164 + 1", 4), ("\u2800 3", 0), ("Self-\u3164", 5),
+    ("Wits 2 + \uffa0Brawl", 9), ("Bra\u115fwl 2", 3), ("\u1160", 0),
+])
+def test_a_blank_that_unicode_counts_as_a_letter_is_a_stray_character(
+    text: str, position: int
+) -> None:
+    """A Hangul filler or the blank braille pattern (engine.text.BLANKS) is no letter of a
+    pool's word, by names or by numbers: it is refused as a stray character for the bot
+    to name, where ``Wits + `` and a filler named a trait no one can see."""
+    with pytest.raises(PoolSyntaxError) as raised:
+        parse_pool_names(text)
+    assert raised.value.refusal == Refusal.of(
+        C.POOL_STRAY_CHARACTER, position=position, char=text[position])
+    if any(c.isdigit() for c in text):
+        refused(text, C.POOL_STRAY_CHARACTER, position, char=text[position])
+
+
 @pytest.mark.parametrize("char", ["@", "<", "`", "*", "_", "~", "|", "\\", ">"])
 def test_a_markup_character_is_a_stray_character(char: str) -> None:
     refused(f"3 {char}everyone", C.POOL_STRAY_CHARACTER, 2, char=char)
