@@ -20,8 +20,9 @@ from pydantic import Field, model_validator
 from engine.characters import fold, visible_line
 from engine.constants import MAX_POOL
 from engine.frozen import Frozen
-from engine.models import RollRequest
+from engine.models import RollRequest, Ruleset
 from engine.parser import NamedPart
+from engine.prepare import OPTION_RULESETS
 from engine.refusals import Refusal, RefusalCode
 
 #: The most saved rolls one member keeps in one server.
@@ -128,6 +129,15 @@ def never_rolls(asked: Asked) -> Refusal | None:
     if dice > MAX_POOL:
         return Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=dice, max=MAX_POOL)
     return None
+
+
+def options_apart(asked: Asked) -> dict[str, frozenset[Ruleset]]:
+    """The options of ``asked`` that only some rulesets have, each with those rulesets,
+    when no ruleset has them all (``rote`` and ``difficulty``: cofd's and v20's), so every
+    table refuses the roll whatever its ruleset; empty when some ruleset has them all."""
+    bound = {name: OPTION_RULESETS[name] for name in asked.options if name in OPTION_RULESETS}
+    shared = frozenset(Ruleset).intersection(*bound.values())
+    return {} if shared else bound
 
 
 class SavedRoll(Frozen):

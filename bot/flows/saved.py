@@ -23,6 +23,7 @@ from bot.render.refusals import refusal_text
 from bot.render.saved import (
     NAME_FIELD,
     NOT_ASKED,
+    options_apart_refused,
     save_refused,
     saved_deleted,
     saved_done,
@@ -35,7 +36,14 @@ from engine.characters import fold
 from engine.offers import pressed_refusal
 from engine.parser import NamedPart
 from engine.records import PressRefusal
-from engine.saved import Asked, SavedRoll, name_key, never_rolls, save_refusal
+from engine.saved import (
+    Asked,
+    SavedRoll,
+    name_key,
+    never_rolls,
+    options_apart,
+    save_refusal,
+)
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_SUGGESTIONS = 25
@@ -71,8 +79,12 @@ async def add(
 ) -> Reply:
     """`/saved add`: save a pool (trait names kept as names) with its options and label.
     Nothing is resolved or rolled now: the sheet and the ruleset are read when it rolls;
-    a pool no table could roll is refused as `/roll` refuses it, and nothing is saved."""
+    a roll no table could make (options of different rulesets, a pool `/roll` refuses at
+    every table) is refused, and nothing is saved."""
     asked = Asked.of(parts, options, spec)
+    apart = options_apart(asked)
+    if apart:
+        raise UserError(options_apart_refused(apart))
     refused = never_rolls(asked)
     if refused is not None:
         raise UserError(cannot_roll(refusal_text(refused)))

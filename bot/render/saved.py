@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 import discord
@@ -11,6 +11,7 @@ from bot.edge import ids
 from bot.render.lang import N_, _, n_, user
 from bot.render.message import CONTENT_LIMIT
 from bot.render.text import safe
+from engine.models import Ruleset
 from engine.saved import MAX_NAME, MAX_SAVED, Asked, SavedRoll, SaveRefusal
 
 FORM_TITLE: Final = N_("Save this roll")
@@ -96,6 +97,19 @@ def save_refused(reason: SaveRefusal, name: str) -> str:
                  "replace it with /saved add ... replace:True.", name=shown)
     return _("You have {max} saved rolls in this server, the most you can keep. Delete one "
              "with /saved delete name:<name> first (see /saved list).", max=MAX_SAVED)
+
+
+def options_apart_refused(apart: Mapping[str, frozenset[Ruleset]]) -> str:
+    """Options no one ruleset has together (``rote (cofd), difficulty (v20)``): no table
+    rolls them, so nothing was saved. Option and ruleset names are the same in every
+    language, as the options are typed."""
+    listed = ", ".join(
+        f"{user(name)} ({', '.join(user(each.value) for each in Ruleset if each in rulesets)})"
+        for name, rulesets in apart.items()
+    )
+    return _("These options belong to different rulesets, so no table can roll them "
+             "together: {options}. Save the roll with the options of the ruleset you play.",
+             options=listed)
 
 
 def unknown_saved(name: str, names: Sequence[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.models import Again, SkillCategory
+from engine.models import Again, Ruleset, SkillCategory
 from engine.parser import parse_pool_names
 from engine.refusals import Refusal, RefusalCode
 from engine.saved import (
@@ -16,6 +16,7 @@ from engine.saved import (
     clean_name,
     name_key,
     never_rolls,
+    options_apart,
     save_refusal,
 )
 
@@ -207,3 +208,18 @@ def test_a_pool_whose_typed_numbers_exceed_the_cap_never_rolls(
     expected = None if dice is None else Refusal.of(RefusalCode.POOL_TOO_LARGE, dice=dice,
                                                     max=100)
     assert never_rolls(asked(text, **options)) == expected
+
+
+def test_options_no_one_ruleset_has_together_are_apart() -> None:
+    """Options are apart when no ruleset has them all (every table refuses them); options
+    every ruleset or one ruleset has, and options of no ruleset's (resist_target), are not."""
+    cofd, v20, fistful = Ruleset.COFD, Ruleset.V20, Ruleset.FISTFUL
+    assert options_apart(asked("5", rote=True, difficulty=7)) == {
+        "rote": frozenset({cofd}), "difficulty": frozenset({v20})}
+    assert options_apart(asked("5", untrained=SkillCategory.MENTAL, specialty=True,
+                               risky=True)) == {
+        "untrained": frozenset({cofd, fistful}), "specialty": frozenset({cofd, v20}),
+        "risky": frozenset({fistful})}
+    assert options_apart(asked("5", untrained=SkillCategory.MENTAL, risky=True)) == {}
+    assert options_apart(asked("5", rote=True, again=Again.NINE, resist_target="Bob")) == {}
+    assert options_apart(asked("5")) == {}

@@ -219,6 +219,23 @@ async def test_a_pool_no_table_can_roll_is_refused_when_saved_as_roll_refuses_it
     assert await count(table) == 3
 
 
+async def test_options_of_different_rulesets_are_refused_when_saved(table: Table) -> None:
+    """Options no one ruleset has together (rote is cofd's, difficulty v20's) are refused
+    at every table, whatever its ruleset: /saved add says so, naming each option's
+    rulesets, and saves nothing, where it saved a roll every roll of which was refused.
+    Options one ruleset has together (untrained and risky: fistful's) are saved."""
+    refused = await add(table, "mixed", "5", rote=True, difficulty=7)
+    assert refused.answer.ephemeral
+    assert refused.answer.text == (
+        "These options belong to different rulesets, so no table can roll them together: "
+        "rote (cofd), difficulty (v20). Save the roll with the options of the ruleset you "
+        "play.")
+    assert await count(table) == 0
+    saved_ = await add(table, "fistful", "5", untrained="physical", risky=True)
+    assert "Saved" in saved_.answer.text
+    assert await count(table) == 1
+
+
 async def test_saved_rolls_are_per_member(table: Table) -> None:
     await add(table, "Punch", "5")
     said = await table.run(saved.roll(table.deps, table.ctx(BOB), "Punch"))
