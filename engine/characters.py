@@ -28,6 +28,7 @@ from engine.frozen import Frozen
 from engine.models import RollRequest, Ruleset, SheetNotes, SkillCategory, Term, TermSource
 from engine.parser import NamedPart
 from engine.refusals import Refusal, RefusalCode, names
+from engine.text import BLANKS, shows_something, visible_line
 from engine.trait_names import LOCALISED
 
 __all__ = [
@@ -311,16 +312,30 @@ def _aliases() -> dict[str, dict[str, tuple[str, str]]]:
 _ALIASES: Final = _aliases()
 
 
+#: The short names the bot itself gives a trait, in each language it speaks (English,
+#: Portuguese, Spanish): its buttons, ``/will`` and its cards say "Will" ("Vontade",
+#: "Voluntad": docs/i18n) for the Willpower trait. **Decision**: they name that trait
+#: wherever a trait's name is looked up (``/character set trait:Will``, a pool, a
+#: specialty's Skill), as another language's name does, where ``trait:Will`` added a
+#: trait "Will" beside the Willpower the bot meant; a sheet's own trait of that name
+#: (one added so before) still wins, as every sheet's own name does.
+_SHORT: Final[dict[str, tuple[str, ...]]] = {"Willpower": ("Will", "Vontade", "Voluntad")}
+
+
 def _owners() -> dict[str, tuple[tuple[str, str], ...]]:
     owners: dict[str, list[tuple[str, str]]] = {}
     for own, spellings in _ALIASES.items():
         for alias, spelled in spellings.values():
             owners.setdefault(alias, []).append((own, spelled))
+    for english, shorts in _SHORT.items():
+        for short in shorts:
+            owners.setdefault(fold(short), []).append((fold(english), short))
     return {alias: tuple(pairs) for alias, pairs in owners.items()}
 
 
-#: Another language's folded name -> the template traits' keys it names, with its spelling
-#: (``autocontrole``: Composure and Self-Control, of two templates).
+#: Another language's folded name (or a short name, :data:`_SHORT`) -> the template traits'
+#: keys it names, with its spelling (``autocontrole``: Composure and Self-Control, of two
+#: templates).
 _OWNERS: Final = _owners()
 #: Every other language's folded name, sorted, for prefix search.
 _ALIAS_KEYS: Final = sorted(_OWNERS)
@@ -331,40 +346,6 @@ _ALIAS_KEYS: Final = sorted(_OWNERS)
 
 _TRAIT_NAME: Final = re.compile(r"[^\W\d_](?:[\w' \-]*[^\W_])?")
 """A letter first (a pool word starts with one), then letters, digits, spaces, ' or -."""
-
-
-#: The format characters a visible name may hold: the joiners of emoji sequences
-#: (``🧙‍♂️``) and of Persian or Indic words (ZWNJ), and the tags of subdivision flags.
-#: Every other one is refused with the controls (**Decision**): a zero-width space or
-#: a word joiner makes a name that looks like another, a bidirectional override
-#: reorders the reply around the name.
-_JOINERS: Final = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
-
-
-#: Characters Unicode counts as letters or symbols that show nothing, drawn as a blank
-#: (**Decision**): the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the blank
-#: braille pattern (U+2800), the usual way to type a name or a label that looks empty.
-#: They count as nothing to see (:func:`shows_something`), and text that must be read
-#: (:func:`visible_line`) refuses them as it refuses a zero-width space: beside letters
-#: they make text that looks like other text (``Bob`` and ``Bob`` with a filler).
-BLANKS: Final = frozenset("\u115f\u1160\u2800\u3164\uffa0")
-
-
-def shows_something(text: str) -> bool:
-    """Whether ``text`` holds some letter, digit, punctuation or symbol that can be seen:
-    not only spaces, format characters (a zero-width space), combining marks or
-    :data:`BLANKS`. The one test of "something to see" (a sheet's text, a label)."""
-    return any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS for c in text)
-
-
-def visible_line(text: str) -> bool:
-    """Whether ``text`` is one line someone can read as it is kept: no control characters,
-    no format characters but :data:`_JOINERS` (a zero-width space, a direction mark or
-    override), no :data:`BLANKS`, and something to see (:func:`shows_something`). The one
-    test of "safe text": names, sheets' texts and labels."""
-    return all(
-        (unicodedata.category(c)[0] != "C" or c in _JOINERS) and c not in BLANKS for c in text
-    ) and shows_something(text)
 
 
 def _is_trait_name(name: str) -> bool:
@@ -506,8 +487,9 @@ def add_specialty(sheet: Character, skill: str, text: str) -> Character | Refusa
     refused = _text_refusal(text)
     if refused is not None:
         return refused
-    if any(fold(s) == fold(text) for s in trait.specialties):
-        return Refusal.of(RefusalCode.SPECIALTY_EXISTS, skill=trait.name, specialty=text)
+    kept = named_text(trait.specialties, text)
+    if kept is not None:  # named as the sheet keeps it ("Boxe", whoever typed "boxe")
+        return Refusal.of(RefusalCode.SPECIALTY_EXISTS, skill=trait.name, specialty=kept)
     if sum(len(t.specialties) for t in sheet.traits) >= MAX_SPECIALTIES:
         return Refusal.of(RefusalCode.TOO_MANY_SPECIALTIES, max=MAX_SPECIALTIES)
     return _replace_trait(sheet, trait.model_copy(
@@ -526,6 +508,15 @@ def remove_specialty(sheet: Character, skill: str, text: str) -> Character | Ref
     return _replace_trait(sheet, trait.model_copy(update={"specialties": kept}))
 
 
+def named_text(kept: Iterable[str], text: str) -> str | None:
+    """The specialty or Condition of ``kept`` that ``text`` names, as the sheet keeps it
+    (what a refusal or a confirmation repeats: ``Boxe``, whoever typed ``boxe``), matched
+    as trait names are (case, spaces, accents, hyphens and apostrophes aside), by the
+    whole name (no prefix: a specialty or a Condition is the player's own words)."""
+    key = fold(text)
+    return next((item for item in kept if fold(item) == key), None)
+
+
 def _replace_trait(sheet: Character, trait: Trait) -> Character:
     key = fold(trait.name)
     traits = tuple(trait if fold(t.name) == key else t for t in sheet.traits)
@@ -538,8 +529,9 @@ def add_condition(sheet: Character, text: str) -> Character | Refusal:
     refused = _text_refusal(text)
     if refused is not None:
         return refused
-    if any(fold(c) == fold(text) for c in sheet.conditions):
-        return Refusal.of(RefusalCode.CONDITION_EXISTS, condition=text)
+    kept = named_text(sheet.conditions, text)
+    if kept is not None:  # named as the sheet keeps it
+        return Refusal.of(RefusalCode.CONDITION_EXISTS, condition=kept)
     if len(sheet.conditions) >= MAX_CONDITIONS:
         return Refusal.of(RefusalCode.TOO_MANY_CONDITIONS, max=MAX_CONDITIONS)
     return _rebuilt(sheet, conditions=(*sheet.conditions, text))
@@ -626,14 +618,15 @@ def _field_problem(problem: ErrorDetails) -> Refusal:
     """One field of an import file that is not as a sheet has it: where (``traits.0.value``),
     pydantic's kind of problem (render words the usual ones in the member's language), the
     bound it broke or the choices it allows (``limit``, ``choices``), and pydantic's own
-    English sentence for the rest (``detail``)."""
+    English sentence for the rest (``detail``). A problem of the file as a whole (no
+    place) has no ``field``: render words it in the member's language."""
     context = problem.get("ctx", {})
     limit = next((context[key] for key in _BOUNDS if key in context), None)
     expected = re.findall(r"'([^']*)'", str(context.get("expected", "")))
-    params: dict[str, int | str] = {
-        "field": ".".join(str(part) for part in problem["loc"])[:100] or "(file)",
-        "problem": problem["type"], "detail": problem["msg"][:200],
-    }
+    params: dict[str, int | str] = {"problem": problem["type"], "detail": problem["msg"][:200]}
+    field = ".".join(str(part) for part in problem["loc"])[:100]
+    if field:
+        params["field"] = field
     if isinstance(limit, int):
         params["limit"] = limit
     if expected:
@@ -954,7 +947,9 @@ def suggestions(
     completed to each trait it may name, as (shown ``Wits 3``, value ``Wits``); the
     pool's earlier terms are kept in both. Prefix matches first, then names containing
     the word; at most 25. With ``language`` (a code of :mod:`engine.trait_names`), a
-    template trait is offered under its name in that language first, else its own."""
+    template trait is offered under its name in that language first, else its own. In
+    full: the edge keeps Discord's limits (:func:`bot.edge.completion.choices`), leaving
+    out a completion too long rather than cutting the trait's name off."""
     cut = _last_sign(sheet, typed)
     head, word = typed[: cut + 1], typed[cut + 1 :].strip()
     if head and not head.endswith(" "):
@@ -976,6 +971,6 @@ def suggestions(
         elif inside is not None:
             more.append((inside, value))
     return tuple(
-        (f"{head}{name} {value}"[:100], f"{head}{name}"[:100])
+        (f"{head}{name} {value}", f"{head}{name}")
         for name, value in (first + more)[:MAX_SUGGESTIONS]
     )

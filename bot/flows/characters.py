@@ -164,11 +164,14 @@ async def specialty(
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer, _trait_language(ctx, config)))
         _save(tx, record, answer)
-        # The Skill as the sheet names it, however it was typed (``Bra``: Brawl).
+        # The Skill as the sheet names it, however it was typed (``Bra``: Brawl), and a
+        # removed specialty as the sheet kept it (``Boxe``, whoever typed ``boxe``).
         shown = sheets.skill_named(record.sheet, skill)
+        text = add or ""
+        if not isinstance(shown, Refusal) and remove is not None:
+            text = sheets.named_text(shown.specialties, remove) or remove
         return words.specialty_changed(answer, skill if isinstance(shown, Refusal) else shown.name,
-                                       add or remove or "", _trait_language(ctx, config),
-                                       added=add is not None)
+                                       text, _trait_language(ctx, config), added=add is not None)
 
     return say(await deps.store.write(write))
 
@@ -188,7 +191,9 @@ async def condition(
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer))
         _save(tx, record, answer)
-        return words.condition_changed(answer, add or remove or "", added=add is not None)
+        # A resolved Condition as the sheet kept it (``Shaken``, whoever typed ``shaken``).
+        text = add or sheets.named_text(record.sheet.conditions, remove or "") or remove or ""
+        return words.condition_changed(answer, text, added=add is not None)
 
     return say(await deps.store.write(write))
 

@@ -19,7 +19,7 @@ from bot.render.message import Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import safe, trait
-from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup
+from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup, is_derived
 from engine.models import Ruleset
 from engine.records import CharacterName, CharacterRecord
 from engine.refusals import Refusal
@@ -323,6 +323,12 @@ def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = Fal
     """The sheet as one embed: traits grouped as the template groups them, derived traits,
     specialties, Will and Beats/Experience, Conditions; trait names in ``language``.
 
+    **Decision**: a derived trait set by hand (``/character set trait:Defense``) shows
+    once, among the derived traits where a reader looks for it, marked as set by hand
+    (its value no longer follows the traits it is derived from); the "Set by hand" group
+    holds the other traits of that group (a `v20` sheet's Willpower), where it showed
+    under both.
+
     It always fits Discord's limits: a long group goes on over several fields, and past
     the embed's 6,000 characters (or 25 fields) the last traits are counted instead,
     pointing to /character export for the whole sheet."""
@@ -331,7 +337,10 @@ def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = Fal
     embed = discord.Embed(title=title if text_only else f"📜 {title}", colour=SHEET_COLOUR)
     embed.set_footer(text=_("{ruleset} template", ruleset=_(RULESET_NAMES[sheet.template])))
     tail: list[tuple[str, str, bool]] = []
-    derived = ", ".join(f"{trait(k, language)} {v}" for k, v in sheet.derived().items())
+    derived = ", ".join(
+        f"{trait(k, language)} {v}" if sheet.trait(k) is None
+        else _("{trait} {value} (set by hand)", trait=trait(k, language), value=v)
+        for k, v in sheet.derived().items())
     if derived:
         tail.append((_("Derived"), derived, False))
     if sheet.template is Ruleset.COFD:
@@ -347,7 +356,8 @@ def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = Fal
     fields = MOST_FIELDS - len(tail) - 1
     hidden = 0
     for group, heading in _GROUPS.items():
-        traits = [t for t in sheet.traits if t.group is group]
+        traits = [t for t in sheet.traits
+                  if t.group is group and not is_derived(sheet.template, t.name)]
         v20_skills = group is TraitGroup.SKILL and sheet.template is Ruleset.V20
         items = [
             f"{trait(t.name, language)} {t.value}"

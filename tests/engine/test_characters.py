@@ -197,7 +197,7 @@ def test_specialties_only_on_skills_and_at_most_30() -> None:
     assert add_specialty(sheet, "Wits", "Quick") == Refusal.of(
         RefusalCode.SPECIALTY_NOT_SKILL, trait="Wits")
     assert add_specialty(sheet, "Brawl", "boxing") == Refusal.of(
-        RefusalCode.SPECIALTY_EXISTS, skill="Brawl", specialty="boxing")
+        RefusalCode.SPECIALTY_EXISTS, skill="Brawl", specialty="Boxing")
     for n in range(MAX_SPECIALTIES - 1):
         sheet = add_specialty(sheet, "Academics", f"Field {n}")  # type: ignore[assignment]
         assert isinstance(sheet, Character)

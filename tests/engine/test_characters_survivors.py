@@ -21,6 +21,7 @@ from engine.characters import (
     Character,
     TraitGroup,
     _aliases,
+    _field_problem,
     _owners,
     add_condition,
     add_specialty,
@@ -251,11 +252,12 @@ def test_autocomplete_completes_the_word_after_the_last_sign_or_bracket(
     assert suggestions(sheet_with(("Brawl", 2)), typed) == ((f"{head}Brawl 2", f"{head}Brawl"),)
 
 
-def test_autocomplete_stays_within_discords_100_characters() -> None:
-    typed = "Wits + " * 14 + "Br"  # 100 characters before the completion
+def test_autocomplete_completes_a_long_pool_in_full() -> None:
+    """The trait's name is never cut off at Discord's 100 characters here: the edge leaves
+    out a completion too long for Discord (bot.edge.completion.choices)."""
+    typed = "Wits + " * 14 + "Br"  # 100 characters typed, 103 completed
     shown, value = suggestions(sheet_with(("Brawl", 2)), typed)[0]
-    assert (len(shown), len(value)) == (100, 100)
-    assert shown == value == (typed[:-2] + "Brawl 2")[:100]
+    assert (shown, value) == (typed[:-2] + "Brawl 2", typed[:-2] + "Brawl")
 
 
 # --- the tables of other languages' names (built once at import) -----------------------
@@ -380,11 +382,18 @@ def test_a_condition_has_its_spaces_collapsed() -> None:
     assert sheet.conditions == ("Shaken badly",)
 
 
-def test_a_condition_already_on_the_sheet_is_refused_naming_it() -> None:
+def test_a_condition_or_specialty_already_on_the_sheet_is_refused_naming_it_as_kept() -> None:
+    """A Condition or a specialty the sheet has already, typed otherwise (case, spaces,
+    accents), is refused naming it as the sheet keeps it ("Shaken", "Boxe"), where the
+    refusal repeated the typed text as if it were what the sheet held."""
     sheet = add_condition(new_sheet("A", Ruleset.COFD), "Shaken")
     assert isinstance(sheet, Character), sheet
     assert add_condition(sheet, "SHAKEN") == Refusal.of(
-        RefusalCode.CONDITION_EXISTS, condition="SHAKEN")
+        RefusalCode.CONDITION_EXISTS, condition="Shaken")
+    sheet = add_specialty(sheet, "Brawl", "Boxe Tailandesa")
+    assert isinstance(sheet, Character), sheet
+    assert add_specialty(sheet, "Brawl", "boxe  tailandésa") == Refusal.of(
+        RefusalCode.SPECIALTY_EXISTS, skill="Brawl", specialty="Boxe Tailandesa")
 
 
 def test_a_sheet_keeps_30_conditions_and_refuses_the_31st() -> None:
@@ -432,6 +441,15 @@ def test_a_bad_field_is_refused_with_what_was_wrong() -> None:
     assert set(problems[0].params) == {"field", "problem", "detail"}
     assert problems[0].params["field"] == "will"
     assert isinstance(problems[0].params["detail"], str) and problems[0].params["detail"]
+
+
+def test_a_problem_of_the_file_as_a_whole_has_no_field_for_render_to_word() -> None:
+    """A problem pydantic places nowhere (the whole file) carries no ``field``: render
+    words it in the member's language, where the engine gave "(file)" in English."""
+    problem = _field_problem({"type": "model_type", "loc": (), "msg": "Input should be an "
+                              "object", "input": []})
+    assert problem == Refusal(code=RefusalCode.IMPORT_FIELD, params={
+        "problem": "model_type", "detail": "Input should be an object"})
 
 
 def test_an_import_lists_every_field_problem() -> None:

@@ -186,3 +186,27 @@ def test_a_value_out_of_range_repeats_the_name_as_typed() -> None:
     answer = set_traits(new_sheet("Alice", Ruleset.COFD), [("raciocínio", 11)])
     assert isinstance(answer, Refusal)
     assert answer.params["trait"] == "Raciocínio"
+
+
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+@pytest.mark.parametrize("short", ["Will", "Vontade", "Voluntad"])
+def test_the_short_name_the_bot_gives_willpower_names_it_in_each_language(
+    ruleset: Ruleset, short: str
+) -> None:
+    """The bot calls Willpower "Will" in each language it speaks (Vontade, Voluntad: its
+    buttons and /will), so that name is the Willpower trait wherever a name is looked up
+    (engine.characters' _SHORT): set, pool, value; no template trait shares it in any
+    language, and a sheet's own trait of that name still wins."""
+    sheet = new_sheet("Alice", ruleset)
+    every = {fold(t.name) for t in sheet.traits} | {fold(n) for n in _DERIVED[ruleset]}
+    every |= {fold(names[n]) for names in LOCALISED.values() for n in names}
+    assert fold(short) not in every
+    answer = set_traits(sheet, [(short.upper(), 6)])
+    assert not isinstance(answer, Refusal), answer
+    changed, changes = answer
+    assert [c.name for c in changes] == ["Willpower"] and changed.will_max == 6
+    assert [t.name for t in changed.traits].count("Willpower") == 1
+    assert changed.value(short) == 6
+    assert terms(f"{short.lower()} + 1", changed) == [(short, 6), (None, 1)]
+    own = Character(name="A", template=ruleset, traits=(Trait(name=short, value=2),), will=0)
+    assert own.value(short) == 2 and own.will_max == 0

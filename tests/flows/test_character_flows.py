@@ -263,12 +263,53 @@ async def test_a_specialty_by_a_prefix_of_the_skill_confirms_the_skills_name(
 ) -> None:
     """The Skill of ``/character specialty`` is named as a pool names it, a unique prefix
     enough (``Bra``: Brawl); the confirmation names the Skill, where it named the prefix
-    typed ("added to Bra") while a refusal of the same command said Brawl."""
+    typed ("added to Bra") while a refusal of the same command said Brawl, and a removed
+    specialty as the sheet kept it ("Boxing", typed "boxing")."""
     await create(table)
     said = await table.run(characters.specialty(table.deps, table.ctx(), "bra", add="Boxing"))
     assert said.answer.text == "**Mara**: specialty “Boxing” added to Brawl."
     said = await table.run(characters.specialty(table.deps, table.ctx(), "Bra", remove="boxing"))
-    assert said.answer.text == "**Mara**: specialty “boxing” removed from Brawl."
+    assert said.answer.text == "**Mara**: specialty “Boxing” removed from Brawl."
+
+
+async def test_a_condition_is_resolved_by_its_name_typed_any_way_and_named_as_kept(
+    table: Table,
+) -> None:
+    """/character condition remove matches the Condition as trait names are matched (case,
+    spaces, accents aside: engine.characters.named_text), and the confirmation and a
+    second add's refusal name it as the sheet kept it, where they repeated what was typed
+    ("shaken  up", "SHAKEN UP") as if the sheet held that."""
+    await create(table)
+    await table.run(characters.condition(table.deps, table.ctx(), add="Shaken Úp"))
+    said = await table.run(characters.condition(table.deps, table.ctx(), add="SHAKEN UP"))
+    assert said.answer.ephemeral and "Condition “Shaken Úp”" in said.answer.text
+    said = await table.run(characters.condition(table.deps, table.ctx(), remove="shaken  up"))
+    assert said.answer.text == "**Mara** no longer has the Condition “Shaken Úp”."
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None and record.sheet.conditions == ()
+
+
+async def test_a_derived_trait_set_by_hand_shows_once_among_the_derived_marked_so(
+    table: Table,
+) -> None:
+    """A derived trait set by hand (/character set trait:Defense) shows once on the card,
+    among the derived traits where a reader looks for it, marked as set by hand
+    (bot.render.characters.sheet_embed's Decision), where it showed both under "Set by
+    hand" and under "Derived"; a v20 sheet's Willpower keeps its own group."""
+    await create(table, Defense=5)
+    embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
+    assert embed is not None
+    fields = {f.name: f.value or "" for f in embed.fields}
+    assert "Set by hand" not in fields
+    assert "Defense 5 (set by hand)" in fields["Derived"]
+    assert sum(value.count("Defense") for value in fields.values()) == 1
+    await table.run(characters.create(table.deps, table.ctx(), "Anselm", Ruleset.V20))
+    await table.run(characters.set_traits(table.deps, table.ctx(), traits="Initiative 4"))
+    embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
+    assert embed is not None
+    fields = {f.name: f.value or "" for f in embed.fields}
+    assert fields["Set by hand"] == "Willpower 1"
+    assert fields["Derived"] == "Initiative 4 (set by hand)"
 
 
 async def test_use_switches_and_a_channel_pin_wins_in_its_channel(table: Table) -> None:

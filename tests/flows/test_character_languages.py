@@ -244,3 +244,31 @@ async def test_an_import_files_field_problems_are_said_in_the_members_language(
     assert all(line in said.answer.text.splitlines() for line in lines), said.answer.text
     listed = await table.run(characters.list_(table.deps, table.ctx()))
     assert "Mara" not in listed.answer.text, "nothing imported"
+
+
+@pytest.mark.parametrize(("locale", "typed", "changed"), [
+    ("en-US", "Will", "Willpower 2 → 5 (Will "),
+    ("pt-BR", "Vontade", "Força de Vontade 2 → 5 (Vontade "),
+    ("es-ES", "voluntad", "Fuerza de Voluntad 2 → 5 (Voluntad "),
+])
+@pytest.mark.parametrize("template", [Ruleset.COFD, Ruleset.V20])
+async def test_the_short_name_the_bot_gives_willpower_sets_the_sheets_willpower(
+    table: Table, locale: str, typed: str, changed: str, template: Ruleset
+) -> None:
+    """"Will" is what the bot calls Willpower in each language it speaks (its buttons,
+    /will: Vontade, Voluntad), so /character set trait:Will sets the sheet's Willpower
+    (engine.characters' _SHORT), where it quietly added a custom trait "Will" and left
+    the Will maximum as it was; a pool may name it so too."""
+    table.speak(locale, locale)
+    await table.run(characters.create(table.deps, table.ctx(), "Mara", template))
+    if template is Ruleset.V20:
+        await table.run(characters.set_traits(table.deps, table.ctx(), trait="Willpower",
+                                              value=2))
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait=typed, value=5))
+    assert changed in said.answer.text, said.answer.text
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None
+    assert record.sheet.will_max == 5 and record.sheet.trait(typed) is record.sheet.trait(
+        "Willpower")
+    assert [t.name for t in record.sheet.traits].count("Willpower") == 1
+    assert f"{typed.title()} 5" in await roll(table, typed)
