@@ -18,7 +18,7 @@ from bot.render import characters as words
 from bot.render.lang import _, speaking, trait_language
 from bot.render.message import Attachment, Message, shaped
 from bot.store import Tx
-from bot.store.characters import SERVER_WIDE, CharacterRepository
+from bot.store.characters import SERVER_WIDE, CharacterRepository, by_name
 from bot.store.settings import SettingsRepository
 from engine import characters as sheets
 from engine.characters import MAX_CHARACTERS, Character, fold
@@ -255,9 +255,12 @@ async def list_(deps: Deps, ctx: Ctx, member: Member | None = None) -> Reply:
     whose = member or Member(ctx.user_id, ctx.user_name)
 
     def read(tx: Tx) -> tuple[ChannelConfig, list[CharacterName], CharacterRecord | None]:
-        config, active = tx.queries.one(SettingsRepository.config_query(
-            ctx.guild_id, ctx.channel_id, ctx.parent_id, whose.user_id))
-        return config, tx.characters.names(ctx.guild_id, whose.user_id), active
+        # The settings, the member's active sheet and their names, in one statement.
+        (config, active), names = tx.queries.beside_rows(
+            SettingsRepository.config_query(
+                ctx.guild_id, ctx.channel_id, ctx.parent_id, whose.user_id),
+            CharacterRepository.names_query(ctx.guild_id, whose.user_id))
+        return config, by_name(names), active
 
     config, names, active = await deps.store.read(read)
     return say(words.listing(whose.name, names, None if active is None else active.id,

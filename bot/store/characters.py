@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+from collections.abc import Iterable
 from functools import partial
 
 from bot.store.repository import Query, Repository, Viewer
@@ -49,6 +50,19 @@ def record_of(row: sqlite3.Row, prefix: str) -> CharacterRecord | None:
 def _name(row: sqlite3.Row) -> CharacterName:
     return CharacterName(id=row["id"], owner_id=row["owner_id"], name=row["name"],
                          npc=bool(row["npc"]))
+
+
+def _name_of(row: sqlite3.Row) -> CharacterName | None:
+    """A name read by :meth:`CharacterRepository.names_query` (None: a row of NULLs)."""
+    if row["cnm_id"] is None:
+        return None
+    return CharacterName(id=row["cnm_id"], owner_id=row["cnm_owner_id"], name=row["cnm_name"],
+                         npc=bool(row["cnm_npc"]))
+
+
+def by_name(names: Iterable[CharacterName]) -> list[CharacterName]:
+    """Names in :meth:`CharacterRepository.names`' order: by their key, then oldest first."""
+    return sorted(names, key=lambda name: (fold(name.name), name.id))
 
 
 class CharacterRepository(Repository):
@@ -107,6 +121,19 @@ class CharacterRepository(Repository):
             rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
                              " AND owner_id = ? ORDER BY name_key, id", (guild_id, owner_id))
         return [_name(row) for row in rows]
+
+    @staticmethod
+    def names_query(guild_id: int, owner_id: int) -> Query[CharacterName | None]:
+        """:meth:`names` of one owner as a query, to read beside the settings
+        (``Queries.beside_rows``), its columns named ``cnm_…``; None for a row of NULLs
+        (the owner has none). A join need not keep a subquery's order: its caller sorts
+        them (:func:`by_name`)."""
+        return Query(
+            "SELECT id AS cnm_id, owner_id AS cnm_owner_id, name AS cnm_name, npc AS cnm_npc"
+            " FROM characters WHERE guild_id = ? AND owner_id = ?",
+            (guild_id, owner_id),
+            _name_of,
+        )
 
     def names_seen(self, viewer: Viewer) -> list[CharacterName]:
         """:meth:`names` as a member's autocomplete offers them: their own sheets, a

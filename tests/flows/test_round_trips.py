@@ -142,6 +142,18 @@ async def _character_names(table: Table) -> Any:
     return await characters.character_suggestions(table.deps, table.ctx(BOB, roles=[77]), "")
 
 
+async def _two_sheets(table: Table) -> None:
+    for name in ("bea", "Ana"):
+        await table.run(characters.create(table.deps, table.ctx(), name))
+
+
+async def _character_list(table: Table) -> Any:
+    said = await table.run(characters.list_(table.deps, table.ctx()))
+    text = said.answer.text
+    assert text.index("Ana") < text.index("bea")  # by name, whatever their case
+    return said
+
+
 async def _export(table: Table) -> Any:
     said = await table.run(stats(table.deps, table.ctx(BOB, roles=[77]), export=True))
     assert said.answer.message.file is not None  # the log, not refused
@@ -162,6 +174,7 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
     # the settings beside the log, which tests the Storyteller role itself
     ("/history", _history, 1, 1),
     ("/character autocomplete", _character_names, 1, 1),  # the role tested in the statement
+    ("/character list", _character_list, 1, 1),  # the settings, the active sheet, the names
     # the settings with the open rolls; what it ends, in one statement; COMMIT (the rolls
     # it closes checked with it)
     ("/scene end", _scene_end, 3, 2),
@@ -189,7 +202,7 @@ BUDGETS: list[tuple[str, Command, int, int]] = [
 #: a contest before, whose two open rolls each contest then closes (so the statements the
 #: counted one sends are prepared); a saved roll for each replacement to replace.
 SETUP: dict[Command, Command] = {_multi: _v20, _contest: _contest, _night: _low_pool,
-                                 _saved_replace: _saved_kick}
+                                 _saved_replace: _saved_kick, _character_list: _two_sheets}
 
 
 @pytest.mark.parametrize(("command", "round_trips", "trips"),
