@@ -14,9 +14,21 @@ The rules and the contest's status are the engine's
 
 Each side's roll is stored with the contest's id (so /history lists it); the
 card shows the verdict, and a Will spend afterwards would not reach it, so
-these rolls offer no buttons. The actor's roll counts as a successive attempt
-at a labelled action, and in `fistful` every side a member rolls is one more
-action this turn.
+these rolls offer no buttons. In `fistful` every side a member rolls is one
+more action this turn.
+
+A labelled contest is the actor's attempt at that action, and its successive
+attempts (RULES.md §1, §2) count it by the verdict, not by the actor's roll
+alone. **Decision**, both rulesets: won, the action succeeded and the count
+starts over; lost or tied, it failed, one more (`v20`: "a tie: neither
+succeeds"; `cofd`: a lost contest is a failed action, a tie is nobody
+winning). The count moves in the transaction that decides the contest: the
+/contest's own against the Storyteller's dice; the resist's against a member,
+which counts the actor's row (the contest's guild, channel, owner and label),
+never the resisting member's, read with the contest in the form's statement
+and checked at the write (a roll of the actor's written in between makes the
+write run again: :func:`_count_attempt`). The rules are
+:func:`engine.table.contest.failures_after`.
 """
 
 from __future__ import annotations
@@ -60,6 +72,7 @@ from bot.render.refusals import refusal_text
 from bot.render.rolls import refusal_cause
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
+from bot.store.attempts import AttemptRepository
 from bot.store.rolls import RollRepository
 from engine import characters
 from engine.models import RollResult, Ruleset
@@ -119,6 +132,26 @@ def _store_roll(
         character_id=None if character is None else character.id,
         character_name=None if character is None else character.name,
     )
+
+
+def _count_attempt(
+    tx: Tx, ctx: Ctx, config: ChannelConfig, record: ActionRecord, state: ContestState, *,
+    failures: Callable[[], int],
+) -> None:
+    """Inside the write that decides the contest ``record`` (its ``state`` decided): the
+    actor's failures in a row at its label, counted by the verdict from ``failures()``
+    (the count this transaction read, or had checked), when the table counts them (a
+    label, pressure). A count another write changed first raises ``Conflict(None)``: the
+    flow reads again."""
+    if not record.label or not config.pressure:
+        return
+    old = failures()
+    new = rules.failures_after(old, state)
+    if new != old and not tx.attempts.save_failures(
+        record.guild_id, record.channel_id, record.owner_id, record.label, old=old, new=new,
+        parent_id=ctx.parent_id,
+    ):
+        raise Conflict(None)
 
 
 def _remember_card(deps: Deps, action_id: int) -> Callable[[Sent], Awaitable[None]]:
@@ -189,7 +222,7 @@ async def contest(
                 )
             except RuleError as error:
                 raise UserError(cannot_contest(refusal_text(error.refusal))) from error
-        count_roll(tx, ctx, table, label, state.actor)
+        count_roll(tx, ctx, table, None, state.actor)  # a fistful action; not the attempt
         # The Storyteller's dice are rolled by the member who asked: both rolls are theirs.
         opposed = None if opposition is None else state.opponent
         tx.queries.reserve(actions=1, rolls=1 if opposed is None else 2)
@@ -200,6 +233,7 @@ async def contest(
         if state.status is ContestStatus.DECIDED:
             version = tx.actions.update(record.id, record.version, state, ActionStatus.CLOSED)
             record = record.saved(state, version or record.version + 1, ActionStatus.CLOSED)
+            _count_attempt(tx, ctx, config, record, state, failures=lambda: table.failures)
         closed = tx.rolls.close_as_read(
             ctx.guild_id, ctx.channel_id, ctx.user_id,
             open_as_read=None if gathered.ahead is None else gathered.ahead.open,
@@ -250,18 +284,20 @@ async def resist_form(
     async def attempt() -> Reply:
         def read(
             tx: Tx,
-        ) -> tuple[Table, ActionRecord | None, CharacterRecord | None, Ahead]:
-            # One statement: the settings and sheet, the standing, the contest, and the
-            # open rolls the resist closes (its write has them checked, not read again).
-            (config, character), standing, found, rolls = tx.queries.three_with_rows(
+        ) -> tuple[Table, ActionRecord | None, CharacterRecord | None, Ahead, int]:
+            # One statement: the settings and sheet, the standing, the contest and its
+            # actor's failures at its label, and the open rolls the resist closes (its
+            # write has them checked, not read again).
+            (config, character), standing, found, failures, rolls = tx.queries.four_with_rows(
                 ctx.config_query(character=True), standing_beside(ctx),
                 ActionRepository.get_query(press.key),
+                AttemptRepository.owner_failures_query(press.key),
                 RollRepository.open_query(ctx.guild_id, ctx.channel_id, ctx.user_id),
             )
             table = read_table(tx, ctx, config, None, read=standing)
-            return table, found, character, Ahead(None, standing, tuple(rolls))
+            return table, found, character, Ahead(None, standing, tuple(rolls)), failures
 
-        table, found, character, ahead = await deps.store.read(read)
+        table, found, character, ahead, failures = await deps.store.read(read)
         config = table.config
         record = _contest(found)
         state = _state(record)
@@ -276,7 +312,7 @@ async def resist_form(
 
         def write(
             tx: Tx, record: ActionRecord = record, state: ContestState = state,
-            table: Table = table,
+            table: Table = table, failures: int = failures,
         ) -> tuple[ActionRecord, ContestState, list[RollRecord]]:
             # As read (PostgreSQL has the server check it, and what was read ahead, with
             # COMMIT), else decided (or closed) since it was read: read again.
@@ -293,6 +329,9 @@ async def resist_form(
             if version is None:
                 raise Conflict(None)
             count_roll(tx, ctx, table, None, theirs)
+            # the actor's attempt, decided now (read with the contest, checked here)
+            _count_attempt(tx, ctx, table.config, record, after, failures=lambda: (
+                tx.attempts.owner_failures(record.id, expected=failures)))
             closed = tx.rolls.close_as_read(ctx.guild_id, ctx.channel_id, ctx.user_id,
                                             open_as_read=ahead.open)
             _store_roll(tx, ctx, record, theirs, character)

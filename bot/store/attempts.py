@@ -136,6 +136,31 @@ class AttemptRepository(Repository):
             lambda row: 0 if row is None else int(row["attempts_here"]),
         )
 
+    def owner_failures(self, action_id: int, *, expected: int | None = None) -> int:
+        """:meth:`owner_failures_query`, inside a write; ``expected``: the count as the flow
+        read it before this transaction, which PostgreSQL checks with the writes rather
+        than reading it again (Repository._expected)."""
+        query = self.owner_failures_query(action_id)
+        row = self._expected(query.sql, query.params,
+                             None if expected is None else {"owner_failures": expected})
+        return query.parse(row)
+
+    @staticmethod
+    def owner_failures_query(action_id: int) -> Query[int]:
+        """The failures in a row at an action's label of the member who owns it (a
+        contest's actor, whose attempt its resist decides): their guild, channel, member
+        and label as the action keeps them. A query that always answers one row (its
+        column ``owner_failures``; 0 when there are none), to read beside others."""
+        return Query(
+            "SELECT COALESCE((SELECT attempts.failures FROM actions JOIN attempts"
+            "  ON attempts.guild_id = actions.guild_id"
+            "  AND attempts.channel_id = actions.channel_id"
+            "  AND attempts.user_id = actions.owner_id AND attempts.label_key = actions.label_key"
+            "  WHERE actions.id = ?), 0) AS owner_failures",
+            (action_id,),
+            lambda row: 0 if row is None else int(row["owner_failures"]),
+        )
+
     def turn_actions(
         self, guild_id: int, channel_id: int, user_id: int, character_id: int | None = None
     ) -> int:

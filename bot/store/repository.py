@@ -21,6 +21,7 @@ T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
 W = TypeVar("W")
+X = TypeVar("X")
 
 
 def stamp() -> tuple[str, datetime]:
@@ -244,6 +245,15 @@ class Queries(Repository):
         joined = self._joined(first, second, third, rows)
         return (first.parse(joined[0]), second.parse(joined[0]), third.parse(joined[0]),
                 _rows(joined, rows))
+
+    def four_with_rows(
+        self, first: Query[T], second: Query[U], third: Query[W], fourth: Query[X],
+        rows: Query[V | None],
+    ) -> tuple[T, U, W, X, list[V]]:
+        """:meth:`three_with_rows` with a fourth one-row read beside the first three."""
+        joined = self._joined(first, second, third, fourth, rows)
+        return (first.parse(joined[0]), second.parse(joined[0]), third.parse(joined[0]),
+                fourth.parse(joined[0]), _rows(joined, rows))
 
 
 def _rows(joined: list[Any], rows: Query[V | None]) -> list[V]:

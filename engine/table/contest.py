@@ -18,6 +18,14 @@ moved only by its transitions::
 Only the named opponent may resist, and only while the contest waits
 (:func:`resist_blocked`). In `v20` each side's difficulty is at most 9
 (:func:`check_resisted`), whatever the command lets a member type.
+
+A labelled contest is the actor's attempt at that action, and successive
+attempts (RULES.md §1, §2) count it by its verdict, not by the actor's roll
+alone (:func:`failures_after`). **Decision**, in every ruleset: won, the
+action succeeded (the count starts over); lost or tied, it failed (one more).
+`v20` says so ("a tie: neither succeeds"); in `cofd` a lost contest is a
+failed action, and a tie is nobody winning, the actor included. `fistful`
+has no successive attempts (its penalty is none), and counts alike.
 """
 
 from __future__ import annotations
@@ -216,6 +224,15 @@ def resisted(state: ContestState, member_id: int, opponent: RollResult) -> Conte
             "status": ContestStatus.DECIDED,
         }
     )
+
+
+def failures_after(failures: int, state: ContestState) -> int:
+    """The actor's failures in a row at the contest's action once it is decided, from
+    ``failures`` before it (see the module's **Decision**): won, 0; lost or tied, one
+    more. Undecided (waiting, or closed by the end of the scene), unchanged."""
+    if state.status is not ContestStatus.DECIDED or state.result is None:
+        return failures
+    return 0 if state.result.winner is Winner.ACTOR else failures + 1
 
 
 def scene_ended(state: ContestState) -> ContestState | None:

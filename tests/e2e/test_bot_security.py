@@ -376,6 +376,7 @@ PASSED_THROUGH = {
     ("repository.py", "_expected", "sql"): "the helpers pass their caller's SQL on",
     ("repository.py", "_joined", "sql"): "Queries' SQL, each literal where it is built",
     ("attempts.py", "standing", "query.sql"): "a Query's SQL, literal where it is built",
+    ("attempts.py", "owner_failures", "query.sql"): "a Query's SQL, literal where it is built",
     ("rolls.py", "void", "query.sql"): "a Query's SQL, literal where it is built",
     ("repository.py", "_read", "query.sql"): "a Query's SQL, literal where it is built",
     ("repository.py", "_read_rows", "query.sql"): "a Query's SQL, literal where it is built",

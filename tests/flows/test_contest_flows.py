@@ -14,12 +14,14 @@ from bot.flows.contest import Opponent
 from bot.flows.reply import Edit, Reply
 from bot.render.contest import CONTEST_DECIDED, CONTEST_SCENE_ENDED
 from bot.store import Tx
+from bot.store.store import PostgresStore
 from engine.models import Ruleset, Term
 from engine.parser import NamedPart
 from engine.records import ActionStatus, ChannelConfig, ChannelOption
 from engine.table.contest import ContestState, ContestStatus
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, Recorder, Table, parts
 from tests.flows.typed import INVISIBLE, kept_no_label, typed
+from tests.store.conftest import warm
 
 CARA = 3_000_000_000_000_000_006
 BOB_SIDE = Opponent(BOB, "Bob")
@@ -315,3 +317,135 @@ async def test_contests_saved_before_schema_versions_still_load(table: Table) ->
         ',"status":"decided"', ""
     )
     assert ContestState.model_validate_json(legacy_done).status is ContestStatus.DECIDED
+
+
+# --- successive attempts: a labelled contest counts by its verdict -----------------------------
+
+_ACTOR_FACES = {Ruleset.COFD: (8, 2), Ruleset.V20: (8, 2, 3)}
+"""Alice's 3 dice after one failure at the action, 1 success: cofd rolls 2 of them (-1
+die), v20 all 3 at difficulty 7 (+1)."""
+_OPPONENT_FACES = {"won": (2, 3, 4), "lost": (8, 8, 2), "tied": (8, 2, 3)}
+"""The other side's 3 dice, at 8 or 6: 0, 2 or 1 successes against Alice's 1."""
+_PENALTY = {Ruleset.COFD: "-{} dice: trying again after a failure",
+            Ruleset.V20: "difficulty +{}: trying again after a failure"}
+
+
+async def _grapple_failures(table: Table, user: int = ALICE) -> int:
+    standing = await table.store.read(lambda tx: tx.attempts.standing(
+        GUILD, CHANNEL, user, label="grapple", turn=False, will=False))
+    return standing.failures
+
+
+@pytest.mark.parametrize("verdict", ["won", "lost", "tied"])
+@pytest.mark.parametrize("side", ["storyteller", "member"])
+@pytest.mark.parametrize("ruleset", [Ruleset.COFD, Ruleset.V20], ids=["cofd", "v20"])
+async def test_a_labelled_contest_counts_as_an_attempt_by_its_verdict(
+    table: Table, ruleset: Ruleset, side: str, verdict: str
+) -> None:
+    """RULES.md §1 and §2: a labelled contest is the actor's attempt at that action, and
+    successive attempts count it by the verdict, not by the actor's roll alone
+    (**Decision**, both rulesets: won, the action succeeded and the count starts over;
+    lost or tied, it failed: one more. `v20`'s "a tie: neither succeeds"; in `cofd` a lost
+    contest is a failed action and a tie is nobody winning). Alice, one failure behind at
+    "grapple", rolls 1 success each time; against the Storyteller's dice the /contest
+    counts it, against Bob his resist does (Alice's row, not his). Her next attempt
+    carries no penalty after a win, the second step after a loss or a tie."""
+    await use(table, ruleset)
+    await table.store.write(lambda tx: tx.attempts.save_failures(
+        GUILD, CHANNEL, ALICE, "grapple", old=0, new=1))
+    table.faces.add(*_ACTOR_FACES[ruleset])
+    if side == "storyteller":
+        table.faces.add(*_OPPONENT_FACES[verdict])
+        decided = await table.run(ask(table, against=3, label="grapple"))
+    else:
+        waiting = await table.run(ask(table, opponent=BOB_SIDE, label="grapple"))
+        assert await _grapple_failures(table) == 1  # undecided: not counted yet
+        table.faces.add(*_OPPONENT_FACES[verdict])
+        decided = await resist(table, BOB, action_id(waiting), "3")
+        assert await _grapple_failures(table, BOB) == 0
+    assert _PENALTY[ruleset].format(1).replace("dice", "die") in decided.answer.text
+    won = verdict == "won"
+    assert ("Alice wins" in decided.answer.text) is won
+    assert await _grapple_failures(table) == (0 if won else 2)
+
+    table.faces.add(*([2] * 6))  # the retry, against 3 dice of the Storyteller's
+    retry = await table.run(ask(table, against=3, label="grapple"))
+    assert not retry.answer.ephemeral
+    assert ("trying again after a failure" in retry.answer.text) is not won
+    if not won:
+        assert _PENALTY[ruleset].format(2) in retry.answer.text
+
+
+async def test_a_contest_left_undecided_counts_no_attempt(table: Table) -> None:
+    """A contest the scene ended before the opponent resisted was decided by no one: the
+    actor's count at its action stays as it was, whatever the actor rolled."""
+    table.faces.add(2, 3, 4)  # Alice fails her roll
+    await table.run(ask(table, opponent=BOB_SIDE, label="grapple"))
+    config = ChannelConfig(guild_id=GUILD, channel_id=CHANNEL, text_only=True)
+    closed, _edits = await table.store.write(lambda tx: contest.end_for_scene(
+        tx, tx.actions.find_open(GUILD, CHANNEL), config))
+    assert closed == 1
+    assert await _grapple_failures(table) == 0
+
+
+async def test_a_fistful_contest_counts_its_action_of_the_turn_whatever_the_verdict(
+    table: Table,
+) -> None:
+    """`fistful` has no successive attempts (RULES.md §3: its penalty is the Successive
+    Action Penalty, counted per roll): a lost labelled contest adds no die to lose on the
+    next, and each side rolled is one more action this turn, as before."""
+    await use(table, Ruleset.FISTFUL)
+    table.faces.add(2, 3, 4)  # Alice: nothing
+    waiting = await table.run(ask(table, opponent=BOB_SIDE, label="grapple"))
+    table.faces.add(8, 8, 2)
+    lost = await resist(table, BOB, action_id(waiting), "3")
+    assert "Bob" in lost.answer.text
+    table.faces.add(*([2] * 5))
+    retry = await table.run(ask(table, against=3, label="grapple"))
+    assert "trying again after a failure" not in retry.answer.text
+    assert "-1 die: successive action this turn" in retry.answer.text
+    turns = await table.store.read(lambda tx: (
+        tx.attempts.turn_actions(GUILD, CHANNEL, ALICE),
+        tx.attempts.turn_actions(GUILD, CHANNEL, BOB)))
+    assert turns == (2, 1)
+
+
+async def test_a_resist_and_a_roll_of_the_actor_at_once_both_count(table: Table) -> None:
+    """Bob's resist reads Alice's count at the contest's action with the contest, and its
+    write has it checked: a roll of Alice's at the same action written in between (a
+    failure) is not lost (on PostgreSQL the check misses at COMMIT and the resist's write
+    runs again, reading it; on SQLite it is read in the write). The tied contest and the
+    failed roll are two failures, in whichever order they land."""
+    table.faces.add(2, 3, 4)  # Alice: nothing
+    key = action_id(await table.run(ask(table, opponent=BOB_SIDE, label="grapple")))
+    table.faces.add(*([2] * 12))  # Bob ties at 0; Alice's roll fails
+    await asyncio.gather(
+        resist(table, BOB, key, "3"),
+        table.run(ask(table, against=2, label="grapple")),
+    )
+    assert await _grapple_failures(table) == 2
+
+
+async def test_a_resist_counting_the_actor_s_failure_reads_once_and_writes_with_its_commit(
+    table: Table,
+) -> None:
+    """The actor's count is read in the resist form's one statement (beside the contest)
+    and written with its COMMIT: a lost contest costs the resist no round trip more than
+    test_round_trips' won one (two on a warm PostgreSQL store: the read, the COMMIT; on
+    SQLite one trip each)."""
+    store = table.store
+    counted = []
+    # Alice: 1 success, with -1 die more each time; the third resist is counted, once
+    # each statement it sends (the count's INSERT, then its UPDATE) is prepared
+    for faces in ((8, 2, 3), (8, 2), (8,)):
+        table.faces.add(*faces)
+        key = action_id(await table.run(ask(table, opponent=BOB_SIDE, label="grapple")))
+        if isinstance(store, PostgresStore):
+            await warm(store)
+        start = store.round_trips if isinstance(store, PostgresStore) else store.trips
+        table.faces.add(8, 8)  # Bob: 2
+        assert "Bob wins" in (await resist(table, BOB, key, "2")).answer.text
+        counted.append((store.round_trips if isinstance(store, PostgresStore)
+                        else store.trips) - start)
+    assert counted[2] == 2
+    assert await _grapple_failures(table) == 3

@@ -7,7 +7,15 @@ import pytest
 from engine.models import Degree, Outcome, Ruleset
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError
-from engine.table.contest import Winner, check_resisted, resolve
+from engine.table.contest import (
+    Winner,
+    against,
+    challenged,
+    check_resisted,
+    failures_after,
+    resolve,
+    scene_ended,
+)
 from tests.engine.table.helpers import refused, scripted
 
 
@@ -122,3 +130,39 @@ def test_v20_each_side_of_a_resisted_roll_has_a_difficulty_of_2_to_9() -> None:
     with refused(RefusalCode.OUT_OF_RANGE, option="difficulty", value=1, low=2, high=9):
         check_resisted(Ruleset.V20, {"difficulty": 1})
     check_resisted(Ruleset.FISTFUL, {"difficulty": 10})  # no difficulty there: prepare refuses it
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "actor", "opponent", "after"),
+    [
+        ("cofd", [8, 9, 2], [8, 2, 3], 0),  # won: the action succeeded
+        ("cofd", [8, 2, 3], [8, 9, 2], 3),  # lost, though Alice rolled a success
+        ("cofd", [8, 2, 3], [9, 2, 3], 3),  # tied: nobody won, the actor neither
+        ("v20", [6, 7, 2], [6, 2, 3], 0),
+        ("v20", [6, 2, 3], [6, 7, 2], 3),
+        ("v20", [6, 7, 2], [8, 9, 3], 3),  # "a tie: neither succeeds"
+        ("fistful", [8, 2, 3], [9, 3, 4], 3),  # tied; counted alike, its penalty is none
+    ],
+    ids=["cofd-won", "cofd-lost", "cofd-tied", "v20-won", "v20-lost", "v20-tied",
+         "fistful-tied"],
+)
+def test_a_contest_counts_as_an_attempt_by_its_verdict(
+    ruleset: str, actor: list[int], opponent: list[int], after: int
+) -> None:
+    """RULES.md §1 and §2, successive attempts: a labelled contest is the actor's attempt,
+    and it succeeded only if the actor won (**Decision**, every ruleset: won, the count
+    starts over; lost or tied, one failure more, whatever the actor's own roll). Here
+    after 2 failures in a row."""
+    state = against("Alice", scripted(ruleset, 3, actor), scripted(ruleset, 3, opponent))
+    assert failures_after(2, state) == after
+
+
+def test_a_contest_decided_by_no_one_counts_no_attempt() -> None:
+    """A contest still waiting for its resist, or closed by the end of the scene before
+    it, has no verdict: the actor's count is left as it was."""
+    waiting = challenged("Alice", scripted("cofd", 3, [2, 3, 4]), opponent_id=7,
+                         opponent_name="Bob")
+    assert failures_after(2, waiting) == 2
+    ended = scene_ended(waiting)
+    assert ended is not None
+    assert failures_after(2, ended) == 2
