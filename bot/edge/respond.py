@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Final
 
 import discord
 
@@ -15,6 +15,8 @@ from bot.render.message import Message
 
 log = logging.getLogger(__name__)
 
+#: Discord's error code for a message that no longer exists (deleted).
+UNKNOWN_MESSAGE: Final = 10008
 #: Background message edits, kept referenced until they finish.
 _pending: set[asyncio.Task[None]] = set()
 
@@ -114,14 +116,49 @@ class DiscordResponder:
 
     def edit_later(self, edit: Edit) -> None:
         channel = self._interaction.client.get_partial_messageable(edit.channel_id)
-        _spawn(edit_quietly(channel.get_partial_message(edit.message_id), edit.message))
+        _spawn(edit_quietly(channel.get_partial_message(edit.message_id), edit.message,
+                            reposted=edit.reposted))
 
 
-async def edit_quietly(message: discord.PartialMessage, content: Message) -> None:
-    """Edit a message the interaction did not answer with; a deleted one is only logged."""
+async def edit_quietly(
+    message: discord.PartialMessage, content: Message, *,
+    reposted: Callable[[int], Awaitable[bool]] | None = None,
+) -> None:
+    """Edit a message the interaction did not answer with; a deleted one is only logged,
+    unless it is a card that must not be lost (``reposted``, see
+    :attr:`~bot.flows.reply.Edit.reposted`): that one is posted afresh in its channel."""
     kwargs = _kwargs(content)
     kwargs.setdefault("view", None)
     try:
         await message.edit(**kwargs)
+    except discord.NotFound as error:
+        if reposted is None or error.code != UNKNOWN_MESSAGE:
+            log.info("Could not update message %s: %s", message.id, error)
+            return
+        await _repost(message, content, reposted)
     except discord.HTTPException as error:
         log.info("Could not update message %s: %s", message.id, error)
+
+
+async def _repost(
+    gone: discord.PartialMessage, content: Message, reposted: Callable[[int], Awaitable[bool]]
+) -> None:
+    """Post a deleted card again and have it remembered; a post that another took the place
+    of first (or that cannot be remembered) is deleted, so one card stays."""
+    try:
+        posted = await gone.channel.send(**_kwargs(content))
+    except discord.HTTPException as error:
+        log.warning("Message %s was deleted and could not be posted again: %s", gone.id, error)
+        return
+    try:
+        kept = await reposted(posted.id)
+    except Exception:
+        log.exception("Message %s was posted again as %s but not remembered", gone.id, posted.id)
+        kept = False
+    if kept:
+        log.info("Message %s was deleted: posted again as %s", gone.id, posted.id)
+        return
+    try:
+        await posted.delete()
+    except discord.HTTPException as error:
+        log.info("Could not delete the spare copy %s of message %s: %s", posted.id, gone.id, error)

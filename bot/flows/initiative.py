@@ -14,11 +14,24 @@ trips (read, write).
 
 A button updates the card in place; a command answers with one public line and
 brings the card up to date in the background.
+
+**Decision** (a card deleted by a moderator or a mis-click): the fight is not lost with
+it. The next command that brings an open tracker's card up to date (`/init join`, `add`,
+`remove`, `next`) finds the message gone (Discord answers Unknown Message) and posts
+the card afresh at the foot of the channel, and the tracker remembers the new message
+(only in place of the deleted one, and only while the fight is open: of two commands
+that both find it gone, one card stays, the other copy is deleted). `/init start` in a
+channel with a running tracker is still refused with a link to its card, and brings
+that card up to date the same way, so a deleted one comes back below the refusal. The
+usual path costs nothing more (a move edits the card as before, and posts only when the
+edit fails; a start that opens a tracker checks no card, where asking Discord would cost
+a call on every start); only the refused start adds one edit. A closed tracker's card
+that is gone stays gone: there is nothing left to play on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -73,10 +86,27 @@ def _state(record: TrackerRecord) -> Tracker:
     return record.state(Tracker)
 
 
-def _card_edit(saved: TrackerRecord, tracker: Tracker, config: ChannelConfig) -> tuple[Edit, ...]:
+def _card_edit(
+    saved: TrackerRecord, tracker: Tracker, config: ChannelConfig, deps: Deps | None = None
+) -> tuple[Edit, ...]:
+    """The edit that brings the tracker's card up to date. With ``deps``, an open tracker's
+    card that was deleted is posted again and remembered (the module's Decision)."""
     if saved.message_id is None:
         return ()
-    return (Edit(saved.channel_id, saved.message_id, card_message(saved, tracker, config)),)
+    reposted = (_remember_again(deps, saved.id, saved.message_id)
+                if deps is not None and saved.status is ActionStatus.OPEN else None)
+    return (Edit(saved.channel_id, saved.message_id, card_message(saved, tracker, config),
+                 reposted=reposted),)
+
+
+def _remember_again(deps: Deps, tracker_id: int, gone: int) -> Callable[[int], Awaitable[bool]]:
+    """Remember the card posted again in place of the deleted ``gone``: False when another
+    took its place first or the fight ended (that copy is then deleted)."""
+    async def remember(message_id: int) -> bool:
+        return await deps.store.write(
+            lambda tx: tx.initiative.replace_message(tracker_id, gone, message_id))
+
+    return remember
 
 
 # --- where a member's initiative comes from -----------------------------------------------------
@@ -136,8 +166,11 @@ async def start(deps: Deps, ctx: Ctx) -> Reply:
     config, existing = await deps.store.read(read)
     if not ctx.storyteller(config):
         raise UserError(_(NOT_STORYTELLER))
-    if existing is not None:
-        raise UserError(already_running(ctx.guild_id, existing))
+    if existing is not None:  # refused, and its card brought back if it was deleted
+        refusal = already_running(ctx.guild_id, existing)
+        with speaking(ctx.public_voice(config)):
+            edits = _card_edit(existing, _state(existing), config, deps)
+        return Reply(message=Message(content=refusal), ephemeral=True, edits=edits)
     tracker = initiative.opened(config.ruleset)
 
     def write(tx: Tx) -> TrackerRecord:
@@ -248,7 +281,7 @@ async def _move(
                 return Reply(message=card_message(saved, moved.tracker, config), update=True,
                              edits=edits)
             return Reply(message=Message(content=moved.notice()),
-                         edits=(*edits, *_card_edit(saved, moved.tracker, config)))
+                         edits=(*edits, *_card_edit(saved, moved.tracker, config, deps)))
 
     return await until_written(attempt)
 

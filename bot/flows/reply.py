@@ -59,6 +59,10 @@ class Edit:
     channel_id: int
     message_id: int
     message: Message
+    reposted: Callable[[int], Awaitable[bool]] | None = field(default=None, compare=False)
+    """For a card that must not be lost (an open initiative tracker's): when its message
+    was deleted, the message is posted afresh in the channel and this remembers the new
+    one's id; False (the new one is deleted) when another post took its place first."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,3 +102,14 @@ class InitiativeRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, tracker_id),
         )
+
+    def replace_message(self, tracker_id: int, gone: int, message_id: int) -> bool:
+        """Remember a card posted again in place of the deleted ``gone``, if the tracker is
+        still open and still shown by ``gone``; False (nothing changed) when another card
+        took its place first or the fight ended."""
+        return self._changes_one(
+            "UPDATE initiative SET message_id = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND message_id = ? AND status = 'open'",
+            (message_id, tracker_id, gone),
+        )

@@ -10,7 +10,7 @@ import pytest
 from bot.edge import ids
 from bot.flows import clock, initiative, rolls
 from bot.flows.context import Deps
-from bot.flows.reply import run
+from bot.flows.reply import Edit, Reply, run
 from bot.render.initiative import NO_TRACKER, TYPE_YOUR_INITIATIVE
 from bot.render.messages import NOT_STORYTELLER
 from bot.store import Tx
@@ -202,6 +202,74 @@ async def test_a_second_tracker_is_refused_with_a_link_to_the_first(table: Table
     said = await table.run(initiative.start(table.deps, table.ctx(STORYTELLER)))
     assert said.answer.ephemeral
     assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/901" in said.answer.text
+
+
+# --- a deleted card -----------------------------------------------------------------------------
+
+
+def card_edit(reply: Reply) -> Edit:
+    """The edit of the tracker's card among a reply's (the only one in these tests)."""
+    [edit] = reply.edits
+    return edit
+
+
+async def test_a_deleted_card_is_posted_again_by_the_next_command_and_remembered(
+    table: Table,
+) -> None:
+    """A card whose message was deleted comes back with the next command that updates it:
+    the edit offers to post it afresh (the responder does when Discord says the message is
+    unknown), the tracker remembers the new message, and later commands edit that one. Of
+    two commands that both found it gone, the second copy is not remembered (it is
+    deleted), so one card stays."""
+    await start(table)
+    await join(table, ALICE, 5, 9)
+    first = card_edit(await initiative.next_turn(table.deps, table.ctx(STORYTELLER)))
+    table.faces.add(6)
+    second = card_edit(await initiative.join(table.deps, table.ctx(BOB), parts(pool(4)), 0))
+    assert first.message_id == second.message_id == 901
+    assert first.reposted is not None and second.reposted is not None
+
+    assert await first.reposted(950)
+    assert (await record(table)).message_id == 950
+    assert not await second.reposted(951), "the first copy already took the card's place"
+    assert (await record(table)).message_id == 950
+    said = await table.run(initiative.next_turn(table.deps, table.ctx(ALICE)))
+    assert said.of("edit")[0].target == 950 and "**Bob** acts" in said.of("edit")[0].text
+    said = await table.run(initiative.start(table.deps, table.ctx(STORYTELLER)))
+    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/950" in said.answer.text
+
+
+async def test_starting_again_brings_back_the_running_trackers_deleted_card(
+    table: Table,
+) -> None:
+    """/init start where a fight runs is refused with a link to its card as ever, and brings
+    that card up to date, so a deleted one is posted again (the refusal costs one edit; a
+    start that opens a tracker, none)."""
+    await start(table)
+    await join(table, ALICE, 5, 9)
+    version = (await record(table)).version
+    reply = await initiative.start(table.deps, table.ctx(STORYTELLER))
+    assert reply.ephemeral and reply.message is not None and reply.message.content is not None
+    assert "already has an initiative tracker" in reply.message.content
+    edit = card_edit(reply)
+    assert edit.message_id == 901 and edit.reposted is not None
+    assert edit.message.embed is not None and "Alice" in str(edit.message.embed.description)
+    assert await edit.reposted(950)
+    await unchanged(table, version)
+    assert (await record(table)).message_id == 950
+
+
+async def test_an_ended_fights_deleted_card_stays_gone(table: Table) -> None:
+    """Once the fight is over there is nothing to play on its card: its last edit posts
+    nothing if the card was deleted, and a copy posted for a move made before the end is
+    not remembered (it is deleted)."""
+    await start(table)
+    await join(table, ALICE, 5, 9)
+    before = card_edit(await initiative.next_turn(table.deps, table.ctx(STORYTELLER)))
+    ended = card_edit(await initiative.end(table.deps, table.ctx(STORYTELLER)))
+    assert ended.reposted is None
+    assert before.reposted is not None and not await before.reposted(950)
+    assert (await record(table)).message_id == 901
 
 
 # --- bad input ----------------------------------------------------------------------------------

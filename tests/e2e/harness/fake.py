@@ -624,6 +624,11 @@ class FakeDiscord:
             and (visible_to is None or message.ephemeral_to in (None, visible_to.id))
         ]
 
+    async def delete_message(self, message: Message) -> None:
+        """Delete a message as a member would (a moderator cleaning the channel): later
+        requests for it answer 404 Unknown Message, and the gateway is told."""
+        await self._delete(message)
+
     async def wait_for_message(
         self, channel: Channel, predicate: Callable[[Message], bool], timeout: float = 5.0
     ) -> Message:

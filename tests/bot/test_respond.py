@@ -1,0 +1,83 @@
+"""bot.edge.respond's background edits of a message that was deleted: logged, or, for a card
+that must not be lost, posted again and kept only when the flow remembers it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, cast
+
+import discord
+
+from bot.edge.respond import UNKNOWN_MESSAGE, edit_quietly
+from bot.render.message import Message
+
+
+@dataclass
+class Posted:
+    id: int
+    deleted: bool = False
+
+    async def delete(self) -> None:
+        self.deleted = True
+
+
+@dataclass
+class Channel:
+    posts: list[Posted] = field(default_factory=list)
+
+    async def send(self, **_: Any) -> Posted:
+        self.posts.append(Posted(950 + len(self.posts)))
+        return self.posts[-1]
+
+
+@dataclass
+class Gone:
+    """A message Discord answers with ``code`` (404) when it is edited."""
+
+    channel: Channel
+    code: int = UNKNOWN_MESSAGE
+    id: int = 901
+
+    async def edit(self, **_: Any) -> None:
+        response = SimpleNamespace(status=404, reason="Not Found")
+        raise discord.NotFound(cast(Any, response), {"code": self.code, "message": "Unknown"})
+
+
+async def repost(gone: Gone, kept: bool | None) -> list[int]:
+    """Edit ``gone`` (without a way to remember a new card when ``kept`` is None); the ids
+    the flow was asked to remember."""
+    asked: list[int] = []
+
+    async def remember(message_id: int) -> bool:
+        asked.append(message_id)
+        assert kept is not None
+        return kept
+
+    await edit_quietly(cast(discord.PartialMessage, gone), Message(content="card"),
+                       reposted=None if kept is None else remember)
+    return asked
+
+
+async def test_a_deleted_card_is_posted_again_and_kept_when_remembered() -> None:
+    gone = Gone(Channel())
+    assert await repost(gone, kept=True) == [950]
+    assert [(p.id, p.deleted) for p in gone.channel.posts] == [(950, False)]
+
+
+async def test_a_copy_another_took_the_place_of_is_deleted() -> None:
+    """Two commands both found the card gone: the copy the store did not take is deleted, so
+    the channel keeps one card."""
+    gone = Gone(Channel())
+    assert await repost(gone, kept=False) == [950]
+    assert [(p.id, p.deleted) for p in gone.channel.posts] == [(950, True)]
+
+
+async def test_other_deleted_messages_and_other_404s_are_only_logged() -> None:
+    """A closed roll's card (no way to remember another) is not posted again, nor is a card
+    whose channel is gone (404 Unknown Channel)."""
+    gone = Gone(Channel())
+    assert await repost(gone, kept=None) == []
+    unknown_channel = Gone(Channel(), code=10003)
+    assert await repost(unknown_channel, kept=True) == []
+    assert gone.channel.posts == unknown_channel.channel.posts == []
