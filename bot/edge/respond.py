@@ -116,6 +116,10 @@ class DiscordResponder:
 
     def edit_later(self, edit: Edit) -> None:
         channel = self._interaction.client.get_partial_messageable(edit.channel_id)
+        if edit.message_id is None:  # a card never remembered: posted, as if deleted
+            if edit.reposted is not None:
+                _spawn(_repost(channel, None, edit.message, edit.reposted))
+            return
         _spawn(edit_quietly(channel.get_partial_message(edit.message_id), edit.message,
                             reposted=edit.reposted))
 
@@ -135,30 +139,32 @@ async def edit_quietly(
         if reposted is None or error.code != UNKNOWN_MESSAGE:
             log.info("Could not update message %s: %s", message.id, error)
             return
-        await _repost(message, content, reposted)
+        await _repost(message.channel, message.id, content, reposted)
     except discord.HTTPException as error:
         log.info("Could not update message %s: %s", message.id, error)
 
 
 async def _repost(
-    gone: discord.PartialMessage, content: Message, reposted: Callable[[int], Awaitable[bool]]
+    channel: discord.abc.Messageable, gone: int | None, content: Message,
+    reposted: Callable[[int], Awaitable[bool]],
 ) -> None:
-    """Post a deleted card again and have it remembered; a post that another took the place
-    of first (or that cannot be remembered) is deleted, so one card stays."""
+    """Post a card again in ``channel`` (in place of the deleted message ``gone``, or of none
+    remembered) and have it remembered; a post that another took the place of first (or
+    that cannot be remembered) is deleted, so one card stays."""
     try:
-        posted = await gone.channel.send(**_kwargs(content))
+        posted = await channel.send(**_kwargs(content))
     except discord.HTTPException as error:
-        log.warning("Message %s was deleted and could not be posted again: %s", gone.id, error)
+        log.warning("Card %s could not be posted again: %s", gone, error)
         return
     try:
         kept = await reposted(posted.id)
     except Exception:
-        log.exception("Message %s was posted again as %s but not remembered", gone.id, posted.id)
+        log.exception("Card %s was posted again as %s but not remembered", gone, posted.id)
         kept = False
     if kept:
-        log.info("Message %s was deleted: posted again as %s", gone.id, posted.id)
+        log.info("Card %s was posted again as %s", gone, posted.id)
         return
     try:
         await posted.delete()
     except discord.HTTPException as error:
-        log.info("Could not delete the spare copy %s of message %s: %s", posted.id, gone.id, error)
+        log.info("Could not delete the spare copy %s of card %s: %s", posted.id, gone, error)

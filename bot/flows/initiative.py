@@ -27,6 +27,12 @@ usual path costs nothing more (a move edits the card as before, and posts only w
 edit fails; a start that opens a tracker checks no card, where asking Discord would cost
 a call on every start); only the refused start adds one edit. A closed tracker's card
 that is gone stays gone: there is nothing left to play on it.
+
+**Decision** (a card never remembered: `/init start`'s card was shown but saving its
+message id failed, or Discord gave no id): the tracker has no card to edit, so the next
+command that would bring it up to date posts it instead (one post in place of the edit)
+and the tracker remembers it, as for a deleted card (of two such posts, one stays). The
+card first shown is left as it is (no one knows its id); its buttons still work.
 """
 
 from __future__ import annotations
@@ -90,18 +96,22 @@ def _card_edit(
     saved: TrackerRecord, tracker: Tracker, config: ChannelConfig, deps: Deps | None = None
 ) -> tuple[Edit, ...]:
     """The edit that brings the tracker's card up to date. With ``deps``, an open tracker's
-    card that was deleted is posted again and remembered (the module's Decision)."""
-    if saved.message_id is None:
-        return ()
+    card that was deleted, or whose message was never remembered, is posted again and
+    remembered (the module's Decision)."""
     reposted = (_remember_again(deps, saved.id, saved.message_id)
                 if deps is not None and saved.status is ActionStatus.OPEN else None)
+    if saved.message_id is None and reposted is None:
+        return ()
     return (Edit(saved.channel_id, saved.message_id, card_message(saved, tracker, config),
                  reposted=reposted),)
 
 
-def _remember_again(deps: Deps, tracker_id: int, gone: int) -> Callable[[int], Awaitable[bool]]:
-    """Remember the card posted again in place of the deleted ``gone``: False when another
-    took its place first or the fight ended (that copy is then deleted)."""
+def _remember_again(
+    deps: Deps, tracker_id: int, gone: int | None
+) -> Callable[[int], Awaitable[bool]]:
+    """Remember the card posted again in place of the deleted ``gone`` (None: of no message
+    remembered): False when another took its place first or the fight ended (that copy is
+    then deleted)."""
     async def remember(message_id: int) -> bool:
         return await deps.store.write(
             lambda tx: tx.initiative.replace_message(tracker_id, gone, message_id))

@@ -57,12 +57,15 @@ class Edit:
     edited any more is only logged (the store already refuses its buttons)."""
 
     channel_id: int
-    message_id: int
+    message_id: int | None
+    """None: no message is known (a card whose id was never remembered); only with
+    ``reposted``, and then the message is posted rather than edited."""
     message: Message
     reposted: Callable[[int], Awaitable[bool]] | None = field(default=None, compare=False)
     """For a card that must not be lost (an open initiative tracker's): when its message
-    was deleted, the message is posted afresh in the channel and this remembers the new
-    one's id; False (the new one is deleted) when another post took its place first."""
+    was deleted, or none is known, the message is posted afresh in the channel and this
+    remembers the new one's id; False (the new one is deleted) when another post took its
+    place first."""
 
 
 @dataclass(frozen=True, slots=True)

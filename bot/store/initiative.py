@@ -103,10 +103,18 @@ class InitiativeRepository(Repository):
             (message_id, tracker_id),
         )
 
-    def replace_message(self, tracker_id: int, gone: int, message_id: int) -> bool:
-        """Remember a card posted again in place of the deleted ``gone``, if the tracker is
-        still open and still shown by ``gone``; False (nothing changed) when another card
-        took its place first or the fight ended."""
+    def replace_message(self, tracker_id: int, gone: int | None, message_id: int) -> bool:
+        """Remember a card posted again in place of the deleted ``gone`` (None: a card whose
+        message was never remembered), if the tracker is still open and still shown by
+        ``gone``; False (nothing changed) when another card took its place first or the
+        fight ended."""
+        if gone is None:
+            return self._changes_one(
+                "UPDATE initiative SET message_id = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND message_id IS NULL AND status = 'open'",
+                (message_id, tracker_id),
+            )
         return self._changes_one(
             "UPDATE initiative SET message_id = ?,"
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"

@@ -1,15 +1,18 @@
-"""bot.edge.respond's background edits of a message that was deleted: logged, or, for a card
-that must not be lost, posted again and kept only when the flow remembers it."""
+"""bot.edge.respond's background edits of a message that was deleted (or never known): logged,
+or, for a card that must not be lost, posted again and kept only when the flow remembers it."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
 
 import discord
 
-from bot.edge.respond import UNKNOWN_MESSAGE, edit_quietly
+from bot.edge import respond
+from bot.edge.respond import UNKNOWN_MESSAGE, DiscordResponder, edit_quietly
+from bot.flows.reply import Edit
 from bot.render.message import Message
 
 
@@ -81,3 +84,28 @@ async def test_other_deleted_messages_and_other_404s_are_only_logged() -> None:
     unknown_channel = Gone(Channel(), code=10003)
     assert await repost(unknown_channel, kept=True) == []
     assert gone.channel.posts == unknown_channel.channel.posts == []
+
+
+async def edit_later(edit: Edit, channel: Channel) -> None:
+    """Have a responder bring ``edit`` up to date in ``channel`` and wait for it."""
+    client = SimpleNamespace(get_partial_messageable=lambda _id: channel)
+    DiscordResponder(cast(discord.Interaction, SimpleNamespace(client=client))).edit_later(edit)
+    await asyncio.gather(*respond._pending)
+
+
+async def test_a_card_never_remembered_is_posted_and_kept_when_remembered() -> None:
+    """An edit of no known message (a tracker whose card id was never saved) is one post in
+    place of the edit, remembered by the flow; a copy another took the place of is deleted;
+    without a way to remember it nothing is posted."""
+    asked: list[int] = []
+
+    async def remember(message_id: int) -> bool:
+        asked.append(message_id)
+        return len(asked) == 1
+
+    channel = Channel()
+    await edit_later(Edit(1, None, Message(content="card"), reposted=remember), channel)
+    await edit_later(Edit(1, None, Message(content="card"), reposted=remember), channel)
+    await edit_later(Edit(1, None, Message(content="card")), channel)
+    assert asked == [950, 951]
+    assert [(p.id, p.deleted) for p in channel.posts] == [(950, False), (951, True)]

@@ -272,6 +272,42 @@ async def test_an_ended_fights_deleted_card_stays_gone(table: Table) -> None:
     assert (await record(table)).message_id == 901
 
 
+async def test_a_card_never_remembered_is_posted_by_the_next_command_and_remembered(
+    table: Table,
+) -> None:
+    """When /init start's card was shown but its message id was not saved (the write failed,
+    or Discord gave no id), the next command that updates the card posts it instead (an
+    edit of no message, offering to post) and the tracker remembers the new one, as for a
+    deleted card: of two such posts the second is not remembered (it is deleted), later
+    commands edit the one kept, and a refused /init start links to it. A refused start
+    before then posts it too."""
+    await initiative.start(table.deps, table.ctx(STORYTELLER))  # its id never remembered
+    assert (await record(table)).message_id is None
+    refused = card_edit(await initiative.start(table.deps, table.ctx(STORYTELLER)))
+    table.faces.add(9)
+    first = card_edit(await initiative.join(table.deps, table.ctx(ALICE), parts(pool(5)), 0))
+    assert refused.message_id is None and first.message_id is None
+    assert first.message.embed is not None and "Alice" in str(first.message.embed.description)
+    assert refused.reposted is not None and first.reposted is not None
+
+    assert await first.reposted(950)
+    assert (await record(table)).message_id == 950
+    assert not await refused.reposted(951), "the first post already is the card"
+    assert (await record(table)).message_id == 950
+    said = await table.run(initiative.next_turn(table.deps, table.ctx(STORYTELLER)))
+    assert said.of("edit")[0].target == 950 and "**Alice** acts" in said.of("edit")[0].text
+    said = await table.run(initiative.start(table.deps, table.ctx(STORYTELLER)))
+    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/950" in said.answer.text
+
+
+async def test_an_ended_fight_without_a_remembered_card_posts_none(table: Table) -> None:
+    """A fight that ends with no card remembered has nothing left to play on one: its end
+    posts no card."""
+    await initiative.start(table.deps, table.ctx(STORYTELLER))  # its id never remembered
+    said = await table.run(initiative.end(table.deps, table.ctx(STORYTELLER)))
+    assert said.of("edit") == []
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 
