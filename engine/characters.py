@@ -28,12 +28,11 @@ from engine.frozen import Frozen
 from engine.models import RollRequest, Ruleset, SheetNotes, SkillCategory, Term, TermSource
 from engine.parser import NamedPart
 from engine.refusals import Refusal, RefusalCode, names
-from engine.text import BLANKS, shows_something, visible_line
+from engine.text import BLANKS, visible_line
 from engine.trait_names import LOCALISED
 
 __all__ = [
     "BEATS_PER_EXPERIENCE",
-    "BLANKS",
     "MAX_CHARACTERS",
     "MAX_CONDITIONS",
     "MAX_IMPORT_BYTES",
@@ -49,8 +48,6 @@ __all__ = [
     "Trait",
     "TraitGroup",
     "fold",
-    "shows_something",
-    "visible_line",
 ]
 
 SCHEMA_VERSION: Final = 1

@@ -12,9 +12,10 @@ from typing import Final, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.characters import Character, shows_something
+from engine.characters import Character
 from engine.models import RollRequest, RollResult, Ruleset
 from engine.saved import Asked
+from engine.text import shows_something
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -41,7 +42,7 @@ def given_label(text: str) -> str | None:
 
     Text of only spaces, format characters (a zero-width space, an invisible separator, a
     direction mark) or combining marks, with no letter, digit, punctuation or symbol
-    (:func:`engine.characters.shows_something`, as a sheet's text must), would title a card
+    (:func:`engine.text.shows_something`, as a sheet's text must), would title a card
     or a history line with nothing and key successive attempts no one could name again. It
     counts as no label, as a blank one does: an extended action is named by its pool, a
     teamwork by its primary, an action a command looks for is the member's only open one,

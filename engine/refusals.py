@@ -219,7 +219,7 @@ class RefusalCode(StrEnum):
     INIT_NAME_MENTION = "init_name_mention"
     """A typed name with a mention in it."""
     INIT_NAME_INVISIBLE = "init_name_invisible"
-    """A typed name that is no safe text (:func:`engine.characters.visible_line`): nothing
+    """A typed name that is no safe text (:func:`engine.text.visible_line`): nothing
     to see, or a character that shows nothing or turns text around beside its letters."""
     INIT_NAME_TAKEN = "init_name_taken"
     """``name``."""

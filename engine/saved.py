@@ -17,13 +17,14 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
-from engine.characters import fold, visible_line
+from engine.characters import fold
 from engine.constants import MAX_POOL
 from engine.frozen import Frozen
 from engine.models import RollRequest, Ruleset
 from engine.parser import NamedPart
 from engine.prepare import OPTION_RULESETS
 from engine.refusals import Refusal, RefusalCode
+from engine.text import visible_line
 
 #: The most saved rolls one member keeps in one server.
 MAX_SAVED: Final = 50
@@ -183,7 +184,7 @@ def save_refusal(
     by that name exists; ``replace``: the member asked to replace it); None when they may.
 
     **Decision**: a name is one line of visible characters, as a character's name is
-    (:func:`engine.characters.visible_line`): a name holding a format character beside
+    (:func:`engine.text.visible_line`): a name holding a format character beside
     its letters (``a`` and a zero-width space, a soft hyphen, a right-to-left override)
     is refused, not saved. It would show as another name (``a``) while being a name of
     its own, listed twice alike, and rolled or deleted only by picking the right one of

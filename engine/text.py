@@ -2,9 +2,8 @@
 
 A character's name, a sheet's text, a label and a pool's words are all read by people
 who see only what their font draws. These tests live here, below both
-:mod:`engine.parser` and :mod:`engine.characters` (which re-exports them, so
-``from engine.characters import visible_line`` keeps working): the characters module
-imports the parser, so the parser could not import them from there.
+:mod:`engine.parser` and :mod:`engine.characters`: the characters module imports the
+parser, so the parser could not import them from there.
 """
 
 from __future__ import annotations

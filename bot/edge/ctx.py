@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.flows.context import Ctx, Deps
 from bot.render.lang import personal_voice, speak
-from engine.characters import shows_something
+from engine.text import shows_something
 
 
 def deps_of(interaction: discord.Interaction) -> Deps:
@@ -54,7 +54,7 @@ def ctx_of(interaction: discord.Interaction, *, readable: bool = False) -> Ctx:
 def shown_name(user: discord.User | discord.Member) -> str:
     """The name messages show for who acts: their display name, or their username when the
     display name shows nothing (a Hangul filler, a blank braille pattern: a well-known
-    "blank name"; :func:`engine.characters.shows_something`), where a card said "Rolled
+    "blank name"; :func:`engine.text.shows_something`), where a card said "Rolled
     by:" and nothing, and a roll could not be told from another's."""
     name = user.display_name
     return name if shows_something(name) else user.name

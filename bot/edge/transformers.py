@@ -8,11 +8,11 @@ from discord import app_commands
 from bot.flows.reply import UserError
 from bot.render.messages import hidden_character, unreadable_pool
 from bot.render.refusals import refusal_text
-from engine.characters import visible_line
 from engine.constants import MAX_LABEL
 from engine.models import Term
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool, parse_pool_names
 from engine.records import given_label
+from engine.text import visible_line
 
 
 class PoolTransformer(app_commands.Transformer):
@@ -53,7 +53,7 @@ class LabelTransformer(app_commands.Transformer):
     :func:`bot.edge.errors.check_bounds` checks again.
 
     **Decision**: a label that shows something is safe text as a character's name is
-    (:func:`engine.characters.visible_line`), or refused before anything rolls: one with
+    (:func:`engine.text.visible_line`), or refused before anything rolls: one with
     a zero-width space or a Hangul filler beside its words would key successive attempts
     apart from the label it looks like, and a direction override would turn its card and
     history line around."""

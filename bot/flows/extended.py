@@ -63,7 +63,6 @@ from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
 from bot.store.rolls import OpenRoll, RollRepository
 from engine import will
-from engine.characters import visible_line
 from engine.constants import MAX_LABEL
 from engine.models import Adjustment, RollResult, Ruleset
 from engine.offers import beat_refusal, will_spend_refusal, will_state_for
@@ -90,6 +89,7 @@ from engine.table.extended import (
     Status,
     stored_status,
 )
+from engine.text import visible_line
 
 #: Most labels autocomplete offers (Discord's limit).
 MAX_SUGGESTIONS: Final = 25
@@ -259,7 +259,7 @@ def _card_edit(
 
 def _interval(value: str) -> Interval:
     """The interval as typed: a number and a unit the card shows, so the unit is safe text
-    as a label is (:func:`engine.characters.visible_line`): ``3`` and a Hangul filler (a
+    as a label is (:func:`engine.text.visible_line`): ``3`` and a Hangul filler (a
     letter to Unicode) read "every 3", a direction override turned the card around."""
     match = _INTERVAL.fullmatch(value)
     if match is None or len(match["unit"]) > MAX_UNIT or not visible_line(match["unit"]):

@@ -167,7 +167,7 @@ def control_character(option: str | None) -> str:
 def hidden_character(option: str) -> str:
     """Text that shows something but holds a character that shows nothing (a zero-width
     space, a Hangul filler) or turns the text around (a direction override):
-    :func:`engine.characters.visible_line` refuses it. ``option`` names the command's
+    :func:`engine.text.visible_line` refuses it. ``option`` names the command's
     option; the text is not echoed (an override would turn the answer around too)."""
     return _("{option} holds an invisible character (such as a zero-width space, often from"
              " a paste) or one that turns text around (a direction override), which cannot"

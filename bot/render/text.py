@@ -128,7 +128,7 @@ def capitalised(text: str) -> str:
 #: kept before labels refused them) such as ``\u202eecilA`` turned the rest of the bot's
 #: line around it, ``**Alice** .rood :llor terces a edam``. Each script is still ordered
 #: by the bidirectional algorithm, as in any message; what members type is refused with
-#: them (:func:`engine.characters.visible_line`).
+#: them (:func:`engine.text.visible_line`).
 _BIDI_CONTROLS: Final = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e"
                                               "\u2066\u2067\u2068\u2069"))
 

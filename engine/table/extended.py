@@ -64,7 +64,6 @@ from typing import Any, Final, Literal, Self
 
 from pydantic import Field, model_validator
 
-from engine.characters import visible_line
 from engine.constants import MAX_POOL, MAX_TARGET
 from engine.frozen import Frozen
 from engine.models import (
@@ -83,6 +82,7 @@ from engine.records import ActionStatus, RollRecord
 from engine.refusals import Refusal, RefusalCode, names
 from engine.roll import RuleError
 from engine.table.contest import check_resisted
+from engine.text import visible_line
 
 #: Largest roll limit an extended action may set.
 MAX_ROLLS: Final = 1000

@@ -44,13 +44,13 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final, Literal
 
-from engine.characters import visible_line
 from engine.faces import FaceSource
 from engine.frozen import Frozen
 from engine.models import Outcome, RollRequest, Ruleset, SkillCategory, Term
 from engine.records import label_key
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, roll
+from engine.text import visible_line
 
 #: Combatants in one tracker, and in one NPC group.
 MAX_ENTRIES: Final = 50

@@ -158,7 +158,7 @@ def test_will_maximum_and_health_go_up_to_30() -> None:
                                   "Sword\u3164", "Gun \u115f\u1160"])
 def test_bad_trait_names_are_refused(name: str) -> None:
     """A trait name is letters, digits, spaces, ' or -, starting with a letter; the Hangul
-    fillers, letters to Unicode that show nothing (engine.characters.BLANKS), are none."""
+    fillers, letters to Unicode that show nothing (engine.text.BLANKS), are none."""
     answer = set_traits(new_sheet("A", Ruleset.COFD), [(name, 1)])
     assert isinstance(answer, Refusal) and answer.code is RefusalCode.TRAIT_NAME_INVALID
 
@@ -244,7 +244,7 @@ def test_names_conditions_and_specialties_are_one_visible_line_emoji_sequences_i
 ) -> None:
     """A name may hold the joiners that emoji sequences and some scripts need (format
     characters), never control characters, another invisible character (the blanks
-    Unicode counts as letters among them: engine.characters.BLANKS), or nothing else
+    Unicode counts as letters among them: engine.text.BLANKS), or nothing else
     visible; Conditions and specialties the same."""
     assert (name_refusal(text) is None) is ok
     assert isinstance(add_condition(new_sheet("A", Ruleset.COFD), text), Character) is ok

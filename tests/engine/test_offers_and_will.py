@@ -274,7 +274,7 @@ def test_labels_match_without_regard_to_case_or_runs_of_whitespace() -> None:
 def test_a_label_of_nothing_visible_is_no_label(text: str) -> None:
     """Spaces, format characters (a zero-width space, an invisible separator, a direction
     mark), combining marks and the blanks Unicode counts as letters or symbols (the Hangul
-    fillers, the blank braille pattern: engine.characters.BLANKS) alone show nothing: such
+    fillers, the blank braille pattern: engine.text.BLANKS) alone show nothing: such
     a label is none, as a blank one."""
     assert given_label(text) is None
 
