@@ -287,7 +287,7 @@ _GROUPS = {
     TraitGroup.ATTRIBUTE: N_("Attributes"),
     TraitGroup.SKILL: N_("Skills"),
     TraitGroup.VIRTUE: N_("Virtues"),
-    TraitGroup.ADVANTAGE: N_("Set by hand"),
+    TraitGroup.ADVANTAGE: N_("Advantages"),
     TraitGroup.OTHER: N_("Other traits"),
 }
 _ABILITIES = N_("Abilities")
@@ -325,9 +325,12 @@ def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = Fal
 
     **Decision**: a derived trait set by hand (``/character set trait:Defense``) shows
     once, among the derived traits where a reader looks for it, marked as set by hand
-    (its value no longer follows the traits it is derived from); the "Set by hand" group
-    holds the other traits of that group (a `v20` sheet's Willpower), where it showed
-    under both.
+    (its value no longer follows the traits it is derived from), where it showed under
+    both. The other traits of its group are no traits set by hand: they are the `v20`
+    template's own Willpower (or a sheet's imported as such), shown after the Virtues
+    under "Advantages", the heading of V20's chapter on Virtues and Willpower and the
+    term both games use for them, where they showed under "Set by hand" though nothing
+    set them by hand.
 
     It always fits Discord's limits: a long group goes on over several fields, and past
     the embed's 6,000 characters (or 25 fields) the last traits are counted instead,

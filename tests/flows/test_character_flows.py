@@ -295,7 +295,7 @@ async def test_a_derived_trait_set_by_hand_shows_once_among_the_derived_marked_s
     """A derived trait set by hand (/character set trait:Defense) shows once on the card,
     among the derived traits where a reader looks for it, marked as set by hand
     (bot.render.characters.sheet_embed's Decision), where it showed both under "Set by
-    hand" and under "Derived"; a v20 sheet's Willpower keeps its own group."""
+    hand" and under "Derived"."""
     await create(table, Defense=5)
     embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
     assert embed is not None
@@ -308,8 +308,24 @@ async def test_a_derived_trait_set_by_hand_shows_once_among_the_derived_marked_s
     embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
     assert embed is not None
     fields = {f.name: f.value or "" for f in embed.fields}
-    assert fields["Set by hand"] == "Willpower 1"
     assert fields["Derived"] == "Initiative 4 (set by hand)"
+
+
+async def test_a_v20_sheets_willpower_shows_after_its_virtues_under_advantages(
+    table: Table,
+) -> None:
+    """A v20 sheet's Willpower is its template's own trait, not one set by hand: the card
+    shows it right after the Virtues under "Advantages" (V20's own heading for Virtues and
+    Willpower), where it showed under "Set by hand"; that heading is gone from the card,
+    the derived traits set by hand being marked among the derived."""
+    await table.run(characters.create(table.deps, table.ctx(), "Anselm", Ruleset.V20))
+    await table.run(characters.set_traits(table.deps, table.ctx(), traits="Willpower 6"))
+    embed = (await table.run(characters.show(table.deps, table.ctx()))).answer.message.embed
+    assert embed is not None
+    names = [f.name for f in embed.fields]
+    assert names[names.index("Virtues") + 1] == "Advantages"
+    assert {f.name: f.value for f in embed.fields}["Advantages"] == "Willpower 6"
+    assert "Set by hand" not in names
 
 
 async def test_use_switches_and_a_channel_pin_wins_in_its_channel(table: Table) -> None:
