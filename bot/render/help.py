@@ -421,6 +421,25 @@ def _extended(ruleset: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
+#: What a label makes of a teamwork and of a contest where successive attempts exist
+#: (RULES.md §1, §2; `fistful` has none: it penalises actions within a turn instead).
+_TEAMWORK_ATTEMPT: Final = N_(
+    "A `label` makes the primary's roll their attempt at that action (successive attempts): "
+    "it pays for their earlier failures at it and counts as a roll of that label does."
+)
+_CONTEST_ATTEMPT: Final = N_(
+    "A `label` makes the contest your attempt at that action (successive attempts): it pays "
+    "for your earlier failures at it; a win starts the count over, a loss or a tie is one "
+    "failure more."
+)
+
+
+def _with_attempts(rules: str, ruleset: Ruleset, attempt: str) -> str:
+    """A ruleset's page, with what a label makes of the action where successive attempts
+    exist."""
+    return rules if ruleset is Ruleset.FISTFUL else rules + "\n" + _(attempt)
+
+
 def _teamwork(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (
@@ -431,7 +450,8 @@ def _teamwork(ruleset: Ruleset) -> list[tuple[str, str]]:
                 "the primary presses **Roll** to roll with the bonus so far, or **Cancel**."
             ),
         ),
-        (_("In {ruleset}", ruleset=ruleset.value), _(_TEAMWORK[ruleset])),
+        (_("In {ruleset}", ruleset=ruleset.value),
+         _with_attempts(_(_TEAMWORK[ruleset]), ruleset, _TEAMWORK_ATTEMPT)),
     ]
 
 
@@ -606,7 +626,8 @@ def _contest(ruleset: Ruleset) -> list[tuple[str, str]]:
                 "their sheet when they name traits). The card names the winner and the margin."
             ),
         ),
-        (_("In {ruleset}", ruleset=ruleset.value), _(_OPPOSED[ruleset])),
+        (_("In {ruleset}", ruleset=ruleset.value),
+         _with_attempts(_(_OPPOSED[ruleset]), ruleset, _CONTEST_ATTEMPT)),
     ]
 
 

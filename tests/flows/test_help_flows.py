@@ -101,6 +101,40 @@ async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None
     assert "How to roll" in said.answer.text
 
 
+#: What /help says a label makes of a contest and of a teamwork, by the member's language.
+_LABELLED = {
+    "en-US": {"contest": "a win starts the count over, a loss or a tie is one failure more",
+              "teamwork": "makes the primary's roll their attempt at that action"},
+    "pt-BR": {"contest": "uma vitória recomeça a contagem, e uma derrota ou um empate é uma "
+                         "falha a mais",
+              "teamwork": "a rolagem do ator principal é a tentativa dele nessa ação"},
+    "es-ES": {"contest": "una victoria reinicia la cuenta, y una derrota o un empate es un "
+                         "fallo más",
+              "teamwork": "la tirada del actor principal es su intento de esa acción"},
+}
+
+
+@pytest.mark.parametrize("locale", list(_LABELLED))
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+async def test_help_says_a_labelled_contest_or_teamwork_is_an_attempt_at_its_action(
+    table: Table, locale: str, ruleset: Ruleset
+) -> None:
+    """RULES.md §1, §2 (successive attempts, README "Contests" and "Teamwork"): a labelled
+    contest is an attempt at its action counted by its verdict (a win resets, a loss or a
+    tie is one failure more), and a labelled teamwork's primary roll is an attempt as a
+    roll of that label is. The contest and teamwork pages say so where successive attempts
+    exist; `fistful` has none (its penalty is per turn), so its pages do not."""
+    table.speak(locale, locale)
+
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+    await table.store.write(write)
+    for topic, words in _LABELLED[locale].items():
+        text = (await table.run(show_help(table.deps, table.ctx(), topic))).answer.text
+        assert (words in text) is (ruleset is not Ruleset.FISTFUL), (topic, text)
+
+
 @pytest.mark.parametrize("topic", [None, *TOPICS])
 async def test_text_only_help_has_no_arrows_or_dots(table: Table, topic: str | None) -> None:
     def write(tx: Tx) -> None:
