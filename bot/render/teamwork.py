@@ -4,6 +4,17 @@ The card shows the primary and their pool, each helper's roll, the running
 bonus and penalties, the `v20` helper limit, and the pool the primary will
 roll (or rolled). The shell hands in engine data: the bonus and the prepared
 breakdown come from :mod:`engine.table.teamwork` and :func:`engine.prepare.prepare`.
+
+**Decision**: the pool the primary will roll is the teamwork's own (the primary's pool
+with the helpers' bonus); the table's penalties the primary's roll pays besides are said
+under it in words, not counted in: at a labelled teamwork where successive attempts apply
+(`cofd`, `v20`, pressure on), the primary's failures in a row at its action; at a
+`fistful` table, the Successive Action Penalty of the primary's earlier actions this turn
+(RULES.md §1–§3). The card is redrawn by every helper's press, whose one read holds the
+helper's counters, not the primary's: counting them in would take another read on every
+redraw, and the figure would go stale whenever the primary rolls elsewhere meanwhile (a
+failed `/roll` at the label, another `fistful` action) without the card being redrawn.
+The primary's roll shows them counted.
 """
 
 from __future__ import annotations
@@ -29,13 +40,13 @@ from bot.render.text import (
     options_text,
     safe,
 )
-from engine.models import Adjustment, Breakdown, RollResult, WillUse
+from engine.models import Adjustment, AdjustmentKind, Breakdown, RollResult, Ruleset, WillUse
 from engine.offers import Offers, offers
 from engine.parser import format_pool
 from engine.prepare import prepare
 from engine.records import ActionRecord, ActionStatus, ChannelConfig, DiceOrder, RollRecord
 from engine.refusals import Refusal
-from engine.table import teamwork
+from engine.table import actions, attempts, teamwork
 from engine.table.teamwork import Blocked, TeamworkAction, TeamworkState
 from engine.table.teamwork import Status as TeamworkStatus
 
@@ -128,12 +139,14 @@ def teamwork_embed(
     primary: RollResult | None,
     status: TeamworkStatus,
     text_only: bool = False,
+    pending: Sequence[Adjustment] = (),
 ) -> discord.Embed:
     """The teamwork card.
 
     ``bonus`` is what the helpers give the primary so far; ``next_roll`` is
     the primary's pool with it (or why it cannot be rolled now); ``primary``
-    is the primary's roll once made.
+    is the primary's roll once made; ``pending``: one step of each penalty the table
+    adds when the primary rolls, said under the pool (:func:`_table_penalties`).
     """
     request = state.request
     ruleset = request.ruleset
@@ -193,6 +206,7 @@ def teamwork_embed(
             inline=False,
         )
     elif status is TeamworkStatus.OPEN:
+        notes = "".join("\n" + _pending_text(each, lead) for each in pending)
         embed.add_field(
             name=_("{name} will roll", name=lead),
             value=(
@@ -200,11 +214,47 @@ def teamwork_embed(
                 if isinstance(next_roll, Breakdown)
                 else _("Cannot be rolled now: {reason}.",
                        reason=safe(refusal_text(next_roll)))
-            )[:_FIELD_LIMIT],
+            )[:_FIELD_LIMIT - len(notes)] + notes,
             inline=False,
         )
     embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[ruleset]), inline=True)
     return embed
+
+
+def _table_penalties(
+    state: TeamworkState, config: ChannelConfig, *, labelled: bool
+) -> tuple[Adjustment, ...]:
+    """One step of each penalty the table adds to the primary's roll, by what the card
+    knows without the primary's counters (RULES.md §1–§3): successive attempts at a
+    labelled teamwork's action (pressure on), the `fistful` Successive Action Penalty."""
+    request = state.request
+    if request.ruleset is Ruleset.FISTFUL:
+        return actions.penalty(1, config.fistful_step)
+    return attempts.penalty(request.ruleset, 1) if labelled and config.pressure else ()
+
+
+def _pending_text(step: Adjustment, lead: str) -> str:
+    """A penalty the primary's roll pays besides the pool shown, per earlier failure or
+    action."""
+    if step.kind is AdjustmentKind.SUCCESSIVE_ACTION:
+        return n_(
+            "When {lead} rolls: -{n} die for each action of theirs earlier this turn "
+            "(Successive Action Penalty).",
+            "When {lead} rolls: -{n} dice for each action of theirs earlier this turn "
+            "(Successive Action Penalty).",
+            -step.dice, lead=lead,
+        )
+    if step.difficulty:
+        return _(
+            "When {lead} rolls: difficulty +1 for each failure of theirs in a row at this action "
+            "(successive attempts).",
+            lead=lead,
+        )
+    return _(
+        "When {lead} rolls: -1 die for each failure of theirs in a row at this action "
+        "(successive attempts).",
+        lead=lead,
+    )
 
 
 def _primary_will(state: TeamworkState) -> WillUse:
@@ -378,6 +428,7 @@ def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelCo
         primary=action.primary,
         status=action.status,
         text_only=config.text_only,
+        pending=_table_penalties(state, config, labelled=action.labelled),
     )
     view = None
     if record.status is ActionStatus.OPEN and action.status is TeamworkStatus.OPEN:

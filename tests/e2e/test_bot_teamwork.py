@@ -90,7 +90,11 @@ async def test_cofd_three_helpers_and_the_primary_rolls_with_everything_applied(
         "+2 dice: teamwork (helpers' successes)",
         "-4 dice: a helper's dramatic failure",
     ]
-    assert field(card, "Ada will roll").endswith("= 3 dice")
+    assert field(card, "Ada will roll").splitlines()[-2:] == [  # a labelled teamwork's
+        "= 3 dice",  # attempt pays for Ada's failures at it when she rolls (none here)
+        "When Ada rolls: -1 die for each failure of theirs in a row at this action "
+        "(successive attempts).",
+    ]
     for name in ("Bob", "Cara", "Dan"):
         assert name in card.text
 

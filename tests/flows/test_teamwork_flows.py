@@ -514,6 +514,53 @@ async def test_a_labelled_teamwork_is_an_attempt_at_its_action(table: Table) -> 
     assert "-2 dice: trying again after a failure" in again.answer.text
 
 
+_ATTEMPTS = "When Alice rolls: -1 die for each failure of theirs in a row at this action"
+_ATTEMPTS_V20 = "When Alice rolls: difficulty +1 for each failure of theirs in a row"
+_ACTIONS = "When Alice rolls: -{n} for each action of theirs earlier this turn"
+
+
+_TRIED = "trying again after a failure"
+_TURN = "-2 dice: successive action this turn"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "label", "option", "said", "counted"),
+    [
+        ("cofd", "force the door", None, _ATTEMPTS, "-1 die: " + _TRIED),
+        ("v20", "force the door", None, _ATTEMPTS_V20, "difficulty +1: " + _TRIED),
+        ("cofd", None, None, None, None),  # a default label names no action
+        ("cofd", "force the door", (ChannelOption.PRESSURE, False), None, None),  # no pressure
+        ("fistful", "force the door", None, _ACTIONS.format(n="1 die"),
+         "-1 die: successive action this turn"),
+        ("fistful", None, (ChannelOption.FISTFUL_STEP, 2), _ACTIONS.format(n="2 dice"), _TURN),
+        ("fistful", None, (ChannelOption.FISTFUL_STEP, 0), None, None),
+    ],
+)
+async def test_the_card_says_the_table_s_penalties_apply_when_the_primary_rolls(
+    table: Table, ruleset: str, label: str | None, option: tuple[ChannelOption, Any] | None,
+    said: str | None, counted: str | None,
+) -> None:
+    """The card's pool the primary will roll is the teamwork's own: the table's penalties
+    the primary's roll pays besides (successive attempts at a labelled teamwork's action,
+    pressure on; the fistful Successive Action Penalty, by the channel's step) are said
+    under it, on every redraw, and counted only in the roll (bot.render.teamwork's
+    Decision: the primary's counters are not read for a card)."""
+    await use(table, ruleset)
+    if option is not None:
+        await table.store.write(lambda tx: tx.settings.set_channel_option(GUILD, CHANNEL, *option))
+    await _fail_a_roll(table, "force the door")  # and a fistful action this turn
+    started, action_id = await begin(table, 3, label=label)
+    table.faces.add(8, 8, 8)
+    helped = await help_form(table, BOB, action_id, "3")
+    for card in (started.answer.text, helped.of("edit")[0].text):
+        assert (said is not None and said in card) or (said is None and "When Alice" not in card)
+    table.faces.add(*([8] * 10))
+    rolled = await press_card(table, ALICE, "roll", action_id)
+    assert (counted is not None and counted in rolled.answer.text) or (
+        counted is None and "successive" not in rolled.answer.text
+        and _TRIED not in rolled.answer.text), rolled.answer.text
+
+
 async def test_an_unlabelled_teamwork_and_its_helpers_attempt_nothing(table: Table) -> None:
     """A teamwork named after its primary by default names no action, as an unlabelled roll
     does; a helper's roll is no attempt of the helper's at the teamwork's action."""
