@@ -53,6 +53,10 @@ from bot.store import StoreBusy, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+#: A command the member's Discord app still shows as it was before the bot's commands
+#: changed (gone, or with options it no longer has): said to the member, and logged.
+_STALE_COMMAND = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
 #: SQLite result codes (``sqlite_errorname``, extended codes included) → the member's message.
 _STORE_FAULTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("SQLITE_BUSY", "SQLITE_LOCKED"), STORE_BUSY),
@@ -79,7 +83,7 @@ def user_message(error: BaseException) -> str | None:
         return missing_permissions(error.missing_permissions)
     if isinstance(error, app_commands.NoPrivateMessage):
         return _(NO_DIRECT_MESSAGES)
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+    if isinstance(error, _STALE_COMMAND):
         return _(STALE_COMMAND)
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or _(NOT_ALLOWED)
@@ -128,7 +132,7 @@ def _store_fault(error: BaseException) -> str | None:
 
 async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     message = user_message(error)
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+    if isinstance(error, _STALE_COMMAND):
         # the member's app is out of date, or the commands were never synced since they
         # changed: whoever runs the bot may need to sync them
         log.warning("Stale command in %s: %s", _describe(interaction), error)
