@@ -11,7 +11,9 @@ A flow that returns a reply has done its work: its write is committed. So once t
 answer is shown, nothing after it (a follow-up, the Storyteller's copy, remembering
 the message id, an edit) can undo it or make the member think it was undone: each of
 those steps that fails is logged and the rest still run. An answer that cannot be
-shown raises :class:`AnswerLostError`, whose words say the work may be done.
+shown raises :class:`AnswerLostError`, whose words say the work may be done, once the
+rest of the reply is delivered: a secret roll whose answer Discord refused still gets
+its public notice and the Storyteller's copy, and its closed rolls lose their buttons.
 """
 
 from __future__ import annotations
@@ -136,9 +138,12 @@ async def deliver(reply: Reply, responder: Responder) -> Sent:
     """Carry a reply out: the answer, its follow-ups, posts, the flow's last step, edits.
 
     Only the answer's failure propagates (as :class:`AnswerLostError` once a flow's reply
-    has a message); every later step is on its own (see the module's docstring).
+    has a message), after every later step was tried: the work is done, so what tells the
+    table of it (a secret roll's notice and copy) and what closes what it closed still go
+    out; every later step is on its own (see the module's docstring).
     """
     message_id: int | None = None
+    lost: Exception | None = None
     if reply.modal is not None:
         await responder.open_modal(reply.modal)
     elif reply.message is not None:
@@ -150,7 +155,7 @@ async def deliver(reply: Reply, responder: Responder) -> Sent:
             else:
                 message_id = await responder.respond(reply.message, ephemeral=reply.ephemeral)
         except Exception as error:
-            raise AnswerLostError(str(error)) from error
+            lost = error
     for message, ephemeral in reply.followups:
         await _after("a follow-up", responder.followup(message, ephemeral=ephemeral))
     posted: list[int | None] = []
@@ -164,6 +169,8 @@ async def deliver(reply: Reply, responder: Responder) -> Sent:
         await _after("the flow's last step", reply.sent(sent))
     for edit in reply.edits:
         responder.edit_later(edit)
+    if lost is not None:
+        raise AnswerLostError(str(lost)) from lost
     return sent
 
 

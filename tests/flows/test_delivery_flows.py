@@ -55,6 +55,10 @@ class Failing(Recorder):
     async def followup(self, message: Message, *, ephemeral: bool) -> None:
         if self.public_followups_fail and not ephemeral:
             raise refused(500)
+        if not self.answered():  # as the edge does: nothing to follow, so posted or lost
+            if not ephemeral:
+                await self.post(CHANNEL, message)
+            return
         await super().followup(message, ephemeral=ephemeral)
 
 
@@ -193,3 +197,29 @@ async def test_an_answer_discord_takes_no_more_sends_the_member_to_history(
     assert interaction.said == [ANSWER_LOST]
     assert APOLOGY not in interaction.said
 
+
+
+async def test_a_secret_roll_discord_takes_no_answer_for_still_reaches_the_storyteller(
+    table: Table,
+) -> None:
+    """Never a lost roll: a secret roll whose answer Discord refused (the roller never sees
+    it) is still copied to the Storyteller's channel, with its copy remembered, and its
+    public notice still posted in the channel; only then does AnswerLostError send the
+    roller to /history, where the roll is."""
+    table.speak(None)
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    table.faces.add(3, 4)
+    shown = Failing(answer_fails=True)
+
+    with pytest.raises(AnswerLostError):
+        await run(rolls.roll(table.deps, table.ctx(), ask(2), label="sneak", private=True),
+                  shown)
+
+    notice, copy = shown.said
+    assert (notice.kind, notice.target, notice.ephemeral) == ("post", CHANNEL, False)
+    assert "secret" in notice.text and "sneak" in notice.text
+    assert (copy.kind, copy.target) == ("post", COPIES)
+    assert "Failure" in copy.text
+    (roll,) = await rolls_here(table)
+    assert roll.label == "sneak"
+    assert roll.copy_message_id is not None
