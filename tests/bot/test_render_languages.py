@@ -19,6 +19,7 @@ from engine.parser import MAX_LABEL, MAX_TERMS, PoolSyntaxError, parse_pool
 from engine.records import Language
 from engine.refusals import Refusal, RefusalCode
 from engine.roll import roll
+from engine.trait_names import localised
 from tests.bot.test_render import BIGGEST, assert_within_discord_limits
 
 LANGUAGES = [Language.EN, Language.PT_BR, Language.ES_ES]
@@ -153,3 +154,23 @@ def test_a_state_word_in_a_refusal_is_translated_too(language: Language, expecte
     refused = Refusal.of(RefusalCode.EXTENDED_ENDED, status="succeeded")
     with speaking(voice(language)):
         assert refusal_text(refused) == expected
+
+
+@pytest.mark.parametrize("language", [Language.PT_BR, Language.ES_ES])
+@pytest.mark.parametrize("trait", ["Resolve", "Stamina", "Composure", "Defense"])
+def test_a_resistance_trait_named_in_a_refusal_takes_no_article_of_a_gender(
+    language: Language, trait: str
+) -> None:
+    """The table's name of a resistance trait fills the refusal for a missing
+    ``resist_target`` (Determinação, Defesa, Resolución, Compostura are feminine, Vigor and
+    Autocontrole masculine, and the member's own language may be another than the table's):
+    the sentence puts no article or relative of one gender before it ("de quem é o
+    Determinação", "cuyo Compostura" were wrong)."""
+    refused = Refusal.of(RefusalCode.RESIST_NO_TARGET, trait=trait)
+    for traits in ("pt-BR", "es-ES"):
+        with speaking(voice(language)):
+            text = refusal_text(refused, traits=traits)
+        name = localised(trait, traits)
+        assert name in text
+        for article in ("o", "a", "el", "la", "cuyo", "cuya"):
+            assert f" {article} {name}" not in text
