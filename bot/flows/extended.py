@@ -454,6 +454,9 @@ async def _roll_interval(
     changes = (
         ByName(modifier).resolve(ctx, config, read.character)[0].terms if modifier else ()
     )
+    if declare_will and read.pool is None and read.action.character_id is not None:
+        # the action's sheet was deleted: no pool holds its Will (a character always has one)
+        raise UserError(wording.will_sheet_gone(read.action.character_name or ""))
     if declare_will and read.pool is not None and not will.can_spend(read.pool):
         raise UserError(no_will(read.pool))  # before the dice: an empty pool rolls nothing
 

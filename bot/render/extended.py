@@ -778,6 +778,16 @@ def ended(status: Status) -> str:
     )
 
 
+def will_sheet_gone(character: str) -> str:
+    """Will declared on a roll of an action whose character's sheet was deleted since: no
+    pool holds its Will any more (as Spend Will on a roll of a deleted sheet is refused)."""
+    return _(
+        "{character}, the character this extended action was started with, has been "
+        "deleted, so its Will went with the sheet: roll without will:True.",
+        character=safe(character, limit=NAME_LIMIT),
+    )
+
+
 def not_allowed(owner: str) -> str:
     return _(
         "Only {owner}, who started this extended action, or the Storyteller can roll or "

@@ -9,6 +9,7 @@ import discord
 
 from bot.edge import ids
 from bot.flows import characters, contest, extended, initiative, rolls, teamwork
+from bot.render import extended as wording
 from bot.render.buttons import REFUSALS
 from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.render.initiative import TYPE_YOUR_INITIATIVE
@@ -123,6 +124,34 @@ async def test_extended_will_and_beats_are_the_characters(table: Table) -> None:
     assert beat is not None and beat.action == "beat"
     await table.run(extended.roll_pressed(table.deps, table.ctx(), beat))
     assert await sheet(table) == (1, 1), "the Beat went to the character"
+
+
+async def delete_active(table: Table, user: int = ALICE) -> None:
+    """The member deletes their active sheet, confirming with the button."""
+    confirm = ids.parse((await table.run(characters.delete(table.deps, table.ctx(user))))
+                        .answer.custom_ids[0])
+    assert confirm is not None
+    await table.run(characters.pressed(table.deps, table.ctx(user), confirm))
+
+
+async def test_extended_will_declared_once_its_sheet_is_deleted_is_refused(
+    table: Table,
+) -> None:
+    """Will declared on an extended roll is the action's character's (README): once that
+    sheet is deleted no pool holds it, so the roll is refused, nothing rolled, and the
+    member is told to roll without it, where it rolled 3 Will dice that cost nothing.
+    A roll without Will still goes on."""
+    await create(table, "Mara", traits="Intelligence 3, Academics 2")
+    await start_extended(table, "Intelligence + Academics")
+    await delete_active(table)
+    table.faces.add(*[8] * 8)
+    said = await table.run(extended.roll(table.deps, table.ctx(), declare_will=True))
+    assert said.answer.ephemeral
+    assert said.answer.text == wording.will_sheet_gone("Mara")
+    assert table.faces.left == 8, "nothing was rolled"
+    assert (await action(table)).version == 1
+    said = await table.run(extended.roll(table.deps, table.ctx()))
+    assert not said.answer.ephemeral and table.faces.left == 3
 
 
 # --- teamwork -------------------------------------------------------------------------------
