@@ -13,7 +13,15 @@ from bot.render.refusals import refusal_text
 from bot.render.rolls import RollStatus, roll_embed
 from engine.constants import MAX_POOL
 from engine.faces import ScriptedFaces
-from engine.models import Adjustment, AdjustmentKind, RollRequest, RollResult, Ruleset, Term
+from engine.models import (
+    Adjustment,
+    AdjustmentKind,
+    Fate,
+    RollRequest,
+    RollResult,
+    Ruleset,
+    Term,
+)
 from engine.odds import odds
 from engine.parser import MAX_LABEL, MAX_TERMS, PoolSyntaxError, parse_pool
 from engine.records import Language
@@ -174,3 +182,31 @@ def test_a_resistance_trait_named_in_a_refusal_takes_no_article_of_a_gender(
         assert name in text
         for article in ("o", "a", "el", "la", "cuyo", "cuya"):
             assert f" {article} {name}" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "void", "cancelled"),
+    [
+        (Language.PT_BR, "Descartados", "anulado"),
+        (Language.ES_ES, "Descartados", "anulado"),
+    ],
+)
+@pytest.mark.parametrize("text_only", [False, True])
+def test_void_dice_and_dice_cancelled_by_a_1_have_words_apart(
+    language: Language, void: str, cancelled: str, text_only: bool
+) -> None:
+    """A die the re-reading after Will no longer needs (void) is not a success a 1 cancelled
+    ("8 (anulado)"), nor a roll the Storyteller voided ("Anulada"): its line says
+    "Descartados", where it said "Anulados" beside the cancelled dice."""
+    result = roll(RollRequest(ruleset=Ruleset.V20, terms=(Term(value=4),)),
+                  ScriptedFaces([8, 1, 3, 5]))
+    dice = list(result.dice)
+    dice[3] = dice[3]._replace(fate=Fate.VOID)
+    result = result.model_copy(update={"dice": tuple(dice)})
+    with speaking(voice(language)):
+        embed = roll_embed(result, label=None, roller="Ada", roll_id=1, text_only=text_only)
+    lines = (embed.description or "").splitlines()
+    assert any(line.startswith(void) for line in lines)
+    assert not any(line.startswith("Anulad") for line in lines)
+    if text_only:
+        assert f"8 ({cancelled})" in (embed.description or "")
