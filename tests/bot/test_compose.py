@@ -1,4 +1,5 @@
-"""compose.yaml: the bot processes and PostgreSQL agree with the settings the bot reads."""
+"""compose.yaml and the Dockerfile: the bot processes and PostgreSQL agree with the settings
+the bot reads, and `.env.example` leaves the image's own settings to it."""
 
 from __future__ import annotations
 
@@ -70,3 +71,28 @@ def test_postgres_keeps_its_data_in_a_named_volume() -> None:
 
     assert ["postgres-data", "/var/lib/postgresql/data"] in mounts
     assert "postgres-data" in document["volumes"]
+
+
+def image_environment() -> set[str]:
+    """The keys the Dockerfile's ``ENV`` instructions set (continued lines joined)."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    return {
+        pair.split("=", 1)[0]
+        for line in text.splitlines()
+        if line.startswith("ENV ")
+        for pair in line.removeprefix("ENV ").split()
+    }
+
+
+def test_env_example_sets_no_setting_the_image_sets() -> None:
+    """README's `docker run --env-file .env` passes every key of `.env` (a copy of
+    `.env.example`) into the container, over the image's own ``ENV``: a `DATABASE_PATH`
+    there put the SQLite file at /app/data, a folder the image's user cannot create (so
+    the bot did not start) and off the /data volume (so the state would not outlive the
+    container). The example leaves such a setting commented out, its default named."""
+    settings = {name.upper() for name in Settings.model_fields}
+    image = image_environment() & settings
+
+    assert "DATABASE_PATH" in image
+    assert image.isdisjoint(example_keys())
+    assert "# DATABASE_PATH=data/bot.sqlite3" in (ROOT / ".env.example").read_text()
