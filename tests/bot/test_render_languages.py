@@ -11,6 +11,7 @@ from bot.render.message import CONTENT_LIMIT, Message, plain
 from bot.render.odds import odds_embed
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RollStatus, roll_embed
+from bot.render.text import options_text
 from engine.constants import MAX_POOL
 from engine.faces import ScriptedFaces
 from engine.models import (
@@ -210,3 +211,23 @@ def test_void_dice_and_dice_cancelled_by_a_1_have_words_apart(
     assert not any(line.startswith("Anulad") for line in lines)
     if text_only:
         assert f"8 ({cancelled})" in (embed.description or "")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (Language.PT_BR, "sem treino (os 1 anulam sucessos), arriscado (os 1 anulam sucessos)"),
+        (Language.ES_ES, "sin entrenamiento (los 1 anulan éxitos), "
+                         "arriesgado (los 1 anulan éxitos)"),
+    ],
+)
+def test_a_fistful_roll_names_1s_eating_successes_and_untrained_as_the_glossary_does(
+    language: Language, words: str
+) -> None:
+    """One rules word for one thing: the options line of an untrained, risky `fistful` roll
+    says untrained and "1s eat successes" as `/roll`'s options and the glossary do ("sem
+    treino", "anulam"; "anulan"), where pt-BR said "sem perícia" and es-ES "se comen"."""
+    request = RollRequest(ruleset=Ruleset.FISTFUL, terms=(Term(value=3),), untrained="physical",
+                          risky=True)
+    with speaking(voice(language)):
+        assert options_text(request) == words
