@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.initiative import init_refused, initiative_embed, turn_notice
+from bot.render.initiative import (
+    added_notice,
+    init_refused,
+    initiative_embed,
+    removed_notice,
+    turn_notice,
+)
+from bot.render.lang import speaking, voice
 from engine.faces import seeded_faces
 from engine.models import Ruleset
+from engine.records import Language
 from engine.refusals import Refusal, RefusalCode
 from engine.table import initiative
 from engine.table.initiative import Entrant, Move, Tracker
@@ -72,3 +80,25 @@ def test_a_new_round_names_the_successive_action_penalty_only_in_fistful(
     said = turn_notice(fight(ruleset, "Guard", count=1), new_round=True)
     assert said.endswith("New round: open rolls close.") is (ruleset is not Ruleset.FISTFUL)
     assert ("Successive Action Penalty" in said) is (ruleset is Ruleset.FISTFUL)
+
+
+@pytest.mark.parametrize(
+    ("language", "joins", "leaves"),
+    [
+        (Language.PT_BR, "Entrando no combate: ", "Saindo do combate: "),
+        (Language.ES_ES, "Entrando en el combate: ", "Saliendo del combate: "),
+    ],
+)
+@pytest.mark.parametrize("count", [1, 3])
+def test_npcs_added_or_removed_are_announced_with_no_verb_of_a_number(
+    language: Language, joins: str, leaves: str, count: int
+) -> None:
+    """The notice of NPCs added or removed lists one name or several under the same words,
+    so they take no verb of a number: a gerund, where es-ES said "Se unen al combate:" and
+    "Dejan el combate:" of the one NPC the Storyteller usually adds."""
+    tracker = fight(Ruleset.COFD, "Guard", count=count)
+    with speaking(voice(language)):
+        added = added_notice(list(tracker.combatants), Ruleset.COFD)
+        removed = removed_notice(tuple(c.label for c in tracker.combatants))
+    assert added.startswith(joins)
+    assert removed.startswith(leaves)
