@@ -34,6 +34,30 @@ class Settings(BaseSettings):
         description="postgresql://user:password@host:port/database: PostgreSQL instead of the"
         " SQLite file (wins over DATABASE_PATH); needed for several processes. Never logged.",
     )
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _postgres_url(cls, value: object) -> object:
+        """A PostgreSQL URL, its surrounding blanks dropped; refused otherwise, naming only
+        what comes before ``://`` (never the password). Without this, any other text (a
+        driver-qualified ``postgresql+asyncpg://``, a pasted blank) was taken for the
+        SQLite file's path: a folder named after the URL, its password in the log, and no
+        lock against a second process."""
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        scheme, separator, _ = value.partition("://")
+        if separator and scheme.lower() in {"postgresql", "postgres"}:
+            return value
+        given = f"not {scheme}://" if separator and scheme.isascii() and len(scheme) <= 30 else (
+            "not this"
+        )
+        msg = (
+            f"a PostgreSQL URL starts with postgresql:// ({given}): write it as"
+            " postgresql://user:password@host:5432/database, or leave DATABASE_URL unset"
+            " and set DATABASE_PATH for a SQLite file"
+        )
+        raise ValueError(msg)
+
     shard_count: int | None = Field(
         default=None,
         ge=1,

@@ -122,8 +122,10 @@ class PgIntegrityError(sqlite3.IntegrityError):
 
 
 def is_postgres_url(target: object) -> bool:
-    """True for a ``postgresql://`` (or ``postgres://``) connection URL."""
-    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+    """True for a ``postgresql://`` (or ``postgres://``) connection URL, its scheme in any
+    case (as asyncpg reads it)."""
+    return isinstance(target, str) and target.lower().startswith(("postgresql://",
+                                                                   "postgres://"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +143,21 @@ class Where:
 
 def where(url: str) -> Where:
     """The server a URL names; :class:`StoreError` (without the password) when malformed."""
+    host = url.rsplit("@", maxsplit=1)[-1].split("/", maxsplit=1)[0] or "?"
+    credentials, at, _ = url.partition("://")[2].rpartition("@")
+    if at and any(char in credentials for char in "/?#"):
+        # The URL ends its server part there, inside the password: what Python or asyncpg
+        # would then say (a port, a database) quotes a piece of it.
+        msg = (
+            f"DATABASE_URL is not a valid PostgreSQL URL (server {host}): the user name or"
+            " password holds a / ? or # that must be percent-encoded (/ as %2F, ? as %3F,"
+            " # as %23)"
+        )
+        raise StoreError(msg)
     try:
         parts = urlsplit(url)
         port = parts.port or 5432
     except ValueError as error:
-        host = url.rsplit("@", maxsplit=1)[-1].split("/", maxsplit=1)[0] or "?"
         msg = f"DATABASE_URL is not a valid PostgreSQL URL (server {host}): {error}"
         raise StoreError(msg) from None
     if parts.scheme not in {"postgresql", "postgres"}:

@@ -1,4 +1,5 @@
-"""The sharding settings: SHARD_COUNT and SHARD_IDS, refused when they cannot be right."""
+"""The sharding settings (SHARD_COUNT and SHARD_IDS) and DATABASE_URL, refused when they
+cannot be right."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.settings import Settings
 def settings(**env: str) -> Settings:
     """Settings from these environment variables only (no `.env`)."""
     with pytest.MonkeyPatch.context() as patch:
-        for key in ("SHARD_COUNT", "SHARD_IDS"):
+        for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL"):
             patch.delenv(key, raising=False)
         for key, value in env.items():
             patch.setenv(key, value)
@@ -77,3 +78,43 @@ def test_shard_ids_that_are_not_numbers_are_refused(ids: str) -> None:
 @pytest.mark.parametrize("count", ["0", "-2"])
 def test_a_count_below_one_is_refused(count: str) -> None:
     assert refusal(SHARD_COUNT=count).startswith("SHARD_COUNT:")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:hunter2@db.example:5432/bot",
+        "postgres://bot:hunter2@db.example/bot",
+        "PostgreSQL://bot:hunter2@db.example/bot",
+        "  postgresql://bot:hunter2@db.example/bot\n",
+    ],
+)
+def test_a_postgresql_url_is_taken_in_any_case_without_its_surrounding_blanks(url: str) -> None:
+    """asyncpg reads the scheme in any case; a blank pasted around the URL is no part of it."""
+    taken = settings(DATABASE_URL=url).database_url
+
+    assert taken is not None
+    assert taken.get_secret_value() == url.strip()
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        ("postgresql+asyncpg://bot:hunter2@db.example/bot", "not postgresql+asyncpg://"),
+        ("mysql://bot:hunter2@db.example/bot", "not mysql://"),
+        ("bot:hunter2@db.example/bot", "not this"),
+        ("data/bot.sqlite3", "not this"),
+    ],
+)
+def test_a_database_url_that_is_no_postgresql_url_is_refused_never_quoting_it(
+    url: str, named: str
+) -> None:
+    """Any other text was taken for the SQLite file's path: the bot started on a new
+    SQLite file in a folder named after the URL (its password in the log), with no lock
+    against a second process. It is refused, naming no more than the scheme."""
+    message = refusal(DATABASE_URL=url)
+
+    assert message.startswith("DATABASE_URL: Value error, a PostgreSQL URL starts with"
+                              f" postgresql:// ({named}): ")
+    assert "DATABASE_PATH" in message
+    assert "hunter2" not in message

@@ -5,7 +5,9 @@ cannot be reached or goes away. Everything else runs on both backends (``store``
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -137,12 +139,50 @@ async def test_a_malformed_url_is_refused_naming_the_server_never_the_password()
     assert "hunter2" not in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:hunter2#x@db.example/bot",
+        "postgresql://bot:hunter2/x@db.example/bot",
+        "postgresql://bot:hunter2?x@db.example/bot",
+        "postgresql://bot:12/hunter2@db.example/bot",
+    ],
+)
+async def test_a_password_cutting_the_url_short_is_refused_never_quoting_it(url: str) -> None:
+    """A / ? or # left as it is in the password ends the URL's server part inside it, and
+    what was said next quoted a piece of it (Python's 'Port could not be cast to integer
+    value as 'hunter2'', or a database named '12/hunter2@db.example/bot'): it is refused
+    saying how to write it, naming the server."""
+    with pytest.raises(StoreError) as refused:
+        await Store.open(url)
+
+    assert str(refused.value) == (
+        "DATABASE_URL is not a valid PostgreSQL URL (server db.example): the user name or"
+        " password holds a / ? or # that must be percent-encoded (/ as %2F, ? as %3F,"
+        " # as %23)"
+    )
+
+
 async def test_an_unreachable_server_is_named_with_its_port_never_the_password() -> None:
     with pytest.raises(StoreError) as refused:
         await Store.open("postgresql://bot:hunter2@127.0.0.1:9/bot")
 
     assert "127.0.0.1:9" in str(refused.value)
     assert "hunter2" not in str(refused.value)
+
+
+async def test_a_url_whose_scheme_is_in_capitals_is_postgresql_not_a_file_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The settings take ``PostgreSQL://`` as asyncpg does; the store opened a SQLite file
+    named after it."""
+    monkeypatch.chdir(tmp_path)
+
+    with pytest.raises(StoreError) as refused:
+        await Store.open("PostgreSQL://bot:hunter2@127.0.0.1:9/bot")
+
+    assert "127.0.0.1:9" in str(refused.value)
+    assert await asyncio.to_thread(os.listdir, tmp_path) == []
 
 
 async def test_a_writer_stopped_mid_transaction_says_try_again_and_commits_nothing(
