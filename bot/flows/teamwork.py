@@ -21,6 +21,12 @@ counts as one more (RULES.md §1, §2: same player, channel and label), as a rol
 contest of that label does, so a failed `/roll` and a teamwork at one door add up. A
 helper's roll attempts nothing of theirs, and a teamwork named after its primary by
 default names no action.
+
+**Decision**: the primary's roll is the character the teamwork was started with, whose
+sheet gave its pool, whichever sheet the primary has made active since: its Will pays
+what was declared, its actions this turn count, its name is on the roll (as an extended
+action's rolls are its character's). With that sheet deleted since, a roll started with
+Will is refused (no pool holds it) and the primary is told to cancel.
 """
 
 from __future__ import annotations
@@ -78,6 +84,7 @@ from bot.render.teamwork import (
     no_teamwork_called,
     primary_roll_message,
     several_open,
+    will_sheet_gone,
 )
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
@@ -192,6 +199,14 @@ def _id(character: CharacterRecord | None) -> int | None:
     return None if character is None else character.id
 
 
+RolledAs = tuple[int | None, str | None]
+"""The character a roll is made as (its id and name; None: the member's own roll)."""
+
+
+def _as(character: CharacterRecord | None) -> RolledAs:
+    return (None, None) if character is None else (character.id, character.name)
+
+
 async def _gather(deps: Deps, ctx: Ctx, which: Which, *, ending: bool = False) -> _Gathered:
     """``ending``: a move that ends the teamwork reads the channel's open rolls (the
     member's among them, as their own read would answer them), for the helpers'."""
@@ -246,8 +261,10 @@ async def start(
     config = gathered.config
     request = asked_request(ask, ctx, gathered)
     try:
-        action = teamwork.opened(request, ctx.user_id, ctx.user_name, helper_limit,
-                                 labelled=label is not None)
+        action = teamwork.opened(
+            request, ctx.user_id, ctx.user_name, helper_limit, labelled=label is not None,
+            character=None if gathered.character is None
+            else (gathered.character.id, gathered.character.name))
     except RuleError as error:
         raise UserError(cannot_start(refusal_text(error.refusal))) from error
     with speaking(ctx.public_voice(config)):  # the table reads the label, and types it
@@ -362,8 +379,8 @@ async def _help(
             version = tx.actions.update(record.id, record.version, after)
             if version is None:
                 raise Conflict(None)
-            rolled, closed = _stored(tx, ctx, record, result, character=character, table=table,
-                                     ahead=ahead, attempt=None,
+            rolled, closed = _stored(tx, ctx, record, result, acting=_as(character),
+                                     table=table, ahead=ahead, attempt=None,
                                      will_state=will_state_for(result, table.config))
             return record.saved(after, version, ActionStatus.OPEN), after, rolled, closed
 
@@ -388,8 +405,7 @@ def _still(tx: Tx, record: ActionRecord) -> None:
 
 def _stored(
     tx: Tx, ctx: Ctx, record: ActionRecord, result: RollResult, *,
-    character: CharacterRecord | None, table: Table, ahead: Ahead, attempt: str | None,
-    will_state: WillState,
+    acting: RolledAs, table: Table, ahead: Ahead, attempt: str | None, will_state: WillState,
 ) -> tuple[RollRecord, list[RollRecord]]:
     """Inside a helper's or the primary's write: the member's counters after the roll (the
     successive attempts at ``attempt``, the action the roll attempts: the primary's, when
@@ -400,8 +416,8 @@ def _stored(
         open_as_read=ahead.open,
         guild_id=ctx.guild_id, channel_id=ctx.channel_id, roller_id=ctx.user_id,
         roller_name=ctx.user_name, result=result, will_state=will_state,
-        label=record.label, action_id=record.id, character_id=_id(character),
-        character_name=None if character is None else character.name,
+        label=record.label, action_id=record.id, character_id=acting[0],
+        character_name=acting[1],
     )
 
 
@@ -449,31 +465,42 @@ async def _roll(
             raise UserError(blocked_text(reason, action))
         if version is not None and version != record.version:
             return _out_of_date(ctx, record, config, _(STALE_CARD))
+        acting = _as(gathered.character)  # Will declared is the primary's character's
+        kept = action.character_id
+        fresh = kept is not None and kept != acting[0]
+        if fresh:
+            # The primary made another sheet active since the start (or deleted this one):
+            # the roll is still the kept character's, its Will and its actions this turn
+            # read now (what was read ahead is the active sheet's). A rare extra trip.
+            table = await deps.store.read(lambda tx: read_table(tx, ctx, config, None, kept))
+            acting = (kept, action.character_name)
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             # before the dice: an empty pool rolls nothing
             raise UserError(no_will_for_teamwork(table.pool))
-        character = gathered.character  # Will declared is the primary's character's
 
         def write(
             tx: Tx, record: ActionRecord = record, action: TeamworkAction = action,
-            table: Table = table, *, character: CharacterRecord | None = character,
-            ahead: Ahead = gathered.ahead,
+            table: Table = table, *, acting: RolledAs = acting, ahead: Ahead = gathered.ahead,
+            fresh: bool = fresh,
         ) -> tuple[ActionRecord, TeamworkAction, RollRecord, list[RollRecord]]:
             _still(tx, record)
             primary = teamwork.primary_request(action.teamwork)
             # the counters as they stand (as read, checked; the failures at a labelled
             # teamwork's action read here: a press knows its label only now)
             attempt = _attempt(record, action)
-            table = read_table(tx, ctx, table.config, attempt, _id(character),
-                               request=primary, ahead=ahead)
+            table = read_table(tx, ctx, table.config, attempt, acting[0],
+                               request=primary, ahead=None if fresh else ahead)
+            if primary.will and acting[0] is not None and table.pool is None:
+                # the character's sheet was deleted: no pool holds the Will declared
+                raise UserError(will_sheet_gone(acting[1] or ""))
             request = with_table_state(primary, table)
             result = roll_dice(request, deps.faces)
             if result.refused:
                 cause = refusal_cause(request, record.label)
                 raise UserError(cannot_roll(refusal_text(result.refusal)) + cause)
             if request.will and table.pool is not None \
-                    and tx.will.debit(ctx.guild_id, ctx.user_id, _id(character),
+                    and tx.will.debit(ctx.guild_id, ctx.user_id, acting[0],
                                       read=table.pool) is None:
                 raise Conflict(PressRefusal.NO_WILL)
             after = teamwork.rolled(action, ctx.user_id, result)
@@ -483,7 +510,7 @@ async def _roll(
             if new_version is None:
                 raise Conflict(None)
             rolled, closed = _stored(
-                tx, ctx, record, result, character=character, table=table, ahead=ahead,
+                tx, ctx, record, result, acting=acting, table=table, ahead=ahead,
                 attempt=attempt, will_state=will_state_for(result, table.config),
             )
             saved = record.saved(after, new_version, ActionStatus.CLOSED)

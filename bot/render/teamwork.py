@@ -321,6 +321,15 @@ def only_primary(primary_name: str) -> str:
              name=safe(primary_name, limit=NAME_LIMIT))
 
 
+def will_sheet_gone(character: str) -> str:
+    """The primary's roll of a teamwork started with Will, whose character's sheet was
+    deleted since: no pool holds that Will, and the roll cannot go without it."""
+    return _("{character}, the character this teamwork was started with, has been deleted, "
+             "so the Will declared with it went with the sheet: cancel this teamwork "
+             "(/teamwork cancel) and start it again.",
+             character=safe(character, limit=NAME_LIMIT))
+
+
 def ended_refusal(status: TeamworkStatus) -> str:
     """A press or command on a teamwork that is over."""
     reason = _OVER.get(status)

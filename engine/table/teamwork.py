@@ -274,6 +274,14 @@ class TeamworkAction(Frozen):
     so it pays and feeds successive attempts (RULES.md §1, §2), as a roll of that label
     does. A teamwork named after its primary by default names no action (an unlabelled
     roll counts no attempt either); so does one saved before this was kept."""
+    character_id: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The primary's active character when the teamwork started, whose sheet the pool was
+    read from: the primary's roll is that character's (the Will declared with it, its
+    actions this turn), whichever sheet is active when they roll, as an extended action's
+    rolls are its character's. None: started without a character, or saved before this was
+    kept; the roll is then the primary's active character's at the roll, as it was."""
+    character_name: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    """That character's name when the teamwork started (its sheet may be deleted since)."""
 
 
 def opened(
@@ -283,12 +291,16 @@ def opened(
     helper_limit: int | None = None,
     *,
     labelled: bool = False,
+    character: tuple[int, str] | None = None,
 ) -> TeamworkAction:
     """A new teamwork (refusals of :func:`start` raise :class:`RuleError`); ``labelled``:
-    the primary named the action."""
+    the primary named the action; ``character``: the primary's active character (id and
+    name), whose roll the primary's will be."""
     return TeamworkAction(
         teamwork=start(request, primary_id, helper_limit), primary_name=primary_name,
         labelled=labelled,
+        character_id=None if character is None else character[0],
+        character_name=None if character is None else character[1],
     )
 
 

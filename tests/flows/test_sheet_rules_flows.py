@@ -10,12 +10,13 @@ import discord
 from bot.edge import ids
 from bot.flows import characters, contest, extended, initiative, rolls, teamwork
 from bot.render import extended as wording
+from bot.render import teamwork as teamwork_words
 from bot.render.buttons import REFUSALS
 from bot.render.characters import NO_CHARACTER_FOR_NAMES
 from bot.render.initiative import TYPE_YOUR_INITIATIVE
 from engine.models import Ruleset
 from engine.parser import parse_pool, parse_pool_names
-from engine.records import ActionRecord, ChannelOption, PressRefusal
+from engine.records import ActionRecord, ActionStatus, ChannelOption, PressRefusal
 from engine.table.extended import ExtendedAction
 from engine.table.initiative import Tracker
 from engine.table.teamwork import TeamworkAction
@@ -220,6 +221,55 @@ async def test_the_primarys_declared_will_comes_off_their_character(table: Table
     table.faces.add(8, 2, 2, 2, 2, 2)
     await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
     assert (await sheet(table))[0] == 1, "2 on a new sheet, less the Will declared"
+
+
+async def wills(table: Table) -> dict[str, int]:
+    return await table.store.read(lambda tx: {
+        record.name: record.sheet.will
+        for record in tx.characters.named(GUILD, "Mara") + tx.characters.named(GUILD, "Zed")})
+
+
+async def test_the_primarys_roll_is_the_character_the_teamwork_started_with(
+    table: Table,
+) -> None:
+    """The pool came from Mara's sheet: a primary who made Zed active since still rolls as
+    Mara, whose Will pays what was declared and whose name the roll carries (as an
+    extended action's rolls are its character's), where Zed paid for Mara's teamwork."""
+    await create(table, "Mara", ALICE, "Strength 2, Athletics 1")
+    await table.run(teamwork.start(
+        table.deps, table.ctx(),
+        rolls.ByName(parse_pool_names("Strength + Athletics"), {"will": True}),
+        label="lift", helper_limit=None))
+    await create(table, "Zed", ALICE, "Strength 1")
+    before = await wills(table)
+    table.faces.add(8, 2, 2, 2, 2, 2)
+    said = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
+    assert not said.answer.ephemeral, said.answer.text
+    assert await wills(table) == {"Mara": before["Mara"] - 1, "Zed": before["Zed"]}
+    roll = await table.store.read(lambda tx: tx.rolls.get(1))
+    assert roll is not None and roll.character_name == "Mara"
+
+
+async def test_the_primarys_roll_with_will_once_the_sheet_is_deleted_is_refused(
+    table: Table,
+) -> None:
+    """A teamwork started with Will as Mara, whose sheet is deleted since: no pool holds
+    that Will, so the primary's roll is refused naming her and saying to cancel, nothing
+    rolled and the teamwork still open, where 3 Will dice came free."""
+    await create(table, "Mara", ALICE, "Strength 2, Athletics 1")
+    started = await table.run(teamwork.start(
+        table.deps, table.ctx(),
+        rolls.ByName(parse_pool_names("Strength + Athletics"), {"will": True}),
+        label="lift", helper_limit=None))
+    press = ids.parse(started.answer.custom_ids[0])
+    assert press is not None
+    await delete_active(table)
+    table.faces.add(8, 2, 2, 2, 2, 2)
+    said = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
+    assert said.answer.ephemeral
+    assert said.answer.text == teamwork_words.will_sheet_gone("Mara")
+    assert table.faces.left == 6
+    assert (await action(table, press.key)).status is ActionStatus.OPEN
 
 
 # --- contests -------------------------------------------------------------------------------
