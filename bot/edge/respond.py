@@ -17,6 +17,9 @@ log = logging.getLogger(__name__)
 
 #: Discord's error code for a message that no longer exists (deleted).
 UNKNOWN_MESSAGE: Final = 10008
+#: Discord's error code for an interaction answered already: what a retry of an answer
+#: gets when the first try was taken though Discord answered it with a server error.
+ALREADY_ACKNOWLEDGED: Final = 40060
 #: Background message edits, kept referenced until they finish.
 _pending: set[asyncio.Task[None]] = set()
 
@@ -46,9 +49,11 @@ class DiscordResponder:
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self._interaction = interaction
+        self._taken = False
+        """Discord took the answer though discord.py saw it fail (:meth:`_took`)."""
 
     def answered(self) -> bool:
-        return self._interaction.response.is_done()
+        return self._taken or self._interaction.response.is_done()
 
     async def respond(self, message: Message, *, ephemeral: bool) -> int | None:
         """Answer; a public answer Discord will not take (the interaction expired, a
@@ -58,6 +63,9 @@ class DiscordResponder:
                 **_kwargs(message), ephemeral=ephemeral
             )
         except discord.HTTPException as error:
+            if error.code == ALREADY_ACKNOWLEDGED:
+                self._took(error)
+                return None if ephemeral else await self._answer_id()
             channel_id = self._interaction.channel_id
             if ephemeral or channel_id is None or self.answered():
                 raise
@@ -78,12 +86,33 @@ class DiscordResponder:
         try:
             await self._interaction.response.edit_message(**kwargs)
         except discord.HTTPException as error:
+            if error.code == ALREADY_ACKNOWLEDGED:
+                self._took(error)
+                return
             pressed = self._interaction.message
             if pressed is None or pressed.flags.ephemeral or self.answered():
                 raise
             log.warning("Could not answer press %s (%s): editing the message instead",
                         self._interaction.id, error)
             await pressed.edit(**kwargs)
+
+    def _took(self, error: discord.HTTPException) -> None:
+        """The answer shows: discord.py retried it after a server error (5xx) Discord gave
+        for a try it had taken, and the retry was refused as a second answer. It is not
+        sent again (the table saw a roll twice, the second one posted in the channel)."""
+        self._taken = True
+        log.warning("Discord took the answer to interaction %s though it failed: %s",
+                    self._interaction.id, error)
+
+    async def _answer_id(self) -> int | None:
+        """The id of the answer Discord took (:meth:`_took`), read back to be remembered;
+        None when it cannot be read."""
+        try:
+            return (await self._interaction.original_response()).id
+        except discord.HTTPException as error:
+            log.warning("Could not read the answer to interaction %s: %s",
+                        self._interaction.id, error)
+            return None
 
     async def defer(self, *, ephemeral: bool) -> None:
         """Acknowledge now, before a flow that may take longer than Discord's 3 seconds (an

@@ -11,7 +11,7 @@ from typing import Any, cast
 import discord
 
 from bot.edge import respond
-from bot.edge.respond import UNKNOWN_MESSAGE, DiscordResponder, edit_quietly
+from bot.edge.respond import ALREADY_ACKNOWLEDGED, UNKNOWN_MESSAGE, DiscordResponder, edit_quietly
 from bot.flows.reply import Edit
 from bot.render.message import Message
 
@@ -109,3 +109,58 @@ async def test_a_card_never_remembered_is_posted_and_kept_when_remembered() -> N
     await edit_later(Edit(1, None, Message(content="card")), channel)
     assert asked == [950, 951]
     assert [(p.id, p.deleted) for p in channel.posts] == [(950, False), (951, True)]
+
+
+@dataclass
+class Retried:
+    """An interaction whose answer Discord took though it answered a server error, so that
+    discord.py's retry was refused as a second answer (40060); what it was asked."""
+
+    channel: Channel = field(default_factory=Channel)
+    followups: list[bool] = field(default_factory=list)
+    channel_id: int = 1
+    id: int = 77
+    message: Any = None
+
+    async def _refused(self, **_: Any) -> None:
+        response = SimpleNamespace(status=400, reason="Bad Request")
+        raise discord.HTTPException(cast(Any, response), {
+            "code": ALREADY_ACKNOWLEDGED, "message": "Interaction has already been acknowledged."})
+
+    async def _follow(self, *, ephemeral: bool, **_: Any) -> None:
+        self.followups.append(ephemeral)
+
+    async def original_response(self) -> Posted:
+        return Posted(940)
+
+    @property
+    def response(self) -> Any:
+        return SimpleNamespace(is_done=lambda: False, send_message=self._refused,
+                               edit_message=self._refused)
+
+    @property
+    def followup(self) -> Any:
+        return SimpleNamespace(send=self._follow)
+
+    @property
+    def client(self) -> Any:
+        return SimpleNamespace(get_partial_messageable=lambda _id: self.channel)
+
+
+async def test_an_answer_discord_took_though_it_failed_is_not_posted_again() -> None:
+    """discord.py retries an answer Discord met with a server error; when the first try was
+    taken, the retry is refused as a second answer (40060): the answer shows, so it is not
+    posted in the channel too (the table saw the roll twice). Its id is read back to be
+    remembered, and what follows it follows it; a press's update is likewise done."""
+    interaction = Retried()
+    responder = DiscordResponder(cast(discord.Interaction, interaction))
+
+    assert await responder.respond(Message(content="roll"), ephemeral=False) == 940
+    assert responder.answered()
+    await responder.followup(Message(content="Will spent"), ephemeral=True)
+    assert interaction.channel.posts == []
+    assert interaction.followups == [True]
+
+    pressed = Retried()
+    await DiscordResponder(cast(discord.Interaction, pressed)).update(Message(content="roll"))
+    assert pressed.channel.posts == []
