@@ -44,6 +44,7 @@ and the transaction run again, as nothing was done in it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import random
@@ -76,6 +77,10 @@ READERS: Final = 4
 #: Seconds a statement may take, and a start-up connection attempt.
 STATEMENT_TIMEOUT: Final = 10.0
 CONNECT_TIMEOUT: Final = 5.0
+#: Seconds a migration file may take, and a process may wait for another applying them:
+#: nobody waits for an answer at start-up (a member's statement has STATEMENT_TIMEOUT),
+#: and a migration copies whole tables.
+MIGRATION_TIMEOUT: Final = 300.0
 #: The advisory lock every process takes to apply migrations (any fixed 64-bit key).
 MIGRATION_LOCK: Final = 0x5354_4f52_5942_4f54  # "STORYBOT"
 
@@ -733,8 +738,14 @@ class PgEngine:
             raise StoreError(msg) from None
         try:
             applied = await migrate(conn, migrations)
+        except (*UNAVAILABLE, asyncpg.PostgresError) as error:
+            # Not the file's fault (that is MigrationError): the user may not create tables,
+            # the session was ended, the server went away.
+            msg = f"{server} cannot be used: {_reason(error, url)}{_advice(error)}"
+            raise StoreError(msg) from None
         finally:
-            await conn.close()
+            with contextlib.suppress(*UNAVAILABLE, asyncpg.PostgresError):  # gone already
+                await conn.close(timeout=CONNECT_TIMEOUT)
         log.info("store open: %s (%d migrations applied now)", server, len(applied))
         return cls(url, server)
 
@@ -896,6 +907,17 @@ class PgEngine:
             raise _Again(_Care.CAREFUL) from tx.failure
 
 
+def _advice(error: BaseException) -> str:
+    """What the operator can do about a start-up error, after its reason; empty when it
+    says enough alone."""
+    if isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return (
+            " (the bot's user creates its tables: make it the database's owner, or"
+            " GRANT CREATE ON SCHEMA public TO it)"
+        )
+    return ""
+
+
 def _reason(error: BaseException, url: str) -> str:
     """An error's text without the URL's password (asyncpg may quote the DSN)."""
     text = str(error) or type(error).__name__
@@ -913,7 +935,17 @@ async def migrate(conn: asyncpg.Connection, directory: Path) -> list[int]:
     processes starting together apply each exactly once (the others wait, then find it
     applied). Each file and its version record commit together."""
     migrations = discover(directory)
-    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", MIGRATION_LOCK):
+        log.info("waiting for another bot process to apply the migrations")
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK,
+                               timeout=MIGRATION_TIMEOUT)
+        except TimeoutError:
+            msg = (
+                f"another bot process has held the migrations' lock for {MIGRATION_TIMEOUT:.0f}"
+                " s: it may be stuck applying them; stop it, then start again"
+            )
+            raise MigrationError(msg) from None
     try:
         await conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_version ("
@@ -949,7 +981,7 @@ async def _apply(conn: asyncpg.Connection, migration: Migration) -> None:
             # it with an empty result that asyncpg cannot read.
             script = migration.sql
             if _has_statements(script):
-                await conn.execute(script)
+                await conn.execute(script, timeout=MIGRATION_TIMEOUT)
             await conn.execute(
                 "INSERT INTO schema_version (version, name) VALUES ($1, $2)",
                 migration.version, migration.name,

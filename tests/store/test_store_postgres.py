@@ -14,8 +14,9 @@ import asyncpg
 import pytest
 
 from bot.store import Store, StoreError, StoreUnavailable, Tx
-from bot.store.migrations import MIGRATIONS_DIR, discover
-from bot.store.postgres import READERS
+from bot.store import postgres as postgres_store
+from bot.store.migrations import MIGRATIONS_DIR, MigrationError, discover
+from bot.store.postgres import MIGRATION_LOCK, READERS
 from engine.models import WillUse
 from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
@@ -56,6 +57,91 @@ async def test_processes_starting_together_apply_each_migration_once(
     finally:
         await conn.close()
     assert versions == [m.version for m in discover(MIGRATIONS_DIR / "postgres")]
+
+
+async def test_a_process_waits_for_another_applying_the_migrations_past_a_statement_s_time(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second process starting while the first migrates waits for its lock as long as a
+    migration may take (MIGRATION_TIMEOUT), not a member's statement's time: it failed
+    with a bare TimeoutError traceback once the first took longer than that."""
+    monkeypatch.setattr(postgres_store, "STATEMENT_TIMEOUT", 0.3)
+    url = await postgres.new_database()
+    first = await asyncpg.connect(url)
+    await first.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+
+    opening = asyncio.ensure_future(Store.open(url))
+    await asyncio.sleep(1.0)
+    await first.close()  # its lock goes with its session
+    store = await opening
+    await store.close()
+
+
+async def test_a_migrations_lock_never_let_go_is_one_refusal_naming_it(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres_store, "MIGRATION_TIMEOUT", 0.3)
+    url = await postgres.new_database()
+    stuck = await asyncpg.connect(url)
+    await stuck.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        with pytest.raises(MigrationError) as refused:
+            await Store.open(url)
+    finally:
+        await stuck.close()
+
+    assert str(refused.value) == (
+        "another bot process has held the migrations' lock for 0 s: it may be stuck"
+        " applying them; stop it, then start again"
+    )
+
+
+async def test_a_user_who_may_not_create_tables_is_told_what_to_grant(
+    postgres: PostgresServer,
+) -> None:
+    """PostgreSQL 15 and later let only the database's owner create tables in ``public``:
+    a bot user given a database it does not own met a traceback at start-up."""
+    url = await postgres.new_database()
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(
+            "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'storybot_guest')"
+            " THEN CREATE ROLE storybot_guest LOGIN; END IF; END $$"
+        )
+        await admin.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+    finally:
+        await admin.close()
+
+    with pytest.raises(StoreError) as refused:
+        await Store.open(url.replace("postgres@", "storybot_guest@", 1))
+
+    assert str(refused.value).endswith(
+        "cannot be used: permission denied for schema public (the bot's user creates its"
+        " tables: make it the database's owner, or GRANT CREATE ON SCHEMA public TO it)"
+    )
+
+
+async def test_a_session_ended_while_waiting_to_migrate_is_one_refusal(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.new_database()
+    first = await asyncpg.connect(url)
+    await first.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    opening = asyncio.ensure_future(Store.open(url))
+    try:
+        await asyncio.sleep(0.5)
+        await first.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+        )
+        with pytest.raises(StoreError) as refused:
+            await opening
+    finally:
+        await first.close()
+
+    assert "cannot be used: connection was closed in the middle of operation" in str(
+        refused.value
+    )
 
 
 def test_every_sqlite_migration_has_its_postgresql_mirror() -> None:
