@@ -29,6 +29,14 @@ class Settings(BaseSettings):
         default=Path("data/bot.sqlite3"),
         description="SQLite file holding every table's state; its folder is created if missing.",
     )
+
+    @field_validator("database_path")
+    @classmethod
+    def _home(cls, value: Path) -> Path:
+        """``~`` is the home folder, as the admin who wrote it in `.env` (where no shell
+        expands it) meant, not a folder named ``~`` in whatever folder the bot runs in."""
+        return value.expanduser()
+
     database_url: SecretStr | None = Field(
         default=None,
         description="postgresql://user:password@host:port/database: PostgreSQL instead of the"

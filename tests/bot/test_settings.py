@@ -1,7 +1,9 @@
 """The sharding settings (SHARD_COUNT and SHARD_IDS) and DATABASE_URL, refused when they
-cannot be right."""
+cannot be right; DATABASE_PATH read as the admin who wrote it meant it."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -12,7 +14,7 @@ from bot.settings import Settings
 def settings(**env: str) -> Settings:
     """Settings from these environment variables only (no `.env`)."""
     with pytest.MonkeyPatch.context() as patch:
-        for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL"):
+        for key in ("SHARD_COUNT", "SHARD_IDS", "DATABASE_URL", "DATABASE_PATH"):
             patch.delenv(key, raising=False)
         for key, value in env.items():
             patch.setenv(key, value)
@@ -118,3 +120,13 @@ def test_a_database_url_that_is_no_postgresql_url_is_refused_never_quoting_it(
                               f" postgresql:// ({named}): ")
     assert "DATABASE_PATH" in message
     assert "hunter2" not in message
+
+
+def test_a_database_path_in_the_home_folder_is_read_as_the_home_folder() -> None:
+    """`.env` is read by no shell, so `DATABASE_PATH=~/tables/bot.sqlite3` reached the
+    bot as written: it made a folder named `~` wherever it was started (a new, empty
+    database in another folder) while the log said "SQLite file ~/tables/bot.sqlite3"."""
+    taken = settings(DATABASE_PATH="~/tables/bot.sqlite3").database_path
+
+    assert taken == Path.home() / "tables" / "bot.sqlite3"
+    assert settings().database_path == Path("data/bot.sqlite3")
