@@ -49,7 +49,7 @@ from bot.render.messages import (
     out_of_range,
     wrong_kind,
 )
-from bot.store import StoreBusy, StoreUnavailable
+from bot.store import StoreBusy, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +121,10 @@ def _store_fault(error: BaseException) -> str | None:
         return STORE_UNAVAILABLE
     if isinstance(error, StoreBusy):
         return STORE_CONTENDED
+    if isinstance(error, StoreReadOnly):
+        return STORE_READ_ONLY
+    if isinstance(error, StoreFull):
+        return STORE_FULL
     fault = _sqlite_error(error)
     if fault is None:
         return None
@@ -141,9 +145,13 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         message = None if kind is None else _(kind)
         fault = _sqlite_error(error)
         original = _original(error)
-        if isinstance(original, StoreUnavailable | StoreBusy):
-            log.warning("Database fault in %s: %s (%s)", _describe(interaction),
-                        type(original).__name__, original)
+        if message is not None and isinstance(original, StoreError):
+            # A server that may come back by itself is a warning; one that takes no writes
+            # (or has no room) stays so until whoever runs it acts.
+            level = (logging.WARNING if isinstance(original, StoreUnavailable | StoreBusy)
+                     else logging.ERROR)
+            log.log(level, "Database fault in %s: %s (%s)", _describe(interaction),
+                    type(original).__name__, original)
         elif message is not None and fault is not None:
             # Not the member's mistake and not a bug: whoever runs the bot must see it.
             level = logging.WARNING if kind is STORE_BUSY else logging.ERROR

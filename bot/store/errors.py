@@ -16,3 +16,14 @@ class StoreUnavailable(StoreError):  # noqa: N818 - a state of the database, not
 class StoreBusy(StoreError):  # noqa: N818
     """A transaction kept losing races with others (serialization failures) past its bound:
     nothing was saved, the member may try again."""
+
+
+class StoreReadOnly(StoreError):  # noqa: N818
+    """The PostgreSQL server takes no writes (a read-only database or standby, as after a
+    fail-over): nothing was saved; reading still works. SQLite's own read-only error is
+    ``SQLITE_READONLY``."""
+
+
+class StoreFull(StoreError):  # noqa: N818
+    """The PostgreSQL server's disk is full: nothing was saved. SQLite's own is
+    ``SQLITE_FULL``."""

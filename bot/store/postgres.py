@@ -61,7 +61,13 @@ from urllib.parse import unquote, urlsplit
 import asyncpg
 
 from bot.store.dialect import Translated, arguments, translate
-from bot.store.errors import StoreBusy, StoreError, StoreUnavailable
+from bot.store.errors import (
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    StoreUnavailable,
+)
 from bot.store.greenlets import spawn, wait
 from bot.store.migrations import Migration, MigrationError, discover, refuse_unknown
 from bot.store.repository import Params
@@ -114,6 +120,15 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
     # its last words are still being read ("another operation is in progress").
     asyncpg.InternalClientError,
 )
+#: The server refuses the work for a reason of its own, which the member is told as on
+#: SQLite (bot.edge.errors): it takes no writes; its disk is full; it is out of room for
+#: another session (max_connections) or of memory, for now.
+_REFUSALS: tuple[tuple[type[BaseException], type[StoreError]], ...] = (
+    (asyncpg.exceptions.ReadOnlySQLTransactionError, StoreReadOnly),
+    (asyncpg.exceptions.DiskFullError, StoreFull),
+    (asyncpg.exceptions.InsufficientResourcesError, StoreUnavailable),
+)
+_REFUSED: tuple[type[BaseException], ...] = tuple(refused for refused, _ in _REFUSALS)
 #: The transaction lost a race with another: re-run it.
 _RACES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.SerializationError,
@@ -808,6 +823,9 @@ class PgEngine:
                 worker.drop()
                 log.warning("%s unavailable: %s", self.server, error)
                 raise StoreUnavailable(str(self.server)) from error
+            except _REFUSED as error:  # rolled back, or never begun: the worker goes on
+                fault = next(kind for refused, kind in _REFUSALS if isinstance(error, refused))
+                raise fault(f"{self.server}: {error}") from error
         raise StoreBusy(str(self.server))
 
     def _transaction(
@@ -947,12 +965,15 @@ async def migrate(conn: asyncpg.Connection, directory: Path) -> list[int]:
             )
             raise MigrationError(msg) from None
     try:
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version ("
-            " version INTEGER PRIMARY KEY,"
-            " name TEXT NOT NULL,"
-            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
-        )
+        # Created only when missing: CREATE TABLE IF NOT EXISTS needs the right to create
+        # tables even then, which a user running a database migrated by its owner lacks.
+        if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+            await conn.execute(
+                "CREATE TABLE schema_version ("
+                " version INTEGER PRIMARY KEY,"
+                " name TEXT NOT NULL,"
+                " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
         done = {row["version"] for row in await conn.fetch("SELECT version FROM schema_version")}
         refuse_unknown(done, migrations, directory)
         applied: list[int] = []

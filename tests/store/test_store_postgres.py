@@ -13,7 +13,9 @@ from urllib.parse import urlsplit
 import asyncpg
 import pytest
 
-from bot.store import Store, StoreError, StoreUnavailable, Tx
+from bot.edge.errors import store_fault_message
+from bot.render.messages import STORE_READ_ONLY, STORE_UNAVAILABLE
+from bot.store import Store, StoreError, StoreReadOnly, StoreUnavailable, Tx
 from bot.store import postgres as postgres_store
 from bot.store.migrations import MIGRATIONS_DIR, MigrationError, discover
 from bot.store.postgres import MIGRATION_LOCK, READERS
@@ -269,6 +271,92 @@ async def test_a_url_whose_scheme_is_in_capitals_is_postgresql_not_a_file_path(
 
     assert "127.0.0.1:9" in str(refused.value)
     assert await asyncio.to_thread(os.listdir, tmp_path) == []
+
+
+async def _sessions_ended(url: str) -> None:
+    """Every other session on the database ended by the server, as at a restart."""
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+        )
+    finally:
+        await admin.close()
+
+
+async def _database_setting(url: str, setting: str) -> None:
+    """``ALTER DATABASE`` the test's database ``setting`` (its sessions from now on)."""
+    admin = await asyncpg.connect(url, server_settings={"default_transaction_read_only": "off"})
+    try:
+        await admin.execute(f"ALTER DATABASE {urlsplit(url).path.lstrip('/')} {setting}")
+    finally:
+        await admin.close()
+
+
+async def test_a_database_that_takes_no_writes_is_said_so_reads_go_on_and_writes_come_back(
+    postgres: PostgresServer,
+) -> None:
+    """A database made read-only (``default_transaction_read_only``, as a standby promoted
+    the other way after a fail-over): the member is told so as on a read-only SQLite file,
+    where they got the generic apology and the log an unhandled error; nothing is written,
+    reading goes on, and writes work again once it takes them, without a restart."""
+    url = await postgres.new_database()
+    store = await Store.open(url)
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=3))
+        await _database_setting(url, "SET default_transaction_read_only = on")
+        await _sessions_ended(url)
+
+        with pytest.raises(StoreReadOnly) as refused:
+            await store.write(lambda tx: track_will(tx, maximum=5))
+        during = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
+        await _database_setting(url, "RESET default_transaction_read_only")
+        await _sessions_ended(url)
+        after = await store.write(lambda tx: track_will(tx, maximum=5))
+    finally:
+        await store.close()
+
+    assert store_fault_message(refused.value) == STORE_READ_ONLY
+    assert "hunter2" not in str(refused.value)
+    assert during is not None
+    assert during.maximum == 3
+    assert after.maximum == 5
+
+
+async def test_a_server_with_no_room_for_a_session_says_try_again_and_the_store_recovers(
+    postgres: PostgresServer,
+) -> None:
+    """The server at its connection limit (``max_connections``, or the bot's user's limit)
+    when a worker connects again: the member is told to try again in a moment, where they
+    got the generic apology; the next write connects once there is room. (The bot's user
+    here may not create tables: it opens a database its owner migrated, where its
+    ``CREATE TABLE IF NOT EXISTS schema_version`` was refused at start-up.)"""
+    url = await postgres.fresh_database()
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(
+            "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'storybot_few')"
+            " THEN CREATE ROLE storybot_few LOGIN; END IF; END $$;"
+            " GRANT ALL ON ALL TABLES IN SCHEMA public TO storybot_few;"
+            " GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO storybot_few"
+        )
+    finally:
+        await admin.close()
+    store = await Store.open(url.replace("postgres@", "storybot_few@", 1))
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute("ALTER ROLE storybot_few CONNECTION LIMIT 0")
+        with pytest.raises(StoreUnavailable) as refused:
+            await store.write(lambda tx: track_will(tx, maximum=3))
+        await admin.execute("ALTER ROLE storybot_few CONNECTION LIMIT -1")
+        after = await store.write(lambda tx: track_will(tx, maximum=3))
+    finally:
+        await admin.close()
+        await store.close()
+
+    assert store_fault_message(refused.value) == STORE_UNAVAILABLE
+    assert after.maximum == 3
 
 
 async def test_a_writer_stopped_mid_transaction_says_try_again_and_commits_nothing(
