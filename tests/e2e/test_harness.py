@@ -20,7 +20,9 @@ from tests.e2e.harness import (
     StartBot,
     Upload,
 )
+from tests.e2e.harness.fake import ATTACHMENT_SIZE_LIMIT
 from tests.e2e.harness.process import Zygote
+from tests.e2e.harness.validation import message_errors, modal_errors
 
 BOT = [sys.executable, "-m", "bot"]
 
@@ -326,6 +328,51 @@ async def test_fake_rejects_what_discord_rejects(fake: FakeDiscord) -> None:
         ("invalid_body", "POST", "messages"),
     ]
     assert fake.messages(channel) == []
+
+
+async def test_fake_rejects_a_file_larger_than_discord_takes(fake: FakeDiscord) -> None:
+    """An upload past the attachment size limit is refused with Discord's 40005, so a bot
+    that sends one (an export, a chart) fails its e2e test rather than Discord."""
+    channel = fake.add_channel("general")
+    headers = {"Authorization": f"Bot {fake.token}"}
+    messages = f"{fake.api_base}/channels/{channel.id}/messages"
+    async with aiohttp.ClientSession(headers=headers) as http:
+        for size in (ATTACHMENT_SIZE_LIMIT, ATTACHMENT_SIZE_LIMIT + 1):
+            form = aiohttp.FormData()
+            form.add_field("payload_json", '{"content": "log"}',
+                           content_type="application/json")
+            form.add_field("files[0]", b"x" * size, filename="log.csv")
+            async with http.post(messages, data=form) as sent:
+                assert sent.status == (200 if size == ATTACHMENT_SIZE_LIMIT else 413)
+
+    failures = fake.take_failures()
+    assert [(f.kind, f.status) for f in failures] == [("too_large", 413)]
+    assert len(fake.messages(channel)) == 1
+
+
+def test_fake_checks_select_menus_and_modal_descriptions_as_discord_does() -> None:
+    """A select's options (1 to 25; label and value 1 to 100 characters, description at
+    most 100) and a modal label's description (at most 100) are Discord's limits too."""
+    option = {"label": "a", "value": "a"}
+    select = {"type": 3, "custom_id": "s", "options": [option]}
+
+    def paths(component: dict[str, object]) -> list[str]:
+        row = {"type": 1, "components": [component]}
+        return [error.path for error in message_errors({"components": [row]})]
+
+    assert paths(select) == []
+    assert paths({**select, "options": []}) == ["components.0.components.0.options"]
+    assert paths({**select, "options": [{"label": "l" * 101, "value": "v" * 101,
+                                         "description": "d" * 101}]}) == [
+        f"components.0.components.0.options.0.{key}" for key in ("label", "value", "description")
+    ]
+    assert paths({**select, "max_values": 26}) == ["components.0.components.0.max_values"]
+    text_input = {"type": 4, "custom_id": "t", "style": 1}
+    form = {"title": "Form", "custom_id": "f", "components": [
+        {"type": 18, "label": "Name", "description": "d" * 100, "component": text_input}]}
+    assert modal_errors(form) == []
+    form["components"][0]["description"] = "d" * 101  # type: ignore[index]
+    assert [error.path for error in modal_errors(form)] == ["data.components.0.description"]
 
 
 async def test_gateway_speaks_plain_json_without_compression(fake: FakeDiscord) -> None:

@@ -808,11 +808,10 @@ class FakeDiscord:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 elif part.name and part.name.startswith("files["):
-                    uploads.append(
-                        _Upload(
-                            int(part.name[6:-1]), part.filename or "file", bytes(await part.read())
-                        )
-                    )
+                    data = bytes(await part.read())
+                    if len(data) > ATTACHMENT_SIZE_LIMIT:  # the gateway's upload limit
+                        raise ApiError(413, 40005, "Request entity too large", kind="too_large")
+                    uploads.append(_Upload(int(part.name[6:-1]), part.filename or "file", data))
                 else:
                     raise ApiError(
                         400, 0, f"unexpected multipart field {part.name!r}", kind="unsupported"

@@ -169,8 +169,7 @@ def _check_tree(components: list[JSON], path: str, seen: set[str], errors: list[
         elif kind in (3, 5, 6, 7, 8):
             _custom_id_errors(component, here, seen, errors)
             errors.extend(_too_long(component.get("placeholder"), 150, f"{here}.placeholder"))
-            if len(component.get("options") or []) > 25:
-                errors.append(FormError(f"{here}.options", _MAX, "Must be 25 or fewer in length."))
+            errors.extend(_select_errors(component, here, options=kind == 3))
         elif kind == 10:
             errors.extend(_too_long(component.get("content"), 4000, f"{here}.content"))
         for key in ("accessory", "component"):
@@ -178,6 +177,31 @@ def _check_tree(components: list[JSON], path: str, seen: set[str], errors: list[
                 count += _check_tree([component[key]], f"{here}.{key}", seen, errors)
         count += _check_tree(component.get("components") or [], f"{here}.components", seen, errors)
     return count
+
+
+def _select_errors(select: JSON, path: str, *, options: bool) -> list[FormError]:
+    """A select menu's bounds: ``min_values`` 0 to 25 and ``max_values`` 1 to 25, and a
+    string select's 1 to 25 options, each with a label and a value of 1 to 100 characters
+    and a description of at most 100."""
+    errors: list[FormError] = []
+    for key, low in (("min_values", 0), ("max_values", 1)):
+        count = select.get(key)
+        if count is not None and not low <= count <= 25:
+            code = "NUMBER_TYPE_MAX" if count > 25 else "NUMBER_TYPE_MIN"
+            errors.append(FormError(f"{path}.{key}", code, f"int value should be {low} to 25."))
+    if not options:
+        return errors
+    choices: list[JSON] = select.get("options") or []
+    if not 1 <= len(choices) <= 25:
+        errors.append(
+            FormError(f"{path}.options", _BAD_LENGTH, "Must be between 1 and 25 in length.")
+        )
+    for index, option in enumerate(choices):
+        here = f"{path}.options.{index}"
+        errors.extend(_length_between(option.get("label"), 1, 100, f"{here}.label"))
+        errors.extend(_length_between(option.get("value"), 1, 100, f"{here}.value"))
+        errors.extend(_too_long(option.get("description"), 100, f"{here}.description"))
+    return errors
 
 
 def _custom_id_errors(component: JSON, path: str, seen: set[str], errors: list[FormError]) -> None:
@@ -209,6 +233,7 @@ def modal_errors(data: JSON) -> list[FormError]:
         path = f"data.components.{index}"
         if top.get("type") == 18:
             errors.extend(_too_long(top.get("label"), 45, f"{path}.label"))
+            errors.extend(_too_long(top.get("description"), 100, f"{path}.description"))
             inputs = [(f"{path}.component", top.get("component") or {})]
         else:
             inputs = [
@@ -223,14 +248,15 @@ def modal_errors(data: JSON) -> list[FormError]:
             errors.extend(_too_long(component.get("label"), 45, f"{input_path}.label"))
             errors.extend(_too_long(component.get("value"), 4000, f"{input_path}.value"))
             errors.extend(_too_long(component.get("placeholder"), 100, f"{input_path}.placeholder"))
-            if (component.get("max_length") or 0) > 4000:
-                errors.append(
-                    FormError(
-                        f"{input_path}.max_length",
-                        "NUMBER_TYPE_MAX",
-                        "int value should be <= 4000.",
+            for key in ("min_length", "max_length"):
+                if (component.get(key) or 0) > 4000:
+                    errors.append(
+                        FormError(
+                            f"{input_path}.{key}",
+                            "NUMBER_TYPE_MAX",
+                            "int value should be <= 4000.",
+                        )
                     )
-                )
     return errors
 
 
