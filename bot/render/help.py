@@ -382,8 +382,8 @@ def _history(_ruleset: Ruleset) -> list[tuple[str, str]]:
         (
             _("Voiding"),
             _(
-                "The Storyteller can void a roll from the log: it stays listed and its message "
-                "says it was voided."
+                "The Storyteller voids a roll with `/history void:<roll #>`, the number its "
+                "card and the list show: it stays listed and its message says it was voided."
             ),
         ),
         (

@@ -95,6 +95,21 @@ async def test_the_secret_and_stats_pages_agree_on_what_stats_counts(table: Tabl
     assert "nobody else's totals include them" in stats
 
 
+@pytest.mark.parametrize(
+    ("locale", "history"),
+    [("en-US", "/history"), ("pt-BR", "/historico"), ("es-ES", "/historial")],
+)
+async def test_the_history_page_says_how_the_storyteller_voids_a_roll(
+    table: Table, locale: str, history: str
+) -> None:
+    """A Storyteller who reads `/help topic:history` learns the command that voids a roll
+    (`/history void:<roll #>`, the number on the roll's card), where the page said only
+    that they can, and the option was on another page."""
+    table.speak(locale)
+    page = (await table.run(show_help(table.deps, table.ctx(), "history"))).answer.text
+    assert f"`{history} void:<" in page
+
+
 async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None:
     said = await table.run(show_help(table.deps, table.ctx(), "dragons"))
     assert "There is no help topic “dragons”" in said.answer.text
