@@ -120,6 +120,7 @@ async def night(deps: Deps, ctx: Ctx) -> Reply:
                 [change.new.user_id for change in changes if change.new.character_id is None],
                 [names[change.new.character_id] for change in changes
                  if change.new.character_id is not None],
+                tracked=bool(pools),
             ), ephemeral=False)
 
     return await until_written(attempt)

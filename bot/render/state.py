@@ -461,12 +461,18 @@ def turn_advanced(closed: int, ruleset: Ruleset) -> str:
     return _("**Next turn.** The Successive Action Penalty starts over.")
 
 
-def night_done(members: Sequence[int], characters: Sequence[str]) -> str:
+def night_done(members: Sequence[int], characters: Sequence[str], *, tracked: bool) -> str:
     """`/night`, naming whose Will it regained: each character by its name (RULES.md §6:
     Will is the character's, an NPC's too), each member's own pool by a mention (which
-    shows their name and never pings); past :data:`_NIGHT_SHOWN` of them, how many more."""
+    shows their name and never pings); past :data:`_NIGHT_SHOWN` of them, how many more.
+    None regained: the pools were full, or (``tracked`` False, a new server) there were
+    none, and the table is told how a pool is tracked."""
     regained = [f"<@{user_id}>" for user_id in members] + [
         safe(character, limit=MAX_NAME) for character in characters]
+    if not regained and not tracked:
+        return _("**Night falls.** No Will is tracked in this server yet, so none was "
+                 "regained: each player sets theirs with /will set max:<n>, and a character "
+                 "sheet keeps its own.")
     if not regained:
         return _("**Night falls.** Every tracked Will pool is already full.")
     shown = regained[:_NIGHT_SHOWN]

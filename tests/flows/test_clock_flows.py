@@ -207,6 +207,23 @@ async def test_a_night_over_a_big_server_names_twenty_and_counts_the_rest(
     assert len(said.answer.text) <= 2000
 
 
+async def test_a_night_where_no_will_is_tracked_says_how_to_track_it(table: Table) -> None:
+    """The first /night of a new server, where no member set a pool and no sheet exists:
+    the table is told none is tracked and how a player tracks theirs, where it said every
+    tracked pool was already full."""
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert said.answer.text == (
+        "**Night falls.** No Will is tracked in this server yet, so none was regained: each"
+        " player sets theirs with /will set max:<n>, and a character sheet keeps its own."
+    )
+
+
+async def test_a_night_where_every_pool_is_full_says_so(table: Table) -> None:
+    await table.run(will.set_pool(table.deps, table.ctx(ALICE), 3))
+    said = await table.run(clock.night(table.deps, table.ctx(STORYTELLER)))
+    assert said.answer.text == "**Night falls.** Every tracked Will pool is already full."
+
+
 async def test_only_the_storyteller_brings_the_night(table: Table) -> None:
     await table.run(will.set_pool(table.deps, table.ctx(ALICE), 5, 1))
     said = await table.run(clock.night(table.deps, table.ctx(ALICE)))
@@ -223,4 +240,4 @@ async def test_a_clock_command_says_nothing_of_what_it_did_not_touch(table: Tabl
 
     assert scene.answer.text == "**The scene ends.** Successive attempts start over."
     assert turn.answer.text == "**Next turn.**", "cofd has no Successive Action Penalty"
-    assert night.answer.text == "**Night falls.** Every tracked Will pool is already full."
+    assert night.answer.text.startswith("**Night falls.** No Will is tracked in this server")
