@@ -46,7 +46,6 @@ from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
 from bot.flows.rolls import ByName, Gathered, closed_edits
-from bot.render.characters import NPC_ONLY_STORYTELLER
 from bot.render.initiative import (
     NO_TRACKER,
     TRACKER_GONE,
@@ -63,6 +62,7 @@ from bot.render.initiative import (
 from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
+from bot.render.rolls import npc_not_yours
 from bot.store import Conflict, Tx
 from engine import characters
 from engine.faces import FaceSource
@@ -149,7 +149,7 @@ def initiative_of(
     elif character is None:
         raise UserError(_(TYPE_YOUR_INITIATIVE))
     elif character.sheet.npc and not ctx.storyteller(config):
-        raise UserError(_(NPC_ONLY_STORYTELLER))
+        raise UserError(npc_not_yours(character.name))
     elif ruleset is Ruleset.FISTFUL:
         # The channel's initiative pool (RULES.md §7), its names read from the sheet.
         setting = parse_pool_names(config.initiative_pool)

@@ -45,14 +45,13 @@ from bot.render.buttons import (
 from bot.render.characters import (
     NO_CHARACTER,
     NO_CHARACTER_FOR_NAMES,
-    NPC_ONLY_STORYTELLER,
 )
 from bot.render.lang import _, current, speaking, trait_language
 from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
-from bot.render.rolls import refusal_cause, roll_message, secret_notice
+from bot.render.rolls import npc_not_yours, refusal_cause, roll_message, secret_notice
 from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
@@ -402,8 +401,11 @@ class ByName:
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
             raise UserError(_(NO_CHARACTER_FOR_NAMES) if named else _(NO_CHARACTER))
-        if named and sheet is not None and sheet.npc and not ctx.storyteller(config):
-            raise UserError(_(NPC_ONLY_STORYTELLER))
+        if record is not None and record.sheet.npc and not ctx.storyteller(config):
+            # Typed numbers too: the roll would be the NPC's (its name, Will, Beats), made
+            # by a member who is no Storyteller here (the role taken away since they made
+            # it active, or Manage Channels in another channel only).
+            raise UserError(npc_not_yours(record.name))
         found = characters.resolve(self.parts, sheet, spec=self.spec)
         if isinstance(found, Refusal):
             if found.code is RefusalCode.CHARACTER_NONE:

@@ -589,6 +589,14 @@ _REMEDIES: Final[dict[AdjustmentKind, str]] = {
 }
 
 
+def npc_not_yours(character: str) -> str:
+    """A member who is no Storyteller here rolls with a non-player character active (made
+    active where they were one): a roll of typed numbers would be the NPC's too."""
+    return _("Your active character here, {name}, is a non-player character, and only a "
+             "Storyteller may roll one: make one of your own active (/character use "
+             "name:<name>) to roll.", name=safe(character, limit=NAME_LIMIT))
+
+
 def refusal_cause(request: RollRequest, label: str | None) -> str:
     """Below a refusal, the automatic adjustments that led to it and how to undo them
     (empty when the table's state played no part): the newcomer sees the -3 Successive

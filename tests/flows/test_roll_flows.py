@@ -11,6 +11,7 @@ from bot.cogs.rolling import Rolling
 from bot.flows import characters, clock, extended, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
+from bot.render.rolls import npc_not_yours
 from engine.models import Ruleset, Term, WillUse
 from engine.parser import parse_pool_names
 from engine.records import ChannelOption, PressRefusal, WillPool
@@ -559,6 +560,27 @@ async def test_a_fistful_initiative_roll_is_no_action_of_the_turn(table: Table) 
     assert "successive action" not in action.answer.text, "the turn's first action"
     assert "successive action" not in again.answer.text
     assert SUCCESSIVE in second.answer.text, "the second action counts the first alone"
+
+
+@pytest.mark.parametrize("pool", ["3", "Strength + Brawl"])
+async def test_an_npc_made_active_where_the_member_was_storyteller_rolls_nowhere_else(
+    table: Table, pool: str,
+) -> None:
+    """COMMANDS.md: an NPC is "usable by Storytellers". A member with Manage Channels in
+    one channel makes an NPC active there (for the server); in a channel where they are no
+    Storyteller (or once their role is taken away) a roll, of typed numbers too, is
+    refused naming the NPC and how to roll as their own, nothing rolled and its Will
+    untouched, where typed numbers rolled as the NPC and spent its Will."""
+    await _as(table, "Goblin", BOB, create=True)
+    before = await table.store.read(lambda tx: tx.characters.named(GUILD, "Goblin"))
+    table.faces.add(*[8] * 10)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(BOB, channel_id=CHANNEL + 1),
+        rolls.ByName(parse_pool_names(pool), {"will": True}), label=None, private=False))
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 10
+    assert await table.store.read(lambda tx: tx.characters.named(GUILD, "Goblin")) == before
 
 
 async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(
