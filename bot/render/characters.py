@@ -15,10 +15,10 @@ import discord
 from bot.edge import ids
 from bot.render.buttons import view_of
 from bot.render.lang import N_, _, n_
-from bot.render.message import Message
+from bot.render.message import CONTENT_LIMIT, Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
-from bot.render.text import safe, trait
+from bot.render.text import capitalised, safe, trait
 from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup, is_derived
 from engine.models import Ruleset
 from engine.records import CharacterName, CharacterRecord
@@ -83,26 +83,30 @@ def name(text: str) -> str:
 def refused(refusal: Refusal, language: str | None = None) -> str:
     """An engine refusal about a sheet, as a reply; the traits it offers named in
     ``language`` (the table's, :func:`refusal_text`'s ``traits``)."""
-    text = refusal_text(refusal, traits=language)
-    at = next((i for i, c in enumerate(text) if c.isalpha()), 0)  # past any marks
+    # A sentence that opens with a quoted name ("“123” cannot be a trait name") keeps its
+    # lower case: the first letter of a name of digits and marks is the sentence's own.
     return _("{reason}. Nothing was changed.",
-             reason=f"{text[:at]}{text[at:at + 1].upper()}{text[at + 1:]}")
+             reason=capitalised(refusal_text(refusal, traits=language)))
 
 
-#: The most problems of an import file listed one by one (a message holds 2,000
-#: characters); the others are counted.
+#: The most problems of an import file listed one by one; the others are counted.
 SHOWN_PROBLEMS: Final = 20
 
 
 def problems(found: Sequence[Refusal]) -> str:
-    """Every problem of an import file, one per line: the first :data:`SHOWN_PROBLEMS`,
-    then how many more there are."""
+    """Every problem of an import file, one per line: the first :data:`SHOWN_PROBLEMS`
+    that fit in a message's 2,000 characters (twenty long ones, a condition's or a trait
+    name's of markup, do not), then how many more there are."""
     lines = [f"- {refusal_text(problem)}" for problem in found[:SHOWN_PROBLEMS]]
-    more = len(found) - SHOWN_PROBLEMS
-    if more > 0:
-        lines.append(n_("…and {n} more problem", "…and {n} more problems", more))
-    return _("That file cannot be imported, nothing was changed:\n{problems}",
-             problems="\n".join(lines))
+    while True:
+        more = len(found) - len(lines)
+        listed = [*lines, *([n_("…and {n} more problem", "…and {n} more problems", more)]
+                            if more > 0 else [])]
+        text = _("That file cannot be imported, nothing was changed:\n{problems}",
+                 problems="\n".join(listed))
+        if len(text) <= CONTENT_LIMIT or not lines:
+            return text
+        lines.pop()
 
 
 def not_found(text: str) -> str:

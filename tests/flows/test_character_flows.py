@@ -72,6 +72,19 @@ async def test_a_value_out_of_range_is_refused_and_changes_nothing(table: Table)
     assert record is not None and record.sheet.value("Wits") == 1, "nothing was changed"
 
 
+async def test_a_refusal_opening_with_a_quoted_name_of_digits_keeps_its_words_in_lower_case(
+    table: Table
+) -> None:
+    """A refusal's sentence gets its capital where it starts; one that opens with a quoted
+    name has none to get, as when the name starts with a letter: "“123” cannot be a trait
+    name", not "“123” Cannot be", which capitalised the first letter found, past the name."""
+    await create(table)
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait="123", value=3))
+    assert said.answer.text.startswith("“123” cannot be a trait name"), said.answer.text
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait="Wits", value=11))
+    assert said.answer.text.startswith("Wits 11 is out of range"), said.answer.text
+
+
 async def test_a_25th_character_is_the_last(table: Table) -> None:
     for n in range(MAX_CHARACTERS):
         sheet = new_sheet(f"C{n}", Ruleset.COFD)
@@ -489,6 +502,28 @@ async def test_a_file_with_more_problems_than_a_message_shows_counts_the_rest(
     assert len(listed) == min(wrong, SHOWN_PROBLEMS)
     assert f"traits.{min(wrong, SHOWN_PROBLEMS) - 1}.value" in listed[-1]
     assert (more in bad.answer.text) if more else ("more problem" not in bad.answer.text)
+
+
+async def test_a_file_of_long_problems_lists_as_many_as_fit_a_message_and_counts_the_rest(
+    table: Table
+) -> None:
+    """Twenty conditions too long are twenty long lines (3,000 characters or more), more
+    than the 2,000 a message holds: Discord would refuse the answer and the member would
+    see no reason. The list stops where the message is full and counts the rest."""
+    await create(table, "Mara", Wits=3)
+    exported = await table.run(characters.export(table.deps, table.ctx()))
+    assert exported.answer.message.file is not None
+    data = json.loads(exported.answer.message.file.data)
+    data["conditions"] = ["x" * 100] * 25
+
+    bad = await table.run(characters.import_(table.deps, table.ctx(BOB),
+                                             json.dumps(data).encode()))
+
+    text = bad.answer.text
+    listed = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(text) <= 2000
+    assert 1 <= len(listed) < SHOWN_PROBLEMS
+    assert f"…and {25 - len(listed)} more problems" in text
 
 # --- rolling by trait name -------------------------------------------------------------
 
