@@ -106,6 +106,7 @@ class ActionRepository(Repository):
                 " state_json) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 values,
             ))
+        self._from_sequence("actions")  # its INSERT ... SELECT names no id
         row = self._one(
             "INSERT INTO actions (kind, guild_id, channel_id, owner_id, label, label_key,"
             " state_json) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM actions"

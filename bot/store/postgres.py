@@ -459,9 +459,22 @@ class PgConnection:
         (taken: used by it, or dropped), so that storing it reads nothing back
         (RollRepository.close_and_insert): a stock kept while idle (_Worker._reserve),
         more by :meth:`reserve`. Ids are taken from the sequence in the order rows are
-        stored in this process; a dropped one leaves a gap."""
+        stored in this process; a dropped one leaves a gap.
+
+        None when not trusting (a re-run stores its rows as SQLite does): the row then
+        takes the sequence's next id, and the stock is dropped (:meth:`from_sequence`)."""
         stock = self.ids.get(table)
-        return stock.pop(0) if stock and self.care is _Care.TRUSTING else None
+        if stock and self.care is _Care.TRUSTING:
+            return stock.pop(0)
+        self.from_sequence(table)
+        return None
+
+    def from_sequence(self, table: str) -> None:
+        """The next row stored in ``table`` takes its id from the sequence itself: the ids
+        reserved before are dropped (gaps), so that no row stored after it gets a smaller
+        id. Ids order a table's rows as they were stored (/history, an action's newest
+        roll, the newest closed action), where a re-run's roll came before the next one."""
+        self.ids.pop(table, None)
 
     def reserve(self, rows: Mapping[str, int]) -> None:
         """Have ids reserved for the rows a write is about to store (``rows``: how many

@@ -139,6 +139,13 @@ class Repository:
         found = None if reserved is None else reserved(table)
         return None if found is None else int(found)
 
+    def _from_sequence(self, table: str) -> None:
+        """The next row stored in ``table`` takes its id from the sequence, its INSERT
+        unable to name one (PgConnection.from_sequence); nothing on SQLite."""
+        dropping = getattr(self._conn, "from_sequence", None)  # not sqlite3.Connection's
+        if dropping is not None:
+            dropping(table)
+
     def _read(self, query: Query[T]) -> T:
         """A one-row read given as a query, alone: its row (None when there is none),
         parsed."""

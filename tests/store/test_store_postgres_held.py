@@ -15,11 +15,13 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
+from pydantic import BaseModel
 
-from bot.store import Store
+from bot.store import Store, Tx
 from bot.store.postgres import IDLE_STOCK, PgConnection, PgEngine, literal
+from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
-from tests.store.conftest import idle_workers
+from tests.store.conftest import CHANNEL, GUILD, ROLLER, failure, idle_workers
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -453,3 +455,64 @@ async def test_ids_reserved_for_a_write_take_the_stock_first_and_the_rest_in_one
     assert rolls == sorted(rolls) and len(set(rolls)) == 3  # in the order they are stored
     assert taken[3] is None  # as many as reserved
     assert taken[4] is not None
+
+
+class _State(BaseModel):
+    """An action's state: nothing in it."""
+
+
+def _roll(tx: Tx, label: str) -> int:
+    """Inside a write: store a roll labelled ``label``; its id."""
+    return tx.rolls.insert(guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER,
+                           result=failure(), will_state=WillState.OFFERED, label=label).id
+
+
+async def test_a_roll_stored_by_a_re_run_has_a_smaller_id_than_the_next_roll_stored(
+    store: Store,
+) -> None:
+    """A write whose check missed runs again exactly, its roll taking the sequence's next
+    id; the ids reserved before it are dropped, where the next roll took one and came
+    before it by id: /history listed it as the older, and max(id) named it an action's
+    newest roll."""
+    await store.write(lambda tx: _roll(tx, "first"))
+    await idle_workers(store)
+    runs: list[str] = []
+
+    def stale(tx: Tx) -> int:
+        conn = tx.queries._conn
+        assert isinstance(conn, PgConnection)
+        runs.append(conn.care.name)
+        conn.expects("SELECT label FROM rolls WHERE label = ?", ("first",), {"label": "stale"})
+        return _roll(tx, "second")
+
+    second = await store.write(stale)
+    await idle_workers(store)
+    third = await store.write(lambda tx: _roll(tx, "third"))
+
+    assert runs == ["TRUSTING", "EXACT"]
+    assert third > second
+
+
+async def test_an_action_stored_unless_one_is_open_has_a_smaller_id_than_the_next_one(
+    store: Store,
+) -> None:
+    """A teamwork's action (stored unless one is open: its INSERT names no id) takes the
+    sequence's next id; the action id reserved before it is dropped, where the next
+    extended action took it."""
+    await store.write(lambda tx: _roll(tx, "first"))
+    await idle_workers(store)
+
+    def teamwork_started(tx: Tx) -> int:
+        action = tx.actions.create(ActionKind.TEAMWORK, guild_id=GUILD, channel_id=CHANNEL,
+                                   owner_id=ROLLER, label="Lift the car", state=_State(),
+                                   unless_open=True)
+        assert action is not None
+        return action.id
+
+    teamwork = await store.write(teamwork_started)
+    await idle_workers(store)
+    extended = await store.write(lambda tx: tx.actions.create(
+        ActionKind.EXTENDED, guild_id=GUILD, channel_id=CHANNEL, owner_id=ROLLER,
+        label="Research the cult", state=_State()).id)
+
+    assert extended > teamwork
