@@ -877,6 +877,9 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(press_refused(refused or PressRefusal.NOT_FOUND))
     if state.sheet_gone:  # its Will and Beats would have no sheet to act on
         raise UserError(press_refused(PressRefusal.SHEET_GONE))
+    if state.npc and not ctx.storyteller(state.gathered.config):
+        # a new roll as the NPC, by a member who is no Storyteller here any more (ByName)
+        raise UserError(npc_not_yours(record.character_name or ""))
     if record.request.ruleset is not state.gathered.config.ruleset:
         raise UserError(_(RULESET_CHANGED))
     # Will is not declared again: the retry offers Spend Will like any roll. The request
@@ -899,6 +902,8 @@ class PressedAgain:
     gathered: Gathered
     sheet_gone: bool = False
     """Try again: the roll was made with a character whose sheet was deleted since."""
+    npc: bool = False
+    """Try again: the roll was made with a non-player character."""
 
 
 def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgain:
@@ -920,17 +925,18 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
     asked = None if not by_name or pressed is None or pressed.asked is None else ByName.of(
         pressed.asked)
     target = None if asked is None else asked.target
-    sheet_gone = False
+    sheet_gone = npc = False
     if not by_name and pressed is not None and pressed.character_id is not None:
         sheet = tx.characters.get(pressed.character_id)
         # the sheet the roll could have been made with (as RollRepository.pressed_query)
         sheet_gone = sheet is None or sheet.guild_id != pressed.guild_id or (
             sheet.owner_id != pressed.roller_id and not sheet.sheet.npc)
+        npc = sheet is not None and sheet.sheet.npc
     return PressedAgain(roll=pressed, gathered=Gathered(
         config=config, character=character,
         targets=() if target is None else read_targets(tx, ctx, target),
         ahead=Ahead(None, standing, still_open),
-    ), sheet_gone=sheet_gone)
+    ), sheet_gone=sheet_gone, npc=npc)
 
 
 async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:

@@ -583,6 +583,23 @@ async def test_an_npc_made_active_where_the_member_was_storyteller_rolls_nowhere
     assert await table.store.read(lambda tx: tx.characters.named(GUILD, "Goblin")) == before
 
 
+async def test_try_again_on_an_npc_s_roll_once_its_roller_is_no_storyteller_is_refused(
+    table: Table,
+) -> None:
+    """Try again is a new roll as the NPC the failed roll was made with: a roller who is no
+    Storyteller any more (their role taken away since) is refused it as a roll of the NPC
+    is, nothing rolled, where it rolled as the NPC."""
+    await _as(table, "Goblin", BOB, create=True)
+    table.faces.add(2, 3, 4)
+    failed = _roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(BOB, storyteller=True), ask(3), label="door", private=False)))
+    table.faces.add(8, 8)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(BOB), failed))
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 2
+
+
 async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(
     table: Table,
 ) -> None:
