@@ -162,6 +162,12 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
     if message is None and isinstance(_original(error), AnswerLostError):
         log.warning("Could not answer %s: %s", _describe(interaction), _original(error))
         message = _(ANSWER_LOST)
+    if message is None and isinstance(_original(error), discord.HTTPException):
+        # Discord refused what answered before any work was done (a refusal, a form, an
+        # acknowledgement; the interaction expired, a server error): no bug of the bot's.
+        log.warning("Discord refused the answer to %s: %s", _describe(interaction),
+                    _original(error))
+        message = _(APOLOGY)
     if message is None:
         log.error("Unhandled error in %s", _describe(interaction), exc_info=error)
         message = _(APOLOGY)

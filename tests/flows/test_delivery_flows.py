@@ -19,7 +19,7 @@ import pytest
 
 from bot.edge.errors import answering_errors
 from bot.flows import extended, rolls
-from bot.flows.reply import AnswerLostError, Reply, run
+from bot.flows.reply import AnswerLostError, Reply, UserError, run
 from bot.render import lang
 from bot.render.message import Message
 from bot.render.messages import ANSWER_LOST, APOLOGY
@@ -223,3 +223,22 @@ async def test_a_secret_roll_discord_takes_no_answer_for_still_reaches_the_story
     (roll,) = await rolls_here(table)
     assert roll.label == "sneak"
     assert roll.copy_message_id is not None
+
+
+async def test_a_refusal_discord_takes_no_answer_for_is_logged_as_discords_not_a_bug(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A refusal (nothing was done) whose answer Discord refuses, the interaction expired:
+    the log says Discord refused it, a warning, where it logged an unhandled error with a
+    traceback as for a bug of the bot's; the member, if Discord still listens, is told
+    nothing was changed."""
+
+    async def refusing() -> Reply:
+        raise UserError("not like that")
+
+    told = await through_the_edge(refusing(), Failing(answer_fails=True))
+
+    assert told == [APOLOGY]
+    assert "Discord refused the answer to component sb2:x" in caplog.text
+    assert "Unhandled error" not in caplog.text
+    assert all(record.exc_info is None for record in caplog.records)
