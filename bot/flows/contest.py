@@ -255,8 +255,13 @@ async def contest(
 # --- Roll to resist ---------------------------------------------------------------------------
 
 
-def _contest(record: ActionRecord | None) -> ActionRecord:
-    if record is None or record.kind is not ActionKind.CONTEST:
+def _contest(record: ActionRecord | None, ctx: Ctx) -> ActionRecord:
+    """The contest a Roll to resist button or its form names by its key, if it is this
+    channel's: its card is posted here, so a key of another channel's or server's contest
+    (a forged custom_id) names none of this one (as a teamwork's or an extended action's),
+    and no sheet of another server resists it."""
+    if (record is None or record.kind is not ActionKind.CONTEST
+            or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id)):
         raise UserError(_(CONTEST_GONE))
     return record
 
@@ -264,7 +269,7 @@ def _contest(record: ActionRecord | None) -> ActionRecord:
 async def resist_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     """Roll to resist (``sb1:resist:<action id>``): the named opponent gets the form for
     their pool; anyone else is told."""
-    record = _contest(await deps.store.read(lambda tx: tx.actions.get(press.key)))
+    record = _contest(await deps.store.read(lambda tx: tx.actions.get(press.key)), ctx)
     state = _state(record)
     reason = rules.resist_blocked(state, ctx.user_id)
     if reason is not None:
@@ -299,7 +304,7 @@ async def resist_form(
 
         table, found, character, ahead, failures = await deps.store.read(read)
         config = table.config
-        record = _contest(found)
+        record = _contest(found, ctx)
         state = _state(record)
         reason = rules.resist_blocked(state, ctx.user_id)
         if reason is not None:

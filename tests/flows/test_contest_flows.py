@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +13,7 @@ from bot.edge import ids
 from bot.flows import characters, contest
 from bot.flows.contest import Opponent
 from bot.flows.reply import Edit, Reply
-from bot.render.contest import CONTEST_DECIDED, CONTEST_SCENE_ENDED
+from bot.render.contest import CONTEST_DECIDED, CONTEST_GONE, CONTEST_SCENE_ENDED
 from bot.store import Tx
 from bot.store.store import PostgresStore
 from engine.models import Ruleset, Term
@@ -124,6 +125,30 @@ async def test_a_member_rolls_to_resist_and_the_card_is_decided_in_place(table: 
     assert again.answer.ephemeral
     assert again.answer.text == CONTEST_DECIDED
     assert table.faces.left == 0
+
+
+async def test_a_key_of_another_channels_contest_resists_nothing_of_it(table: Table) -> None:
+    """The Roll to resist button and its form name their contest by its key, and the card
+    is posted in the contest's channel: a key of another channel's or server's contest (a
+    forged custom_id) is answered as a contest this table does not know, as a teamwork's
+    or an extended action's is, so the opponent decides nothing from elsewhere with a sheet
+    of another server, and nothing is rolled."""
+    table.faces.add(8, 9, 2)
+    key = action_id(await table.run(ask(table, opponent=BOB_SIDE)))
+    before = await table.store.read(lambda tx: tx.actions.get(key))
+    for elsewhere in ({"channel_id": CHANNEL + 1}, {"guild_id": GUILD + 1}):
+        ctx = replace(table.ctx(BOB), **elsewhere)
+        opened = await table.run(contest.resist_pressed(
+            table.deps, ctx, ids.Press(ids.Kind.RESIST, "", key)))
+        table.faces.add(8, 8)
+        submitted = await table.run(contest.pool_form_submitted(
+            table.deps, ctx, ids.Press(ids.Kind.POOL_FORM, "resist", key), {"pool": "2"}))
+        for said in (opened, submitted):
+            assert said.answer.ephemeral
+            assert said.answer.text == CONTEST_GONE
+        assert table.faces.left == 2
+        table.faces.draw(2)
+    assert await table.store.read(lambda tx: tx.actions.get(key)) == before
 
 
 async def test_two_resist_forms_at_once_decide_the_contest_once(table: Table) -> None:
