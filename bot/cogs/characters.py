@@ -10,6 +10,7 @@ from bot.client import StorytellerBot
 from bot.edge.completion import character_names
 from bot.edge.ctx import ctx_of, deps_of, shown_name
 from bot.edge.respond import DiscordResponder
+from bot.edge.transformers import UnquotedTransformer
 from bot.flows import characters
 from bot.flows.reply import Reply, run
 from engine.characters import MAX_BIG, MAX_IMPORT_BYTES, MAX_NAME, MAX_TEXT, MAX_TRAIT_NAME
@@ -58,7 +59,7 @@ class Characters(commands.GroupCog, group_name="character"):
         self, interaction: discord.Interaction,
         trait: app_commands.Range[str, 1, MAX_TRAIT_NAME] | None = None,
         value: app_commands.Range[int, 0, MAX_BIG] | None = None,
-        traits: app_commands.Range[str, 1, 1000] | None = None,
+        traits: app_commands.Transform[str, UnquotedTransformer(1000)] | None = None,
         character: app_commands.Range[str, 1, MAX_NAME] | None = None,
     ) -> None:
         """Set one trait or several on a sheet."""

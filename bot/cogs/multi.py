@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import StorytellerBot
 from bot.edge.ctx import ctx_of, deps_of
 from bot.edge.respond import DiscordResponder
-from bot.edge.transformers import Label
+from bot.edge.transformers import Label, UnquotedTransformer
 from bot.flows import multi
 from bot.flows.reply import run
 
@@ -30,7 +30,7 @@ class Multi(commands.Cog):
     async def multi(
         self,
         interaction: discord.Interaction,
-        actions: app_commands.Range[str, 1, multi.MAX_ACTIONS_TEXT],
+        actions: app_commands.Transform[str, UnquotedTransformer(multi.MAX_ACTIONS_TEXT)],
         difficulty: app_commands.Range[int, 2, 10] | None = None,
         label: Label | None = None,
     ) -> None:

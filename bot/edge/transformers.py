@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import discord
 from discord import app_commands
 
@@ -76,3 +78,38 @@ class LabelTransformer(app_commands.Transformer):
 Label = app_commands.Transform[str | None, LabelTransformer]
 """An option annotated ``Label`` reaches the command trimmed, or None when nothing in it
 is visible."""
+
+
+#: The quotes a member may type around a whole value, as COMMANDS.md and the help pages
+#: write one to show where it ends (`traits:"Wits 3, Brawl 2"`): straight ones, and the
+#: curly ones and guillemets a phone's keyboard or a pt-BR or es-ES writer puts there.
+_QUOTES: Final = {'"': '"', "“": "”", "”": "”", "„": "“", "«": "»", "'": "'", "‘": "’"}
+
+
+def unquoted(value: str) -> str:
+    """``value`` without one pair of quotes around all of it; as typed otherwise."""
+    text = value.strip()
+    if len(text) > 2 and _QUOTES.get(text[0]) == text[-1]:
+        return text[1:-1]
+    return value
+
+
+class UnquotedTransformer(app_commands.Transformer):
+    """A list option (`traits:`, `actions:`) of 1 to ``longest`` characters, read without
+    the quotes the documentation writes around its example values, which a member who
+    types the example types too: those quotes are no part of a pool or a trait, so the
+    value was refused ('A pool cannot contain “"”') where the example was followed."""
+
+    def __init__(self, longest: int) -> None:
+        self._longest = longest
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return self._longest
+
+    async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        return unquoted(value)

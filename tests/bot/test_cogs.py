@@ -161,6 +161,34 @@ async def test_every_label_option_refuses_a_label_with_a_hidden_character_beside
             assert await parameter.transform(cast("discord.Interaction", None), wizard) == wizard
 
 
+@pytest.mark.parametrize(("path", "option"), [("character set", "traits"),
+                                             ("multi", "actions")])
+async def test_a_list_typed_in_the_quotes_its_documentation_shows_is_read_without_them(
+    bot: StorytellerBot, path: str, option: str
+) -> None:
+    """COMMANDS.md and /help write a list option's example in quotes, to show where it
+    ends (`traits:"Wits 3, Composure 2, Brawl 2"`, `/multi actions:"Dexterity 3 +
+    Athletics 2; Strength 3 + Brawl 3"`); a member who types the example types them too,
+    and the value was refused (a pool or a trait holds no quote). One pair around the
+    whole value, straight or curly or guillemets, is read as no part of it; the option is
+    still text of 1 to 1,000 characters."""
+    root, *sub = path.split()
+    command = bot.tree.get_command(root)
+    if sub:
+        assert isinstance(command, app_commands.Group)
+        command = command.get_command(sub[0])
+    assert isinstance(command, app_commands.Command)
+    described = next(o for o in command.to_dict(bot.tree)["options"] if o["name"] == option)
+    assert (described["type"], described["min_length"], described["max_length"]) == (3, 1, 1000)
+    parameter = command._params[option]
+    interaction = cast("discord.Interaction", None)
+    for typed in ['"Wits 3, Brawl 2"', "“Wits 3, Brawl 2”", "«Wits 3, Brawl 2»",
+                  " 'Wits 3, Brawl 2' "]:
+        assert await parameter.transform(interaction, typed) == "Wits 3, Brawl 2", typed
+    for kept in ["Wits 3, Brawl 2", '"Wits 3, Brawl 2', '"', '""']:
+        assert await parameter.transform(interaction, kept) == kept, kept
+
+
 def test_an_autocomplete_value_too_long_for_discord_is_left_out_never_cut() -> None:
     """Discord takes a choice's name and value of up to 100 characters. A pool's completion
     longer than that is not offered (cut, ``... + Bra`` would name no trait, or another);

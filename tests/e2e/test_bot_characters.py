@@ -105,3 +105,19 @@ async def test_roll_resisted_by_a_members_composure_from_their_sheet(
     assert "2 successes" in roll.text
     refused = await ask(table.ada, table.channel, "roll", pool="6", resist="Composure")
     assert refused.ephemeral and "needs resist_target" in refused.text
+
+
+async def test_traits_typed_with_the_quotes_the_new_sheets_guidance_shows_are_set(
+    table: Table, start: StartRealBot
+) -> None:
+    """A new sheet's reply says `/character set (traits:"Wits 3, Composure 2, Brawl 2")`;
+    the member who types it so, quotes and all, gets those traits, where the quotes made
+    the list unreadable and nothing was set (bot.edge.transformers.UnquotedTransformer)."""
+    await start([])
+    created = await ask(table.ada, table.channel, "character create", name="Mara")
+    assert 'traits:"Wits 3, Composure 2, Brawl 2"' in created.text
+
+    answer = await ask(table.ada, table.channel, "character set",
+                       traits='"Wits 3, Composure 2, Brawl 2"')
+
+    assert answer.text == "**Mara**: Wits 1 → 3, Composure 1 → 2, Brawl 0 → 2 (Will 2/3)"
