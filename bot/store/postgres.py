@@ -129,10 +129,13 @@ _REFUSALS: tuple[tuple[type[BaseException], type[StoreError]], ...] = (
     (asyncpg.exceptions.InsufficientResourcesError, StoreUnavailable),
 )
 _REFUSED: tuple[type[BaseException], ...] = tuple(refused for refused, _ in _REFUSALS)
-#: The transaction lost a race with another: re-run it.
+#: The transaction lost a race with another: re-run it. So too when a statement asyncpg
+#: prepared earlier in the session no longer fits the schema another process changed (a
+#: rolling upgrade's migration): asyncpg forgets it, and the re-run prepares it anew.
 _RACES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.SerializationError,
     asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.InvalidCachedStatementError,
 )
 
 

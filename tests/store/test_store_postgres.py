@@ -359,6 +359,34 @@ async def test_a_server_with_no_room_for_a_session_says_try_again_and_the_store_
     assert after.maximum == 3
 
 
+async def test_a_column_another_process_adds_fails_no_read_or_write_prepared_before_it(
+    postgres: PostgresServer,
+) -> None:
+    """A rolling upgrade: the new version's process adds a column while this one serves.
+    A statement asyncpg prepared before (``SELECT * FROM rolls``) no longer fits, and the
+    first use on each connection failed with the generic apology; the transaction now
+    runs again, preparing it anew."""
+    url = await postgres.new_database()
+    store = await Store.open(url)
+    try:
+        stored = await roll(store)
+
+        async def every_way() -> None:
+            await asyncio.gather(*(store.read(lambda tx: tx.rolls.get(stored))
+                                   for _ in range(3 * READERS)))
+            await store.write(lambda tx: tx.rolls.get(stored))
+
+        await every_way()  # every worker has the statement prepared
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute("ALTER TABLE rolls ADD COLUMN upgrade_note TEXT")
+        finally:
+            await admin.close()
+        await every_way()
+    finally:
+        await store.close()
+
+
 async def test_a_writer_stopped_mid_transaction_says_try_again_and_commits_nothing(
     postgres: PostgresServer,
 ) -> None:
