@@ -171,7 +171,11 @@ async def config_ruleset(
 
 class BareBot(commands.Bot):
     def __init__(self, dev_guild_id: int) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),  # as the bot: no ping
+        )
         self.dev_guild = discord.Object(dev_guild_id)
 
     async def setup_hook(self) -> None:

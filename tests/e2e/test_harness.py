@@ -350,6 +350,26 @@ async def test_fake_rejects_a_file_larger_than_discord_takes(fake: FakeDiscord) 
     assert len(fake.messages(channel)) == 1
 
 
+async def test_fake_records_a_message_that_would_ping(fake: FakeDiscord) -> None:
+    """Discord sends a message whose mentions its allowed_mentions let through, and notifies
+    them: the fake records it, so no e2e test passes with a ping the bot never means."""
+    channel = fake.add_channel("general")
+    headers = {"Authorization": f"Bot {fake.token}"}
+    messages = f"{fake.api_base}/channels/{channel.id}/messages"
+    quiet = {"parse": []}
+    async with aiohttp.ClientSession(headers=headers) as http:
+        for content, allowed in (("@everyone", None), ("<@1> \\<@2>", {"parse": ["users"]}),
+                                 ("@everyone <@1> <@&2>", quiet), ("\\<@&2>", None)):
+            body = {"content": content} | ({} if allowed is None else {"allowed_mentions": allowed})
+            async with http.post(messages, json=body) as sent:
+                assert sent.status == 200
+
+    failures = fake.take_failures()
+    assert [(f.kind, f.detail.split(" in ")[0]) for f in failures] == [
+        ("would_ping", "@everyone"), ("would_ping", "<@1>")]
+    assert len(fake.messages(channel)) == 4
+
+
 def test_fake_checks_select_menus_and_modal_descriptions_as_discord_does() -> None:
     """A select's options (1 to 25; label and value 1 to 100 characters, description at
     most 100) and a modal label's description (at most 100) are Discord's limits too."""
@@ -494,3 +514,24 @@ async def test_a_forked_bot_killed_by_a_signal_reports_the_signal(
 
     assert await process.kill() == -9
     assert process.pid == pid and not process.running
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "subprocess"])
+async def test_a_bot_runs_in_its_own_folder_where_no_env_file_of_the_checkout_is(
+    fake: FakeDiscord, tmp_path: Path, zygote: Zygote, forked: bool
+) -> None:
+    """README has whoever runs the tests keep their `.env` in the checkout (their token,
+    perhaps a DATABASE_URL or SHARD_COUNT of their deployment), and the bot reads the
+    `.env` of the folder it runs in, over what a test leaves unset: a bot that ran in the
+    checkout wrote a test's rolls to their PostgreSQL database. It runs in its database's
+    folder, forked or not."""
+    bot = BotProcess(fake, BOT, None, tmp_path / "own" / "bot.sqlite3",
+                     zygote=zygote if forked else None)
+    bot.folder.mkdir()
+    await bot.start()
+    try:
+        assert bot.pid is not None
+        assert Path(f"/proc/{bot.pid}/cwd").resolve() == bot.folder.resolve()
+        assert not (bot.folder / ".env").exists()
+    finally:
+        await bot.stop()

@@ -4,7 +4,8 @@ The fake lives in the test process, so its model (guild, channels, members, sync
 commands, messages, interactions) survives bot restarts. Anything the real Discord would
 reject is answered the way Discord answers it *and* recorded in ``failures``; the ``fake``
 fixture fails the test at teardown if any remain, so a bot bug cannot hide behind a
-handler that swallows HTTP errors.
+handler that swallows HTTP errors. A message whose content would notify someone (a
+mention its ``allowed_mentions`` lets through) is sent, and recorded too.
 """
 
 # The harness API takes explicit per-call timeouts (`await inter.reply(timeout=5)`) so every
@@ -68,6 +69,7 @@ from .validation import (
     form_error_body,
     message_errors,
     modal_errors,
+    pings,
 )
 
 API = "/api/v10"
@@ -882,6 +884,10 @@ class FakeDiscord:
         errors = message_errors(body | {"flags": flags}, prefix)
         if errors:
             raise _form_error(errors)
+        pinged = pings(body.get("content"), body.get("allowed_mentions"))
+        if pinged:  # Discord sends it, and notifies: never what the bot means to do
+            self.record_failure("would_ping", "-", f"/channels/{channel.id}/messages", 200,
+                                f"{', '.join(pinged)} in {body.get('content')!r}")
 
         def new_value(key: str, default: Any) -> Any:
             """From the body if present (null clears it), else the current value."""

@@ -531,7 +531,8 @@ class Interaction:
 
 @dataclass(frozen=True)
 class Failure:
-    """Something the real Discord would have rejected, or the fake could not handle."""
+    """Something the real Discord would have rejected, or the fake could not handle, or a
+    message that would notify someone (``would_ping``: the bot never pings)."""
 
     kind: str
     method: str

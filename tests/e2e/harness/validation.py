@@ -116,6 +116,33 @@ def _embed_errors(embed: JSON, path: str, errors: list[FormError]) -> int:
     return size
 
 
+#: What notifies someone in a message's content: @everyone and @here, a member's and a
+#: role's mention; one after a backslash is shown as text and notifies no one.
+_PING = re.compile(r"(?<!\\)(@everyone|@here|<@!?\d+>|<@&\d+>)")
+
+
+def pings(content: Any, allowed_mentions: JSON | None) -> list[str]:
+    """The mentions in ``content`` that would notify someone under ``allowed_mentions``
+    (absent: Discord parses every kind): the bot must never ping, whatever names say."""
+    if not isinstance(content, str):
+        return []
+    allowed = allowed_mentions or {"parse": ["everyone", "users", "roles"]}
+    parse = set(allowed.get("parse") or ())
+    users = {str(user) for user in allowed.get("users") or ()}
+    roles = {str(role) for role in allowed.get("roles") or ()}
+    found: list[str] = []
+    for mention in _PING.findall(content):
+        if mention.startswith("@"):
+            notifies = "everyone" in parse
+        elif mention.startswith("<@&"):
+            notifies = "roles" in parse or mention[3:-1] in roles
+        else:
+            notifies = "users" in parse or mention.strip("<@!>") in users
+        if notifies:
+            found.append(mention)
+    return found
+
+
 def component_errors(
     components: list[JSON], *, v2: bool, prefix: str = "components"
 ) -> list[FormError]:
