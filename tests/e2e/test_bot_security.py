@@ -579,10 +579,11 @@ async def test_the_token_never_appears_in_the_output_or_a_message_at_debug_level
     assert not [message for message in all_messages(fake) if SECRET_TOKEN in message.text]
 
 
-async def run_to_the_end(env: dict[str, str]) -> tuple[int, str]:
-    """Run ``python -m bot`` until it exits by itself; its exit code and all its output."""
+async def run_to_the_end(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """Run ``python -m bot`` in ``cwd`` (not the checkout, whose `.env` it would read) until
+    it exits by itself; its exit code and all its output."""
     process = await asyncio.create_subprocess_exec(
-        *BOT, cwd=REPO, env=env,
+        *BOT, cwd=cwd, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )
     async with asyncio.timeout(30):
@@ -623,7 +624,7 @@ async def test_the_token_never_appears_when_start_up_fails(
         fake, tmp_path, **{key: value.format(tmp=tmp_path) for key, value in overrides.items()}
     )
 
-    code, out = await run_to_the_end(env)
+    code, out = await run_to_the_end(env, tmp_path)
     fake.take_failures()  # the rejected token's 401 is what this test provokes
 
     assert code != 0

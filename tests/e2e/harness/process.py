@@ -3,6 +3,12 @@
 The env contract of the bot: ``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID`` (sync
 commands there at startup), ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``
 and, when a test pins the dice, ``DICE_SEED``.
+
+A bot runs in its own folder (its database's), never the checkout's: the bot reads the
+`.env` of the folder it runs in, and README has whoever runs the tests keep their own
+there (their token, and a `DATABASE_URL`, `SHARD_COUNT` or `SYNC_COMMANDS` of theirs
+would win over what a test sets, or fill in what it leaves unset: a test's writes would
+go to their PostgreSQL database).
 """
 
 # The harness API takes explicit per-call timeouts (`await inter.reply(timeout=5)`) so every
@@ -104,6 +110,11 @@ class BotProcess:
         """The process exited without being asked to by stop() or kill()."""
         return self._proc is not None and self._proc.returncode is not None and not self._stopping
 
+    @property
+    def folder(self) -> Path:
+        """Where the bot runs: its database's folder, with no `.env` in it."""
+        return self.db_path.parent
+
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
         env |= {
@@ -136,11 +147,12 @@ class BotProcess:
             program = FORKED.get(tuple(self.argv))
             if self._zygote is not None and program is not None:
                 self._proc = self._zygote.spawn(
-                    self.env(), self.stdout_path, self.stderr_path, program=program
+                    self.env(), self.stdout_path, self.stderr_path, program=program,
+                    cwd=self.folder,
                 )
             else:
                 self._proc = await asyncio.create_subprocess_exec(
-                    *self.argv, cwd=REPO_ROOT, env=self.env(), stdout=stdout, stderr=stderr
+                    *self.argv, cwd=self.folder, env=self.env(), stdout=stdout, stderr=stderr
                 )
         self._watcher = asyncio.create_task(self._watch(self._proc))
         self.fake.changes.add_guard(self._check_alive)
@@ -237,13 +249,14 @@ class Zygote:
             self._proc.wait(timeout=10)
 
     def spawn(
-        self, env: Mapping[str, str], stdout: Path, stderr: Path, *, program: str = "bot"
+        self, env: Mapping[str, str], stdout: Path, stderr: Path, *, program: str = "bot",
+        cwd: Path,
     ) -> ForkedProcess:
         """Fork a bot (``program``: "bot" or "bare", see :data:`FORKED`) with this
-        environment and these output files."""
+        environment and these output files, in the folder ``cwd``."""
         if self._proc is None or self._proc.stdin is None:
             raise RuntimeError("the zygote is not started")
-        request = {"env": dict(env), "cwd": str(REPO_ROOT), "stdout": str(stdout),
+        request = {"env": dict(env), "cwd": str(cwd), "stdout": str(stdout),
                    "stderr": str(stderr), "program": program}
         with self._lock:
             self._proc.stdin.write(json.dumps(request).encode() + b"\n")
