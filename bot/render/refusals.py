@@ -152,7 +152,10 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.CONTEST_OPPONENT_REFUSED: N_("the opponent's roll did not happen: {cause}"),
     # multiple actions
     _C.MULTI_TOO_FEW: N_("multiple actions need at least two actions, separated by ;"),
-    _C.MULTI_NOT_V20: N_("multiple actions are a v20 rule; these actions are {rulesets}"),
+    _C.MULTI_NOT_V20: N_(
+        "multiple actions are a v20 rule and this channel uses {rulesets}: roll each action "
+        "with /roll"
+    ),
     _C.MULTI_ACTION_REFUSED: N_(
         "action {action} of {count}: {cause}; "
         "the whole declaration is refused and nothing was rolled"

@@ -62,6 +62,20 @@ async def test_multi_is_v20_only(table: Table) -> None:
     assert await _history_count(table) == 0
 
 
+async def test_multi_at_a_table_of_another_ruleset_names_it_and_says_to_roll_each_action(
+    table: Table,
+) -> None:
+    """The refusal says the channel's ruleset and what to do instead (one /roll per
+    action), where it said "these actions are cofd", which named no channel and no way on."""
+    table.speak("en-US")
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 4"))
+    assert said.answer.ephemeral
+    assert said.answer.text == (
+        "Multiple actions are a v20 rule and this channel uses cofd: roll each action with"
+        " /roll."
+    )
+
+
 async def test_a_declaration_reaching_difficulty_ten_is_refused_whole(table: Table) -> None:
     await _v20(table)
     said = await table.run(multi.multi_actions(table.deps, table.ctx(), "6; 6; 6", 8))
