@@ -49,7 +49,14 @@ from bot.render.messages import (
     out_of_range,
     wrong_kind,
 )
-from bot.store import StoreBusy, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store import (
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    StoreLocked,
+    StoreReadOnly,
+    StoreUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +128,8 @@ def _store_fault(error: BaseException) -> str | None:
         return STORE_UNAVAILABLE
     if isinstance(error, StoreBusy):
         return STORE_CONTENDED
+    if isinstance(error, StoreLocked):
+        return STORE_BUSY
     if isinstance(error, StoreReadOnly):
         return STORE_READ_ONLY
     if isinstance(error, StoreFull):
@@ -148,7 +157,8 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         if message is not None and isinstance(original, StoreError):
             # A server that may come back by itself is a warning; one that takes no writes
             # (or has no room) stays so until whoever runs it acts.
-            level = (logging.WARNING if isinstance(original, StoreUnavailable | StoreBusy)
+            level = (logging.WARNING
+                     if isinstance(original, StoreUnavailable | StoreBusy | StoreLocked)
                      else logging.ERROR)
             log.log(level, "Database fault in %s: %s (%s)", _describe(interaction),
                     type(original).__name__, original)

@@ -4,7 +4,14 @@ It takes and returns engine models (the table's records are in
 :mod:`engine.records`), never discord objects; ids are Discord snowflakes as ints.
 """
 
-from bot.store.errors import StoreBusy, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store.errors import (
+    StoreBusy,
+    StoreError,
+    StoreFull,
+    StoreLocked,
+    StoreReadOnly,
+    StoreUnavailable,
+)
 from bot.store.migrations import MIGRATIONS_DIR, MigrationError
 from bot.store.rolls import MAX_HISTORY
 from bot.store.store import Conflict, PostgresStore, Store, Tx
@@ -19,6 +26,7 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "StoreFull",
+    "StoreLocked",
     "StoreReadOnly",
     "StoreUnavailable",
     "Tx",

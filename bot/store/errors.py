@@ -18,6 +18,12 @@ class StoreBusy(StoreError):  # noqa: N818
     nothing was saved, the member may try again."""
 
 
+class StoreLocked(StoreError):  # noqa: N818
+    """Another program held a lock the transaction needed past PostgreSQL's
+    ``lock_timeout`` (SQLite's own is ``SQLITE_BUSY``): nothing was saved, the member may
+    try again."""
+
+
 class StoreReadOnly(StoreError):  # noqa: N818
     """The PostgreSQL server takes no writes (a read-only database or standby, as after a
     fail-over): nothing was saved; reading still works. SQLite's own read-only error is

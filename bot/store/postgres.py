@@ -65,6 +65,7 @@ from bot.store.errors import (
     StoreBusy,
     StoreError,
     StoreFull,
+    StoreLocked,
     StoreReadOnly,
     StoreUnavailable,
 )
@@ -80,6 +81,12 @@ T = TypeVar("T")
 TRIES: Final = 12
 #: Threads (each with its connection) running read transactions, besides the writer's.
 READERS: Final = 4
+#: Milliseconds a member's statement waits for a lock another program holds (an admin's
+#: open transaction, another process's ALTER TABLE), as SQLite's BUSY_TIMEOUT_MS: Discord
+#: drops an interaction not answered within 3 s, so the member is told the database is
+#: busy while there is still time, where the statement waited up to STATEMENT_TIMEOUT
+#: and the member got no answer at all. (Migrations wait as long as they need.)
+LOCK_TIMEOUT_MS: Final = 1000
 #: Seconds a statement may take, and a start-up connection attempt.
 STATEMENT_TIMEOUT: Final = 10.0
 CONNECT_TIMEOUT: Final = 5.0
@@ -121,9 +128,11 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.InternalClientError,
 )
 #: The server refuses the work for a reason of its own, which the member is told as on
-#: SQLite (bot.edge.errors): it takes no writes; its disk is full; it is out of room for
-#: another session (max_connections) or of memory, for now.
+#: SQLite (bot.edge.errors): another program holds a lock it needs (LOCK_TIMEOUT_MS); it
+#: takes no writes; its disk is full; it is out of room for another session
+#: (max_connections) or of memory, for now.
 _REFUSALS: tuple[tuple[type[BaseException], type[StoreError]], ...] = (
+    (asyncpg.exceptions.LockNotAvailableError, StoreLocked),
     (asyncpg.exceptions.ReadOnlySQLTransactionError, StoreReadOnly),
     (asyncpg.exceptions.DiskFullError, StoreFull),
     (asyncpg.exceptions.InsufficientResourcesError, StoreUnavailable),
@@ -656,6 +665,7 @@ class _Worker:
             self.prepared = {}  # nor prepared statements
             self._conn = wait(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
+                server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)},
             ))
         return self._conn
 
@@ -897,6 +907,8 @@ class PgEngine:
             raise
         except BaseException as failed:
             worker.end("ROLLBACK")
+            if isinstance(failed, _REFUSED):  # the server's answer stands (_again)
+                raise
             raise _Again(tx.care if isinstance(failed, _RACES) else _Care.EXACT) from failed
 
     def _commit(self, worker: _Worker, tx: PgConnection) -> None:
@@ -932,7 +944,11 @@ class PgEngine:
         """Raise :class:`_Again` when the transaction should run again: it lost a race; or
         what failed was held back, or a check missed (again, each statement answered when
         it runs); or its body went on after a statement's error, which voids a PostgreSQL
-        transaction (again with a savepoint per statement, as SQLite would have gone on)."""
+        transaction (again with a savepoint per statement, as SQLite would have gone on).
+        Not when the server refused the work (:data:`_REFUSALS`): run again, it would
+        refuse it again, a lock held by another program after waiting for it once more."""
+        if isinstance(tx.failure, _REFUSED):
+            return
         if isinstance(tx.failure, _RACES):
             raise _Again(tx.care) from tx.failure
         if tx.displaced and tx.care is _Care.TRUSTING:

@@ -14,11 +14,11 @@ import asyncpg
 import pytest
 
 from bot.edge.errors import store_fault_message
-from bot.render.messages import STORE_READ_ONLY, STORE_UNAVAILABLE
-from bot.store import Store, StoreError, StoreReadOnly, StoreUnavailable, Tx
+from bot.render.messages import STORE_BUSY, STORE_READ_ONLY, STORE_UNAVAILABLE
+from bot.store import Store, StoreError, StoreLocked, StoreReadOnly, StoreUnavailable, Tx
 from bot.store import postgres as postgres_store
 from bot.store.migrations import MIGRATIONS_DIR, MigrationError, discover
-from bot.store.postgres import MIGRATION_LOCK, READERS
+from bot.store.postgres import LOCK_TIMEOUT_MS, MIGRATION_LOCK, READERS
 from engine.models import WillUse
 from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
@@ -357,6 +357,40 @@ async def test_a_server_with_no_room_for_a_session_says_try_again_and_the_store_
 
     assert store_fault_message(refused.value) == STORE_UNAVAILABLE
     assert after.maximum == 3
+
+
+async def test_a_write_blocked_by_another_programs_lock_gives_up_in_time_to_answer(
+    postgres: PostgresServer,
+) -> None:
+    """Another program holds a lock the write needs (an admin's open transaction holding
+    the pool's row): the write gives up after LOCK_TIMEOUT_MS, once (a refusal is not run
+    again), and the member is told the database is busy, as on SQLite, while Discord still
+    takes an answer; it waited up to the statement's 10 s and the interaction expired
+    unanswered. Nothing is written, and writes go on once the lock is gone."""
+    url = await postgres.new_database()
+    store = await Store.open(url)
+    other = await asyncpg.connect(url)
+    loop = asyncio.get_running_loop()
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=3))
+        await other.execute("BEGIN; SELECT * FROM will_pools FOR UPDATE")
+        began = loop.time()
+        with pytest.raises(StoreLocked) as refused:
+            await store.write(lambda tx: track_will(tx, maximum=5))
+        waited = loop.time() - began
+        await other.execute("ROLLBACK")
+        during = await store.read(lambda tx: tx.will.get(GUILD, ROLLER))
+        after = await store.write(lambda tx: track_will(tx, maximum=5))
+    finally:
+        await other.close()
+        await store.close()
+
+    assert store_fault_message(refused.value) == STORE_BUSY
+    assert waited >= 0.9 * LOCK_TIMEOUT_MS / 1000, "a brief lock is waited out"
+    assert waited < 2.0, "time is left to tell the member"
+    assert during is not None
+    assert during.maximum == 3
+    assert after.maximum == 5
 
 
 async def test_a_column_another_process_adds_fails_no_read_or_write_prepared_before_it(
