@@ -663,10 +663,17 @@ class _Worker:
         if self._conn is None or self._conn.is_closed():
             self.primed, self._ending = False, None  # a new session has no transaction
             self.prepared = {}  # nor prepared statements
-            self._conn = wait(asyncpg.connect(
+            conn = wait(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
-                server_settings={"lock_timeout": str(LOCK_TIMEOUT_MS)},
             ))
+            # Said once the session stands, not as a startup parameter: a pooler in session
+            # mode (PgBouncer) refuses startup parameters it does not know.
+            try:
+                wait(conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}"))
+            except BaseException:
+                conn.terminate()
+                raise
+            self._conn = conn
         return self._conn
 
     def open(self) -> int:
