@@ -546,20 +546,36 @@ _STORYTELLER_CLOCK: Final[dict[Ruleset, str]] = {
 }
 
 
+#: What each of the Storyteller's clock commands does: the Successive Action Penalty is
+#: `fistful`'s alone (RULES.md §3), so a `cofd` or `v20` page does not name it, as the
+#: channel's `/turn next` message does not (bot.render.state.turn_advanced).
+_CLOCK: Final[dict[Ruleset, str]] = {
+    Ruleset.COFD: N_(
+        "`/scene end`: successive attempts and the turn count start over, open roll buttons "
+        "close, unfinished teamwork and waiting contests end, the initiative tracker ends. "
+        "`/turn next`: open roll buttons close. `/night`: every tracked Will pool in the "
+        "server regains 1."
+    ),
+    Ruleset.V20: N_(
+        "`/scene end`: successive attempts and the turn count start over, open roll buttons "
+        "close, unfinished teamwork and waiting contests end, the initiative tracker ends. "
+        "`/turn next`: open roll buttons close. `/night`: every tracked Will pool in the "
+        "server regains 1."
+    ),
+    Ruleset.FISTFUL: N_(
+        "`/scene end`: successive attempts and the turn count start over, open roll buttons "
+        "close, unfinished teamwork and waiting contests end, the initiative tracker ends. "
+        "`/turn next`: the Successive Action Penalty starts over and open roll buttons close. "
+        "`/night`: every tracked Will pool in the server regains 1."
+    ),
+}
+
+
 def _storyteller(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (_("What the Storyteller runs in {ruleset}", ruleset=ruleset.value),
          _(_STORYTELLER_CLOCK[ruleset])),
-        (
-            _("The clock"),
-            _(
-                "`/scene end`: successive attempts and the turn count start over, open roll "
-                "buttons close, unfinished teamwork and waiting contests end, the initiative "
-                "tracker ends. `/turn next`: the Successive Action Penalty starts over and "
-                "open roll buttons close. `/night`: every tracked Will pool in the server "
-                "regains 1."
-            ),
-        ),
+        (_("The clock"), _(_CLOCK[ruleset])),
         (
             _("More of the Storyteller's"),
             _(

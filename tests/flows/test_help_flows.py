@@ -110,6 +110,23 @@ async def test_the_history_page_says_how_the_storyteller_voids_a_roll(
     assert f"`{history} void:<" in page
 
 
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+async def test_the_storyteller_page_names_the_successive_action_penalty_only_where_it_is_a_rule(
+    table: Table, ruleset: Ruleset
+) -> None:
+    """RULES.md §3: the Successive Action Penalty is fistful's; `/turn next` at a cofd or
+    v20 table resets none and says none (bot.render.state.turn_advanced), and the page
+    said it started over at every table."""
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+    await table.store.write(write)
+    table.speak("en-US")
+    page = (await table.run(show_help(table.deps, table.ctx(), "storyteller"))).answer.text
+    assert ("Successive Action Penalty" in page) is (ruleset is Ruleset.FISTFUL)
+    assert "`/turn next`: " in page and "open roll buttons close" in page
+
+
 async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None:
     said = await table.run(show_help(table.deps, table.ctx(), "dragons"))
     assert "There is no help topic “dragons”" in said.answer.text
