@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -514,3 +515,25 @@ async def test_a_forked_bot_killed_by_a_signal_reports_the_signal(
 
     assert await process.kill() == -9
     assert process.pid == pid and not process.running
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "subprocess"])
+async def test_a_bot_runs_in_its_own_folder_where_no_env_file_of_the_checkout_is(
+    fake: FakeDiscord, tmp_path: Path, zygote: Zygote, forked: bool
+) -> None:
+    """README has whoever runs the tests keep their `.env` in the checkout (their token,
+    perhaps a DATABASE_URL or SHARD_COUNT of their deployment), and the bot reads the
+    `.env` of the folder it runs in, over what a test leaves unset: a bot that ran in the
+    checkout wrote a test's rolls to their PostgreSQL database. It runs in its database's
+    folder, forked or not."""
+    bot = BotProcess(fake, BOT, None, tmp_path / "own" / "bot.sqlite3",
+                     zygote=zygote if forked else None)
+    bot.folder.mkdir()
+    await bot.start()
+    try:
+        assert bot.pid is not None
+        ran_in = os.readlink(f"/proc/{bot.pid}/cwd")
+    finally:
+        await bot.stop()
+    assert ran_in == str(bot.folder)
+    assert not (bot.folder / ".env").exists()
