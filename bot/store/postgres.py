@@ -666,10 +666,12 @@ class _Worker:
             conn = wait(asyncpg.connect(
                 self._engine.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
             ))
-            # Said once the session stands, not as a startup parameter: a pooler in session
-            # mode (PgBouncer) refuses startup parameters it does not know.
+            # Set once the session stands (SET for the session, as a parameter), not as a
+            # startup parameter: a pooler in session mode (PgBouncer) refuses those it does
+            # not know.
             try:
-                wait(conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}"))
+                wait(conn.execute("SELECT set_config('lock_timeout', $1, false)",
+                                  str(LOCK_TIMEOUT_MS)))
             except BaseException:
                 conn.terminate()
                 raise
