@@ -8,7 +8,10 @@ On SQLite the flows speak the pseudo-locales of :mod:`tests.flows.pseudo`
 (the member's own and the table's), and every message is checked for words
 that came from no catalogue before the test reads it, in English; on
 PostgreSQL they speak English itself. A test about a real language turns the
-pseudo-locales off with :meth:`Table.speak`.
+pseudo-locales off with :meth:`Table.speak`. Every message and form is also checked
+against Discord's limits, as the e2e fake checks them: what Discord would refuse (a
+description past 4,096 characters, a message past 2,000) fails the test, where the
+member would have lost the answer.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -28,6 +32,7 @@ from bot.store import Store
 from engine.faces import FaceSource, ScriptedFaces
 from engine.models import Term
 from engine.parser import NamedPart
+from tests.e2e.harness.validation import message_errors, modal_errors
 from tests.flows import pseudo
 
 GUILD = 1_000_000_000_000_000_001
@@ -64,6 +69,19 @@ class Faces:
     @property
     def left(self) -> int:
         return len(self._queued)
+
+
+def within_discord_limits(message: Message) -> None:
+    """Fail where Discord would refuse the message (its content, embed and buttons)."""
+    body: dict[str, Any] = {}
+    if message.content is not None:
+        body["content"] = message.content
+    if message.embed is not None:
+        body["embeds"] = [message.embed.to_dict()]
+    if message.view is not None:
+        body["components"] = message.view.to_components()
+    errors = message_errors(body)
+    assert not errors, f"Discord would refuse this message: {errors}"
 
 
 @dataclass
@@ -127,6 +145,7 @@ class Recorder:
               ) -> None:
         if self.pseudo:
             message = pseudo.heard(message, ephemeral=ephemeral)
+        within_discord_limits(message)
         self.said.append(Said(message, ephemeral, kind, target))
 
     def answered(self) -> bool:
@@ -146,6 +165,8 @@ class Recorder:
     async def open_modal(self, modal: discord.ui.Modal) -> None:
         assert not self._answered, "an interaction is answered once"
         self._answered = True
+        errors = modal_errors(modal.to_dict())
+        assert not errors, f"Discord would refuse this form: {errors}"
         self.modals.append(pseudo.heard_form(modal) if self.pseudo else modal)
 
     async def followup(self, message: Message, *, ephemeral: bool) -> None:

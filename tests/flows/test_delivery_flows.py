@@ -242,3 +242,23 @@ async def test_a_refusal_discord_takes_no_answer_for_is_logged_as_discords_not_a
     assert "Discord refused the answer to component sb2:x" in caplog.text
     assert "Unhandled error" not in caplog.text
     assert all(record.exc_info is None for record in caplog.records)
+
+
+@pytest.mark.parametrize("message", [
+    Message(content="x" * 2001),
+    Message(embed=discord.Embed(description="x" * 4097)),
+    Message(embed=discord.Embed(title="x" * 257)),
+])
+async def test_a_message_discord_would_refuse_fails_the_flow_test(message: Message) -> None:
+    """The recorder checks every message against Discord's limits, as the e2e fake does:
+    a flow whose answer Discord would refuse (so the member would lose it) fails its test
+    where it is drawn, not only in an e2e test that happens to reach it."""
+    with pytest.raises(AssertionError, match="Discord would refuse"):
+        await Recorder().respond(message, ephemeral=False)
+
+
+async def test_a_form_discord_would_refuse_fails_the_flow_test() -> None:
+    form = discord.ui.Modal(title="x" * 46, custom_id="form")
+    form.add_item(discord.ui.TextInput(label="Name", custom_id="name"))
+    with pytest.raises(AssertionError, match="Discord would refuse"):
+        await Recorder().open_modal(form)
