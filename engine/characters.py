@@ -16,7 +16,7 @@ import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -631,6 +631,14 @@ def _field_problem(problem: ErrorDetails) -> Refusal:
     return Refusal(code=RefusalCode.IMPORT_FIELD, params=params)
 
 
+def _texts_refused(texts: Sequence[str], field: str) -> list[Refusal]:
+    """The refusals of a file's texts (its conditions, a trait's specialties) that a sheet
+    cannot hold, each with its place in the file (``field``: ``conditions.3``): the same
+    sentence for each would not say which."""
+    return [Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT, field=f"{field}.{at}")
+            for at, text in enumerate(texts) if _text_refusal(text) is not None]
+
+
 def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
     """What a structurally valid sheet breaks of the rules that span fields."""
     problems: list[Refusal] = []
@@ -638,7 +646,7 @@ def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
     if refused is not None:
         problems.append(refused)
     seen: set[str] = set()
-    for trait in sheet.traits:
+    for index, trait in enumerate(sheet.traits):
         key = fold(trait.name)
         if key in seen:
             problems.append(Refusal.of(RefusalCode.TRAIT_DUPLICATE, name=trait.name))
@@ -652,10 +660,10 @@ def sheet_problems(sheet: Character) -> tuple[Refusal, ...]:
                                        value=trait.value, high=high))
         if trait.specialties and trait.group is not TraitGroup.SKILL:
             problems.append(Refusal.of(RefusalCode.SPECIALTY_NOT_SKILL, trait=trait.name))
-        problems.extend(r for s in trait.specialties if (r := _text_refusal(s)) is not None)
+        problems.extend(_texts_refused(trait.specialties, f"traits.{index}.specialties"))
     if sum(len(t.specialties) for t in sheet.traits) > MAX_SPECIALTIES:
         problems.append(Refusal.of(RefusalCode.TOO_MANY_SPECIALTIES, max=MAX_SPECIALTIES))
-    problems.extend(r for c in sheet.conditions if (r := _text_refusal(c)) is not None)
+    problems.extend(_texts_refused(sheet.conditions, "conditions"))
     if sheet.will > sheet.will_max:
         problems.append(Refusal.of(RefusalCode.WILL_ABOVE_MAXIMUM, will=sheet.will,
                                    maximum=sheet.will_max))

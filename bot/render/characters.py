@@ -14,7 +14,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.lang import N_, _, n_
+from bot.render.lang import N_, _, n_, user
 from bot.render.message import CONTENT_LIMIT, Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
@@ -22,7 +22,7 @@ from bot.render.text import capitalised, safe, trait
 from engine.characters import MAX_CHARACTERS, Character, TraitChange, TraitGroup, is_derived
 from engine.models import Ruleset
 from engine.records import CharacterName, CharacterRecord
-from engine.refusals import Refusal
+from engine.refusals import Refusal, RefusalCode
 
 #: Longest name shown in a line.
 NAME_LIMIT = 80
@@ -89,6 +89,17 @@ def refused(refusal: Refusal, language: str | None = None) -> str:
              reason=capitalised(refusal_text(refusal, traits=language)))
 
 
+def _problem(problem: Refusal) -> str:
+    """One problem of an import file; a text the sheet cannot hold (a condition, a
+    specialty) after its place in the file (``conditions.3: write 1 to 64 …``), as a field
+    of the wrong kind is named, where twenty conditions made twenty lines alike."""
+    text = refusal_text(problem)
+    field = problem.params.get("field")
+    if problem.code is RefusalCode.SHEET_TEXT_INVALID and field is not None:
+        return f"{user(str(field))}: {text}"
+    return text
+
+
 #: The most problems of an import file listed one by one; the others are counted.
 SHOWN_PROBLEMS: Final = 20
 
@@ -97,7 +108,7 @@ def problems(found: Sequence[Refusal]) -> str:
     """Every problem of an import file, one per line: the first :data:`SHOWN_PROBLEMS`
     that fit in a message's 2,000 characters (twenty long ones, a condition's or a trait
     name's of markup, do not), then how many more there are."""
-    lines = [f"- {refusal_text(problem)}" for problem in found[:SHOWN_PROBLEMS]]
+    lines = [f"- {_problem(problem)}" for problem in found[:SHOWN_PROBLEMS]]
     while True:
         more = len(found) - len(lines)
         listed = [*lines, *([n_("…and {n} more problem", "…and {n} more problems", more)]

@@ -115,7 +115,7 @@ def test_an_import_names_every_problem_with_its_values() -> None:
         Refusal.of(RefusalCode.TRAIT_DUPLICATE, name="wits"),
         Refusal.of(RefusalCode.TRAIT_NAME_INVALID, name="9 lives", max=MAX_TRAIT_NAME),
         Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait="Sword", value=12, high=MAX_VALUE),
-        Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT),
+        Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT, field="conditions.0"),
         Refusal.of(RefusalCode.WILL_ABOVE_MAXIMUM, will=9, maximum=2),
     )
 
@@ -144,10 +144,12 @@ def test_an_import_keeps_30_specialties_and_refuses_31() -> None:
 
 def test_an_imported_specialty_of_bad_text_is_refused() -> None:
     data = _cofd_file()
-    skill = next(trait for trait in data["traits"] if trait["group"] == "skill")
-    skill["specialties"] = ["x" * (MAX_TEXT + 1)]
+    at, skill = next((at, trait) for at, trait in enumerate(data["traits"])
+                     if trait["group"] == "skill")
+    skill["specialties"] = ["Fast", "x" * (MAX_TEXT + 1)]
 
-    assert _import(data) == (Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT),)
+    assert _import(data) == (Refusal.of(RefusalCode.SHEET_TEXT_INVALID, max=MAX_TEXT,
+                                        field=f"traits.{at}.specialties.1"),)
 
 
 def test_an_import_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused() -> None:

@@ -525,6 +525,30 @@ async def test_a_file_of_long_problems_lists_as_many_as_fit_a_message_and_counts
     assert 1 <= len(listed) < SHOWN_PROBLEMS
     assert f"…and {25 - len(listed)} more problems" in text
 
+async def test_an_imported_condition_or_specialty_too_long_is_named_by_its_place(
+    table: Table
+) -> None:
+    """A text the sheet cannot hold is named by where it is in the file, as a field of the
+    wrong kind is, where each said only "write 1 to 64 visible characters" and twenty
+    conditions were twenty lines alike."""
+    await create(table, "Mara", Wits=3)
+    exported = await table.run(characters.export(table.deps, table.ctx()))
+    assert exported.answer.message.file is not None
+    data = json.loads(exported.answer.message.file.data)
+    data["conditions"] = ["Shaken", "x" * 65]
+    skill = next(i for i, t in enumerate(data["traits"]) if t["group"] == "skill")
+    data["traits"][skill]["specialties"] = ["y" * 65]
+
+    bad = await table.run(characters.import_(table.deps, table.ctx(BOB),
+                                             json.dumps(data).encode()))
+
+    lines = bad.answer.text.splitlines()
+    assert any(line.startswith(f"- traits.{skill}.specialties.0: write 1 to 64 visible")
+               for line in lines), lines
+    assert any(line.startswith("- conditions.1: write 1 to 64 visible") for line in lines)
+    assert len(lines) == 3
+
+
 # --- rolling by trait name -------------------------------------------------------------
 
 
