@@ -31,6 +31,7 @@ from bot.flows.reply import AnswerLostError, UserError
 from bot.render.lang import _
 from bot.render.messages import (
     ANSWER_LOST,
+    ANSWER_NOT_TAKEN,
     APOLOGY,
     NO_DIRECT_MESSAGES,
     NOT_ALLOWED,
@@ -169,9 +170,10 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
                 level, "Database fault in %s: %s (%s)",
                 _describe(interaction), fault, _result_code(fault),
             )
-    if message is None and isinstance(_original(error), AnswerLostError):
-        log.warning("Could not answer %s: %s", _describe(interaction), _original(error))
-        message = _(ANSWER_LOST)
+    lost = _original(error)
+    if message is None and isinstance(lost, AnswerLostError):
+        log.warning("Could not answer %s: %s", _describe(interaction), lost)
+        message = _(ANSWER_LOST if lost.changed else ANSWER_NOT_TAKEN)
     if message is None and isinstance(_original(error), discord.HTTPException):
         # Discord refused what answered before any work was done (a refusal, a form, an
         # acknowledgement; the interaction expired, a server error): no bug of the bot's.

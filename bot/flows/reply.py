@@ -11,9 +11,11 @@ A flow that returns a reply has done its work: its write is committed. So once t
 answer is shown, nothing after it (a follow-up, the Storyteller's copy, remembering
 the message id, an edit) can undo it or make the member think it was undone: each of
 those steps that fails is logged and the rest still run. An answer that cannot be
-shown raises :class:`AnswerLostError`, whose words say the work may be done, once the
-rest of the reply is delivered: a secret roll whose answer Discord refused still gets
-its public notice and the Storyteller's copy, and its closed rolls lose their buttons.
+shown raises :class:`AnswerLostError` once the rest of the reply is delivered: a secret
+roll whose answer Discord refused still gets its public notice and the Storyteller's
+copy, and its closed rolls lose their buttons. Its words say the work may be done when
+the flow changed something (a write of its committed); a flow that only read (/stats,
+/history, /help) changed nothing, and the member may simply ask again.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import discord
 from discord import app_commands
 
 from bot.render.message import Message
+from bot.store import watching_writes
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -39,7 +42,12 @@ class UserError(app_commands.AppCommandError):
 
 class AnswerLostError(Exception):
     """The flow did its work, but Discord took no answer to the interaction: the member
-    must not be told that nothing changed (a roll may have been made and kept)."""
+    must not be told that nothing changed (a roll may have been made and kept), unless
+    the flow only read (``changed`` False)."""
+
+    def __init__(self, message: str, *, changed: bool = True) -> None:
+        super().__init__(message)
+        self.changed = changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +142,14 @@ class Responder(Protocol):
         ...
 
 
-async def deliver(reply: Reply, responder: Responder) -> Sent:
+async def deliver(reply: Reply, responder: Responder, *, changed: bool = True) -> Sent:
     """Carry a reply out: the answer, its follow-ups, posts, the flow's last step, edits.
 
     Only the answer's failure propagates (as :class:`AnswerLostError` once a flow's reply
     has a message), after every later step was tried: the work is done, so what tells the
     table of it (a secret roll's notice and copy) and what closes what it closed still go
-    out; every later step is on its own (see the module's docstring).
+    out; every later step is on its own (see the module's docstring). ``changed``: whether
+    the flow changed something (the lost answer's words).
     """
     message_id: int | None = None
     lost: Exception | None = None
@@ -170,7 +179,7 @@ async def deliver(reply: Reply, responder: Responder) -> Sent:
     for edit in reply.edits:
         responder.edit_later(edit)
     if lost is not None:
-        raise AnswerLostError(str(lost)) from lost
+        raise AnswerLostError(str(lost), changed=changed) from lost
     return sent
 
 
@@ -197,11 +206,14 @@ async def refuse(error: UserError, responder: Responder) -> None:
 async def run(flow: Awaitable[Reply], responder: Responder) -> Sent | None:
     """Run a flow and deliver its reply; a refusal is answered to the member alone.
 
-    Other exceptions propagate: the edge's one error path answers them.
+    Other exceptions propagate: the edge's one error path answers them. Whether the flow
+    changed something is whether a write of its committed (its reply's last step, after
+    the answer, does not count).
     """
     try:
-        reply = await flow
+        with watching_writes() as writes:
+            reply = await flow
     except UserError as error:
         await refuse(error, responder)
         return None
-    return await deliver(reply, responder)
+    return await deliver(reply, responder, changed=writes.committed)

@@ -14,7 +14,7 @@ from bot.store.errors import (
 )
 from bot.store.migrations import MIGRATIONS_DIR, MigrationError
 from bot.store.rolls import MAX_HISTORY
-from bot.store.store import Conflict, PostgresStore, Store, Tx
+from bot.store.store import Conflict, PostgresStore, Store, Tx, watching_writes
 
 __all__ = [
     "MAX_HISTORY",
@@ -30,4 +30,5 @@ __all__ = [
     "StoreReadOnly",
     "StoreUnavailable",
     "Tx",
+    "watching_writes",
 ]

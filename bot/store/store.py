@@ -23,7 +23,8 @@ import asyncio
 import contextvars
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -202,7 +203,9 @@ class Store:
     async def write(self, body: Callable[[Tx], T]) -> T:
         """Run ``body`` in a write transaction (``BEGIN IMMEDIATE``): one trip. COMMIT when
         it returns; ROLLBACK and re-raise when it raises (:class:`Conflict` included)."""
-        return await self._in_thread("BEGIN IMMEDIATE", body)
+        answer = await self._in_thread("BEGIN IMMEDIATE", body)
+        _committed()
+        return answer
 
     async def _in_thread(self, begin: str, body: Callable[[Tx], T]) -> T:
         self.trips += 1
@@ -223,6 +226,38 @@ class Store:
                 self._raw.rollback()
             raise
         return answer
+
+
+class Writes:
+    """Whether a write transaction committed while it was watched (:func:`watching_writes`)."""
+
+    __slots__ = ("committed",)
+
+    def __init__(self) -> None:
+        self.committed = False
+
+
+_watched: contextvars.ContextVar[Writes | None] = contextvars.ContextVar("watched", default=None)
+
+
+@contextmanager
+def watching_writes() -> Iterator[Writes]:
+    """Watch the writes made in this context (a flow, awaited inside): ``committed`` once
+    one of them committed. A flow that only read changed nothing, so an answer Discord
+    lost may simply be asked again (bot.flows.reply.run)."""
+    writes = Writes()
+    token = _watched.set(writes)
+    try:
+        yield writes
+    finally:
+        _watched.reset(token)
+
+
+def _committed() -> None:
+    """A write committed: the watcher of this context, if any, knows it."""
+    writes = _watched.get()
+    if writes is not None:
+        writes.committed = True
 
 
 def carried(body: Callable[[Tx], T]) -> Callable[[Tx], T]:
@@ -277,4 +312,6 @@ class PostgresStore(Store):
 
     async def write(self, body: Callable[[Tx], T]) -> T:
         """Run ``body`` as if alone (SERIALIZABLE, re-run after a lost race, bounded)."""
-        return await self._on_worker(body, write=True)
+        answer = await self._on_worker(body, write=True)
+        _committed()
+        return answer

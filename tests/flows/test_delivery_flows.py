@@ -4,7 +4,8 @@ A flow that returns a reply has committed its work. A follow-up Discord refuses,
 remembering the message id in a busy database, or an edit that cannot be made is
 logged; the rest of the reply is still delivered, and the member is never told that
 nothing changed. An answer Discord takes no more is :class:`AnswerLostError`, whose
-words send the member to /history rather than to a second roll.
+words send the member to /history rather than to a second roll (a command that only
+read changed nothing, and is simply asked again).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ import discord
 import pytest
 
 from bot.edge.errors import answering_errors
-from bot.flows import extended, rolls
+from bot.flows import extended, rolls, stats
 from bot.flows.reply import AnswerLostError, Reply, UserError, run
 from bot.render import lang
 from bot.render.message import Message
-from bot.render.messages import ANSWER_LOST, APOLOGY
+from bot.render.messages import ANSWER_LOST, ANSWER_NOT_TAKEN, APOLOGY
 from bot.store import StoreBusy
 from engine.models import Term
 from engine.table.extended import ExtendedAction
@@ -196,6 +197,25 @@ async def test_an_answer_discord_takes_no_more_sends_the_member_to_history(
                       Failing(answer_fails=True))
     assert interaction.said == [ANSWER_LOST]
     assert APOLOGY not in interaction.said
+
+
+async def test_an_answer_lost_to_a_command_that_changed_nothing_says_to_try_again(
+    table: Table,
+) -> None:
+    """A read-only command (a /stats export, deferred because the log can be long) whose
+    answer Discord takes no more did nothing a second try could repeat: the member is
+    told to try again, not to check /history for what "may already be done". Whether a
+    flow changed something is whether a write of its committed (not a list of commands);
+    the roll above, which wrote, keeps the /history advice."""
+    table.speak(None)
+    table.faces.add(3, 4)
+    await table.run(rolls.roll(table.deps, table.ctx(), ask(2), label="door", private=False))
+
+    told = await through_the_edge(stats.stats(table.deps, table.ctx(), export=True),
+                                  Failing(answer_fails=True))
+
+    assert told == [ANSWER_NOT_TAKEN]
+    assert ANSWER_LOST not in told
 
 
 
