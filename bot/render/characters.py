@@ -14,7 +14,7 @@ import discord
 
 from bot.edge import ids
 from bot.render.buttons import view_of
-from bot.render.lang import N_, _, n_, user
+from bot.render.lang import N_, _, n_, p_, user
 from bot.render.message import CONTENT_LIMIT, Message
 from bot.render.refusals import refusal_text
 from bot.render.rolls import RULESET_NAMES
@@ -368,7 +368,7 @@ def sheet_embed(record: CharacterRecord, language: str, *, text_only: bool = Fal
     else:
         advancement = _("Will {will}/{maximum}", will=sheet.will, maximum=sheet.will_max)
     tail.append((_("Will"), advancement, True))
-    conditions = [safe(c) for c in sheet.conditions] or [_("none")]
+    conditions = [safe(c) for c in sheet.conditions] or [p_("empty list of Conditions", "none")]
     tail.extend((label, value, True) for label, value in _chunks(_("Conditions"), conditions))
     room = EMBED_LIMIT - len(embed) - sum(len(n) + len(v) for n, v, _inline in tail) - _NOTE_ROOM
     fields = MOST_FIELDS - len(tail) - 1

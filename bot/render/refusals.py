@@ -387,6 +387,19 @@ def _plain(text: str) -> str:
     return "".join(f"\\{c}" if c in _MARKUP else c for c in text)
 
 
+def _none(key: str) -> str:
+    """The word for an empty list, agreeing with what it lists (a context each): pt-BR's
+    especialização, Condição and característica and es-ES's especialidad are feminine,
+    es-ES's Estado and rasgo masculine."""
+    if key == "specialties":
+        return p_("empty list of specialties", "none")
+    if key == "conditions":
+        return p_("empty list of Conditions", "none")
+    if key == "closest":
+        return p_("empty list of traits", "none")
+    return _("none")
+
+
 def _word(key: str, value: int | str, traits: str | None) -> str:
     """One parameter as words: lists spaced out, a stray ``char`` quoted or named, a
     member's text escaped, a list of a sheet's traits named in ``traits`` (a language of
@@ -403,7 +416,7 @@ def _word(key: str, value: int | str, traits: str | None) -> str:
     if key in _LISTS:
         # An item may hold a comma and its space ("Boxing, Western"): spaced once.
         listed = ", ".join(item.strip() for item in str(value).split(","))
-        return user(listed) if listed else _("none")
+        return user(listed) if listed else _none(key)
     if key in _USER_TEXT or key in _VERBATIM:
         return user(str(value))
     return str(value)

@@ -120,6 +120,36 @@ def test_a_listed_item_holding_a_comma_is_spaced_once() -> None:
         "Brawl has no specialty “Kicks” (it has: Boxe, Boxing, Western)")
 
 
+@pytest.mark.parametrize(
+    ("language", "specialties", "conditions", "closest"),
+    [
+        ("en", "Brawl has no specialty “Kicks” (it has: none)",
+         "the sheet has no Condition “Shaken” (it has: none)",
+         "the sheet has no trait “Zz” (closest: none)"),
+        ("pt-BR", "Brawl não tem a especialização “Kicks” (tem: nenhuma)",
+         "a ficha não tem a Condição “Shaken” (tem: nenhuma)",
+         "a ficha não tem a característica “Zz” (mais próximas: nenhuma)"),
+        ("es-ES", "Brawl no tiene la especialidad «Kicks» (tiene: ninguna)",
+         "la hoja no tiene el Estado «Shaken» (tiene: ninguno)",
+         "la hoja no tiene el rasgo «Zz» (más parecidos: ninguno)"),
+    ],
+)
+def test_an_empty_list_says_none_agreeing_with_what_it_lists(
+    language: str, specialties: str, conditions: str, closest: str
+) -> None:
+    """An empty list reads "none" in the word that agrees with what it lists (a gettext
+    context per list kind): a specialty is feminine in pt-BR and es-ES (nenhuma, ninguna),
+    a Condition is a feminine Condição but a masculine Estado, a trait a feminine
+    característica but a masculine rasgo; es-ES said "ninguno" of specialties."""
+    with speaking(voice(Language(language))):
+        assert refusal_text(Refusal.of(RefusalCode.SPECIALTY_MISSING, skill="Brawl",
+                                       specialty="Kicks", specialties="")) == specialties
+        assert refusal_text(Refusal.of(RefusalCode.CONDITION_MISSING, condition="Shaken",
+                                       conditions="")) == conditions
+        assert refusal_text(Refusal.of(RefusalCode.TRAIT_UNKNOWN, name="Zz",
+                                       closest="")) == closest
+
+
 def test_a_field_problem_of_the_file_as_a_whole_says_so_in_the_members_language() -> None:
     """An import problem with no place in the file (engine.characters' IMPORT_FIELD with no
     ``field``) names the file as a whole, in the member's language, where the engine said
