@@ -2,7 +2,8 @@
 
 Builds the settings, opens the store (applying migrations), picks the dice
 source and hands all three to the bot. A missing or rejected token is one
-clear line and exit code 2; SIGINT and SIGTERM close the bot and the database.
+clear line and exit code 2; SIGINT and SIGTERM close the bot and the database, once
+the interactions being handled are answered (:meth:`~bot.client.StorytellerBot.drain`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import build_bot
+from bot.client import GuildSyncRefusedError, build_bot
 from bot.endpoints import apply_endpoint_overrides
 from bot.settings import Settings
 from bot.store import Store, StoreError
@@ -44,6 +45,18 @@ def unreachable(error: BaseException) -> str:
     return (
         f"Discord cannot be reached ({error}): check this machine's network connection"
         " (and any proxy or firewall), then start again."
+    )
+
+
+def guild_refused(error: GuildSyncRefusedError) -> str:
+    """The one line for a ``DEV_GUILD_ID`` whose server Discord refused the commands for."""
+    return (
+        f"Discord refused the commands for DEV_GUILD_ID {error.guild_id} ({error}): the bot"
+        " is not in that server, was invited without the applications.commands scope, or"
+        " that id is no server's. Invite the bot there with the URL of README's \"Create the"
+        " Discord application and invite the bot\", or set DEV_GUILD_ID to your server's id"
+        " (with Developer Mode on, right-click the server's icon → Copy Server ID), then"
+        " start again."
     )
 
 
@@ -142,10 +155,13 @@ async def serve(settings: Settings) -> int:
                     raise StartupError(LOGIN_REJECTED) from None
                 if isinstance(failure, aiohttp.ClientConnectionError | OSError):
                     raise StartupError(unreachable(failure)) from None
+                if isinstance(failure, GuildSyncRefusedError):
+                    raise StartupError(guild_refused(failure)) from None
                 if failure is not None:
                     raise failure
                 return 0
             log.info("Shutting down")
+            await bot.drain()
             await bot.close()
             await running
             return 0

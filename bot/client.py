@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 import discord
 from discord.ext import commands
 
 from bot.edge import forms
 from bot.edge.buttons import Pressed, answer_unrouted
-from bot.edge.errors import StorytellerTree
+from bot.edge.ctx import speak_to
+from bot.edge.errors import StorytellerTree, reply_ephemeral
+from bot.edge.respond import pending_edits
 from bot.edge.translator import CatalogueTranslator
 from bot.flows.context import Deps
-from bot.render.lang import voice
+from bot.render.lang import _, voice
+from bot.render.messages import STOPPING
 from bot.settings import Settings
 from bot.store import Store
 from engine.faces import FaceSource
@@ -39,6 +45,29 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.saved",
 )
 
+#: How long a stopping bot lets the interactions it is handling finish, in seconds: an
+#: answer is due within Discord's 3, a write waits at most SQLite's 5 s busy timeout, and
+#: most supervisors (``docker stop``, the end-to-end harness) send SIGKILL after 10.
+DRAIN_SECONDS: Final = 8.0
+
+#: The interactions a stopping bot answers that it stops (an autocomplete has no message).
+_ANSWERED_WHILE_STOPPING: Final = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
+)
+
+
+class GuildSyncRefusedError(Exception):
+    """Discord refused the commands for ``DEV_GUILD_ID`` (403 Missing Access, 404 Unknown
+    Guild): the bot is not in that server (or not with the applications.commands scope), or
+    the id is no server's. The start stops there; the composition root says so in one line,
+    where a traceback ended it."""
+
+    def __init__(self, guild_id: int, error: discord.HTTPException) -> None:
+        super().__init__(str(error))
+        self.guild_id = guild_id
+
 
 class StorytellerBot(commands.Bot):
     """A dice bot for Storyteller tables."""
@@ -58,6 +87,13 @@ class StorytellerBot(commands.Bot):
         self.store = store
         self.faces = faces
         self.deps = Deps(store=store, faces=faces)
+        self._stopping = False
+        #: The tasks handling each interaction (discord.py's), until they end.
+        self._handling: set[asyncio.Task[Any]] = set()
+        # Every interaction goes through this parser, on every shard: wrapped to see it.
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = functools.partial(
+            self._interaction_arrived, parsers["INTERACTION_CREATE"])
 
     @staticmethod
     def _shard_options(settings: Settings) -> dict[str, Any]:
@@ -82,7 +118,10 @@ class StorytellerBot(commands.Bot):
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as error:
+                raise GuildSyncRefusedError(guild.id, error) from None
             log.info("Synced %d commands to guild %s", len(synced), guild.id)
         if self.settings.sync_commands:
             synced = await self.tree.sync()
@@ -93,6 +132,47 @@ class StorytellerBot(commands.Bot):
         forged buttons) are answered, so no interaction is left failing."""
         await forms.route(interaction)
         await answer_unrouted(interaction)
+
+    def _interaction_arrived(self, parse: Callable[[Any], None], data: Any) -> None:
+        """An interaction from the gateway: handled as discord.py does, its tasks kept for
+        :meth:`drain`; once the bot stops, answered that it does, and not handled."""
+        if self._stopping:
+            self._keep({asyncio.get_running_loop().create_task(self._answer_stopping(data))})
+            return
+        before = asyncio.all_tasks()
+        parse(data)
+        self._keep(asyncio.all_tasks() - before)
+
+    def _keep(self, tasks: set[asyncio.Task[Any]]) -> None:
+        for task in tasks:
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
+
+    async def _answer_stopping(self, data: Any) -> None:
+        interaction: discord.Interaction = discord.Interaction(data=data, state=self._connection)
+        if interaction.type not in _ANSWERED_WHILE_STOPPING:
+            return
+        speak_to(interaction)
+        try:
+            await reply_ephemeral(interaction, _(STOPPING))
+        except discord.HTTPException as error:
+            log.info("Could not tell interaction %s the bot stops: %s", interaction.id, error)
+
+    async def drain(self, grace: float = DRAIN_SECONDS) -> None:
+        """Stop handling interactions (each new one is told the bot stops, nothing done) and
+        let those being handled, and their background edits, end within ``grace`` seconds,
+        before the connection closes: a roll made as SIGTERM came is still answered, where
+        it was kept and never shown (its answer on a closed connection), or cut in its
+        write with no answer."""
+        self._stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while pending := {task for task in self._handling | pending_edits() if not task.done()}:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("Stopping with %d interactions or edits unfinished", len(pending))
+                return
+            await asyncio.wait(pending, timeout=left)
 
     async def on_ready(self) -> None:
         log.info("Ready as %s in %d servers", self.user, len(self.guilds))

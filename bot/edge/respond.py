@@ -38,6 +38,11 @@ def _kwargs(message: Message) -> dict[str, Any]:
     return kwargs
 
 
+def pending_edits() -> frozenset[asyncio.Task[None]]:
+    """The background edits not finished yet (a stopping bot lets them end)."""
+    return frozenset(_pending)
+
+
 def _spawn(coroutine: Coroutine[Any, Any, None]) -> None:
     task = asyncio.get_running_loop().create_task(coroutine)
     _pending.add(task)

@@ -20,6 +20,17 @@ ANSWER_LOST = N_(
     "Discord did not take my answer, so I could not show it here. What you asked may "
     "already be done: check /history before you try again."
 )
+#: Discord took no answer to a command that only read (/stats, /history, /help): nothing
+#: was done, so asking again is safe.
+ANSWER_NOT_TAKEN = N_(
+    "Discord did not take my answer, so I could not show it here. Nothing was changed: "
+    "please try again."
+)
+#: An interaction that came while the bot stops (SIGTERM): not handled at all.
+STOPPING = N_(
+    "The bot is shutting down (most likely to restart), so I did not do that: nothing was "
+    "changed. Please try again in a moment."
+)
 
 # What a member is told when the database refused the write their action needed. The
 # transaction that failed was rolled back, so the member may simply try again later.

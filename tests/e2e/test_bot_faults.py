@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_READ_ONLY
+from bot.render.messages import STOPPING, STORE_BUSY, STORE_FAILED, STORE_READ_ONLY
 from tests.e2e.bot_fixtures import BOT, StartRealBot, Table, ask
 from tests.e2e.db_probe import integrity, messages_remembered, query, table_state
 from tests.e2e.harness import BotProcess, FakeDiscord, Interaction, Member, StartBot
@@ -431,4 +431,43 @@ async def test_a_roll_discord_takes_no_answer_for_is_posted_in_the_channel_and_k
     assert query(bot.db_path, "SELECT message_id FROM rolls WHERE label = 'door'") == [
         (posted.id,)]
     fake.take_failures()  # the answers Discord refused, provoked on purpose
+    assert "Traceback" not in logged(bot)
+
+
+# --- stopped in the middle of an interaction ---------------------------------------------------
+
+
+async def until_logged(bot: BotProcess, text: str) -> None:
+    """Wait (up to 5 s) until the bot's log holds ``text``: the log is no state of the fake
+    that its waits could watch."""
+    for _ in range(100):
+        if text in logged(bot):
+            return
+        await asyncio.sleep(0.05)
+    pytest.fail(f"the bot never logged {text!r}")
+
+
+async def test_a_roll_being_made_as_the_bot_is_stopped_is_answered_before_it_stops(
+    table: Table, start: StartRealBot
+) -> None:
+    """Never a lost roll, at a restart: SIGTERM while a roll is being made (its write
+    waiting on a database another program holds) lets it finish and be answered before
+    the connection closes, where it was cut (no answer, a traceback) or kept and never
+    shown; a command that comes meanwhile is told the bot is stopping and does nothing."""
+    bot = await start([3, 4, 8, 8])
+    await ask(table.ada, table.channel, "roll", pool="2", label="warm")
+    with locked_by_another_program(bot.db_path):
+        made = await table.ada.slash(table.channel, "roll", pool="2", label="door")
+        await asyncio.sleep(0.3)  # the bot has it, its write waits on the lock
+        stopped = asyncio.create_task(bot.stop())
+        await until_logged(bot, "Shutting down")
+        late = await ask(table.bob, table.channel, "roll", pool="2", label="late")
+    answer = await made.reply()
+
+    assert await stopped == 0
+    assert "door" in answer.text
+    assert not answer.ephemeral
+    assert late.ephemeral
+    assert late.text == STOPPING
+    assert query(bot.db_path, "SELECT label FROM rolls ORDER BY id") == [("warm",), ("door",)]
     assert "Traceback" not in logged(bot)

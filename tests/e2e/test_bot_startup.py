@@ -85,6 +85,33 @@ async def test_no_way_to_discord_is_one_clear_line_and_exit_2(tmp_path: Path) ->
                          " then start again.")
 
 
+async def test_a_dev_guild_the_bot_is_not_in_is_one_line_exit_2(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A DEV_GUILD_ID the bot is not in (not invited yet, or a channel's id pasted for the
+    server's): Discord refuses its commands (404 Unknown Guild here, 403 Missing Access on
+    Discord), and the start stops with one line saying what to fix, where a 40-line
+    traceback ended it with exit code 1."""
+    env = clean_env(
+        DISCORD_TOKEN=fake.token,
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+        DEV_GUILD_ID="123456789012345678",
+    )
+
+    code, _, err = await run_bot(env, tmp_path)
+    fake.take_failures()
+
+    assert code == 2
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("Discord refused the commands for DEV_GUILD_ID 123456789012345678"
+                           " (404 Not Found (error code: 10004): Unknown Guild): the bot is not"
+                           " in that server")
+    assert last.endswith("then start again.")
+
+
 async def test_invalid_settings_are_named(tmp_path: Path) -> None:
     code, _, err = await run_bot(clean_env(DISCORD_TOKEN="x", DEV_GUILD_ID="my server"), tmp_path)
 
