@@ -8,6 +8,7 @@ import ast
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Final
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -123,3 +124,20 @@ def test_every_marked_message_is_in_the_template(template: Catalog) -> None:
     extracted = {_key(m) for m in template if m.id}
     unseen = [(where, key) for where, key in _marked_in_code() if key not in extracted]
     assert not unseen, f"move these calls out of their f-strings: {unseen}"
+
+
+#: Words of another language or another edition that a language's glossary replaces
+#: (docs/i18n): a sheet is a "hoja" in Spanish ("ficha" is Portuguese's), 1s "anulan"
+#: successes; untrained is "sem treino" in Portuguese.
+NOT_THE_GLOSSARYS: Final = {
+    Language.ES_ES: ("ficha", "se comen"),
+    Language.PT_BR: ("sem perícia",),
+}
+
+
+@pytest.mark.parametrize("language", TRANSLATED, ids=str)
+def test_translations_use_the_glossarys_word_for_a_thing(language: Language) -> None:
+    """One term, one translation: no translation says a word its glossary replaces."""
+    wrong = [form for _part, message in _parts(language) for form in _forms(message.string)
+             if any(word in form.casefold() for word in NOT_THE_GLOSSARYS[language])]
+    assert not wrong, wrong
