@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -13,6 +14,11 @@ from engine.records import ChannelConfig
 #: Discord's limit for a message's text.
 CONTENT_LIMIT: Final = 2000
 TOO_LONG: Final = N_("… (the rest does not fit a plain message: ask an admin to turn plain off)")
+#: Discord's inline marks that come in pairs, longer first (``**`` before ``*``); a lone
+#: ``_`` is left out, as it is no mark inside a word.
+_MARKS: Final = ("**", "__", "~~", "||", "`", "*")
+#: A mention, a custom emoji, a timestamp or a command link (``<:name:id>``): never split.
+_TAG: Final = re.compile(r"</?[^<>\n]{1,100}>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,17 +76,72 @@ def plain(message: Message) -> Message:
         kept_around = len("\n".join([*before, cut, *tail])) + 1
         room = CONTENT_LIMIT - kept_around
         if room > 0 and description:
-            kept = description[:room].rsplit("\n", 1)[0]
+            kept = _cut(description, room)
             text = "\n".join([*before, *([kept] if kept else []), cut, *tail])
         else:  # the rest alone is too long: cut the end
-            kept = text[: CONTENT_LIMIT - len(cut) - 1].rsplit("\n", 1)[0]
+            kept = _cut(text, CONTENT_LIMIT - len(cut) - 1)
             text = f"{kept}\n{cut}"
     return replace(message, content=text, embed=None)
 
 
+def _cut(text: str, room: int) -> str:
+    """At most ``room`` characters of ``text``, cut at a line end; when its first line
+    alone is too long, that line cut as :func:`_split_line` does."""
+    if len(text) <= room:
+        return text
+    if "\n" in text[:room]:
+        return text[:room].rsplit("\n", 1)[0]
+    return _split_line(text, room)[0]
+
+
+def _split_line(line: str, room: int) -> tuple[str, str]:
+    """A line longer than ``room`` cut in two, the first of at most ``room`` characters,
+    leaving no markup open (**Decision**): the cut is the last one before a space that
+    fits (else the last that fits), never inside an escaped character or a mention, and
+    the marks open there (bold, strike-through, code) are closed at its end and opened
+    again at the rest's start, where a cut inside ``**10**`` left the rest of the
+    message bold, or its marks shown."""
+    opened: list[str] = []
+    fits: tuple[int, tuple[str, ...]] = (0, ())
+    spaced = fits
+    at = 0
+    while at < len(line) and at + sum(map(len, opened)) <= room:
+        fits = (at, tuple(opened))
+        if line[at] == " ":
+            spaced = fits
+        at += _step(line, at, opened)
+    at, marks = spaced if spaced[0] > room // 2 else fits
+    if at == 0:  # not even one character fits with its marks: cut where it must
+        return line[:room], line[room:]
+    return line[:at] + "".join(reversed(marks)), "".join(marks) + line[at:].lstrip(" ")
+
+
+def _step(line: str, at: int, opened: list[str]) -> int:
+    """How many characters the markup unit at ``at`` takes (an escaped character, a
+    mention, a mark or one character); a mark opens or closes in ``opened``. Inside code
+    only the closing backtick is a mark."""
+    if line[at] == "\\":
+        return min(2, len(line) - at)
+    if opened and opened[-1] == "`":
+        if line[at] == "`":
+            opened.pop()
+        return 1
+    tag = _TAG.match(line, at)
+    if tag is not None:
+        return tag.end() - at
+    mark = next((mark for mark in _MARKS if line.startswith(mark, at)), None)
+    if mark is None:
+        return 1
+    if mark in opened:
+        del opened[len(opened) - 1 - opened[::-1].index(mark)]
+    else:
+        opened.append(mark)
+    return len(mark)
+
+
 def _pieces(text: str) -> list[str]:
     """Text cut at line ends into pieces of at most 2,000 characters (a longer line is
-    cut where it must)."""
+    cut as :func:`_split_line` does, its markup closed and opened again)."""
     pieces: list[str] = []
     current = ""
     for whole in text.split("\n"):
@@ -89,8 +150,8 @@ def _pieces(text: str) -> list[str]:
             if current:
                 pieces.append(current)
                 current = ""
-            pieces.append(line[:CONTENT_LIMIT])
-            line = line[CONTENT_LIMIT:]
+            piece, line = _split_line(line, CONTENT_LIMIT)
+            pieces.append(piece)
         joined = f"{current}\n{line}" if current else line
         if len(joined) > CONTENT_LIMIT:
             pieces.append(current)

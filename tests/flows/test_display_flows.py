@@ -8,12 +8,12 @@ import discord
 
 from bot.flows import extended, initiative, rolls, stats
 from bot.flows.help import show_help
-from bot.render.message import CONTENT_LIMIT, Message, embed_text, plain
+from bot.render.message import CONTENT_LIMIT, Message, embed_text, plain, shaped_in_full
 from bot.render.rolls import roll_embed
 from bot.store import Tx
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, Ruleset, Term
-from engine.records import ChannelOption
+from engine.records import ChannelConfig, ChannelOption
 from engine.roll import roll
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
@@ -97,6 +97,37 @@ def test_a_plain_message_too_long_for_discord_is_cut_at_a_line_and_says_so() -> 
     assert text.endswith("\n… (the rest does not fit a plain message: ask an admin to turn"
                          " plain off)")
     assert text.splitlines()[-2].startswith("line ")  # cut between lines, not inside one
+
+
+def balanced(text: str) -> bool:
+    """Whether every bold, strike-through and code mark of ``text`` is closed."""
+    return all(text.count(mark) % 2 == 0 for mark in ("**", "~~", "`"))
+
+
+def test_a_plain_message_cut_inside_a_line_keeps_its_markdown_balanced() -> None:
+    """A card whose dice are one line longer than a message, with no line break to cut
+    at, is cut between two dice, not inside one, and leaves no bold, strike-through or
+    code open (which made the rest of Discord's message bold, or showed the marks); a
+    help page cut into several messages inside a line closes what it cut open in one
+    message and opens it again in the next."""
+    dice = " ".join(["**10**", "~~1~~", "3", "`x y`"] * 150)
+    text = plain(Message(embed=discord.Embed(title="Big", description=dice))).content or ""
+
+    assert len(text) <= CONTENT_LIMIT
+    kept = text.splitlines()[1]
+    assert balanced(kept)
+    assert set(kept.split(" ")) <= {"**10**", "~~1~~", "3", "`x", "y`"}
+    assert kept.endswith(("**10**", "~~1~~", "3", "y`"))
+
+    bold = "**" + " ".join(["word"] * 1000) + "**"
+    pieces = shaped_in_full(Message(embed=discord.Embed(description=bold)),
+                            ChannelConfig(guild_id=GUILD, channel_id=CHANNEL, plain=True))
+    assert len(pieces) == 3
+    for piece in pieces:
+        content = piece.content or ""
+        assert len(content) <= CONTENT_LIMIT
+        assert content.startswith("**word") and content.endswith("word**")
+    assert sum((p.content or "").count("word") for p in pieces) == 1000
 
 
 def test_a_plain_roll_too_long_keeps_who_rolled_the_pool_and_the_ruleset() -> None:
