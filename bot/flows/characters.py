@@ -206,7 +206,7 @@ async def show(
     owner's and the Storyteller's, unless its owner showed it publicly once (which marks
     it public: **Decision**)."""
 
-    def write(tx: Tx) -> tuple[ChannelConfig, CharacterRecord]:
+    def look(tx: Tx) -> tuple[ChannelConfig, CharacterRecord]:
         config, record = find(tx, ctx, character, owner=member)
         mine = record.owner_id == ctx.user_id
         if not (mine or ctx.storyteller(config) or record.sheet.public):
@@ -215,7 +215,9 @@ async def show(
             record = _save(tx, record, record.sheet.model_copy(update={"public": True}))
         return config, record
 
-    config, record = await deps.store.write(write)
+    # Only a public show may change the sheet: a private look is a read, which an answer
+    # Discord loses lets the member simply ask again (bot.flows.reply.run).
+    config, record = await (deps.store.write if public else deps.store.read)(look)
     language = _trait_language(ctx, config)
     if not public:
         sheet = Message(embed=words.sheet_embed(record, language, text_only=config.text_only))

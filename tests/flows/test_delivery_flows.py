@@ -19,7 +19,7 @@ import discord
 import pytest
 
 from bot.edge.errors import answering_errors
-from bot.flows import extended, rolls, stats
+from bot.flows import characters, extended, rolls, stats
 from bot.flows.reply import AnswerLostError, Reply, UserError, run
 from bot.render import lang
 from bot.render.message import Message
@@ -28,6 +28,7 @@ from bot.store import StoreBusy
 from engine.models import Term
 from engine.table.extended import ExtendedAction
 from tests.flows.conftest import ALICE, CHANNEL, COPIES, GUILD, Recorder, Table
+from tests.flows.test_character_flows import create
 from tests.flows.test_extended_flows import begin, press_of, stored
 
 
@@ -216,6 +217,23 @@ async def test_an_answer_lost_to_a_command_that_changed_nothing_says_to_try_agai
 
     assert told == [ANSWER_NOT_TAKEN]
     assert ANSWER_LOST not in told
+
+
+async def test_an_answer_lost_to_a_look_at_a_sheet_says_to_try_again_and_a_public_show_not(
+    table: Table,
+) -> None:
+    """/character show looks at the sheet in a read, unless shown publicly (which may mark
+    the sheet public, a write): a lost private look says to try again, where its write
+    transaction sent the member to /history for a change it never made."""
+    table.speak(None)
+    await create(table, "Mara", Wits=3)
+
+    told = await through_the_edge(characters.show(table.deps, table.ctx()),
+                                  Failing(answer_fails=True))
+    assert told == [ANSWER_NOT_TAKEN]
+    shown = await through_the_edge(characters.show(table.deps, table.ctx(), public=True),
+                                   Failing(answer_fails=True))
+    assert shown == [ANSWER_LOST]
 
 
 
