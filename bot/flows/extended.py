@@ -45,6 +45,7 @@ from bot.flows.rolls import (
     format_parts,
     read_action_roll,
     read_targets,
+    refuse_npc,
 )
 from bot.render import extended as wording
 from bot.render.buttons import (
@@ -166,6 +167,9 @@ class Target:
     last_roll: RollRecord | None = None
     character: CharacterRecord | None = None
     """The acting member's active character (trait names in a roll's modifier)."""
+    sheet: CharacterRecord | None = None
+    """A roll's: the action's character, whose roll it is (an NPC's: :func:`refuse_npc`):
+    the member's active one, else read for a member who is no Storyteller here only."""
     open_rolls: tuple[OpenRoll, ...] | None = None
     """The owner's open rolls here, read with a press's action for its roll to close
     (checked by the roll's write: RollRepository.close_and_insert)."""
@@ -219,12 +223,22 @@ def _read_target(
     record, action = _checked(found, ctx, storyteller, version, stale)
     if rolling:
         owner = record.owner_id
+        kept = action.character_id
+        sheet = (
+            None if kept is None
+            else character if character is not None and character.id == kept
+            else None if storyteller  # any NPC is a Storyteller's to roll
+            else tx.characters.get(kept)  # made another sheet active since: rare
+        )
         return Target(
             config=config,
             record=record,
             action=action,
-            pool=tx.will.get(ctx.guild_id, owner, action.character_id) if will else None,
+            pool=None if not will
+            else sheet.will_pool() if sheet is not None  # the action's sheet, read already
+            else tx.will.get(ctx.guild_id, owner, kept),
             character=character,
+            sheet=sheet,
             open_rolls=open_rolls,
         )
     # The action's last roll is its newest, read with it; should the state name another,
@@ -451,6 +465,7 @@ async def _roll_interval(
     )
     config, record = read.config, read.record
     owner = record.owner_id
+    refuse_npc(ctx, config, read.sheet)  # the roll is the action's character's
     changes = (
         ByName(modifier).resolve(ctx, config, read.character)[0].terms if modifier else ()
     )
@@ -753,6 +768,7 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     refused = refusal(roll, read.pool, read.sheet_gone)
     if refused is not None or roll is None:
         raise UserError(_(REFUSALS[refused or PressRefusal.NOT_FOUND]))
+    refuse_npc(ctx, read.config, read.character)  # its Will, or the Beat, is the NPC's
     record = read.record
     if record is not None and record.kind is not ActionKind.EXTENDED:
         raise UserError(_(wording.GONE))  # a teamwork's or a contest's roll, by a forged id

@@ -129,6 +129,8 @@ def read_table(
     request: RollRequest | None = None,
     ahead: Ahead | None = None,
     read: Standing | None = None,
+    sheet: CharacterRecord | None = None,
+    sheet_read: bool = False,
 ) -> Table:
     """Inside a transaction: the member's counters and Will in this channel (the Will and
     the actions this turn of ``character_id`` when the member rolls with a character).
@@ -136,7 +138,9 @@ def read_table(
     the Will it declares. With ``ahead`` (read by the flow, for the same label, and as
     the same character), that is checked, not read again.
     ``read``: the standing this transaction read already, beside its settings (every
-    part but the failures at a label, :func:`standing_beside`)."""
+    part but the failures at a label, :func:`standing_beside`). ``sheet_read``: the flow
+    read the sheet of ``character_id`` already (``sheet``; None: deleted since), whose Will
+    pool is then not read again."""
     counted = bool(label) and config.pressure
     fistful = request is None or request.ruleset is Ruleset.FISTFUL
     will = request is None or request.will
@@ -158,8 +162,9 @@ def read_table(
         config=config,
         failures=standing.failures if counted else 0,
         turn_actions=standing.turn_actions if fistful else 0,
-        pool=tx.will.get(ctx.guild_id, ctx.user_id, character_id) if will and not own_pool
-        else standing.pool if own_pool else None,
+        pool=((None if sheet is None else sheet.will_pool()) if sheet_read
+              else tx.will.get(ctx.guild_id, ctx.user_id, character_id))
+        if will and not own_pool else standing.pool if own_pool else None,
         acting=character_id,
     )
 
@@ -360,6 +365,15 @@ def resisted(
     return characters.with_resistance(request, trait, value, sheet.name)
 
 
+def refuse_npc(ctx: Ctx, config: ChannelConfig, sheet: CharacterRecord | None) -> None:
+    """Refuse acting as ``sheet`` when it is a non-player character and the member is no
+    Storyteller here (COMMANDS.md: an NPC is "usable by Storytellers"): one made active
+    where they manage the channel, or before their role was taken away, is not theirs to
+    roll elsewhere or since, nor to spend its Will or give it a Beat on an earlier roll."""
+    if sheet is not None and sheet.sheet.npc and not ctx.storyteller(config):
+        raise UserError(npc_not_yours(sheet.name))
+
+
 @dataclass(frozen=True, slots=True)
 class ByName:
     """A request whose pool may name traits (``Wits + Composure``), resolved against the
@@ -401,11 +415,8 @@ class ByName:
         sheet = None if record is None else record.sheet
         if (named or self.spec) and sheet is None:
             raise UserError(_(NO_CHARACTER_FOR_NAMES) if named else _(NO_CHARACTER))
-        if record is not None and record.sheet.npc and not ctx.storyteller(config):
-            # Typed numbers too: the roll would be the NPC's (its name, Will, Beats), made
-            # by a member who is no Storyteller here (the role taken away since they made
-            # it active, or Manage Channels in another channel only).
-            raise UserError(npc_not_yours(record.name))
+        # Typed numbers too: the roll would be the NPC's (its name, Will, Beats).
+        refuse_npc(ctx, config, record)
         found = characters.resolve(self.parts, sheet, spec=self.spec)
         if isinstance(found, Refusal):
             if found.code is RefusalCode.CHARACTER_NONE:
@@ -714,6 +725,8 @@ class ActionRoll:
     pool: WillPool | None
     sheet_gone: bool = False
     """The roll was made with a character whose sheet was deleted since."""
+    character: CharacterRecord | None = None
+    """The sheet the roll was made with (an NPC's: :func:`refuse_npc`)."""
 
 
 def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
@@ -721,7 +734,8 @@ def read_action_roll(tx: Tx, ctx: Ctx, roll_id: int) -> ActionRoll:
     one statement."""
     (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
     return ActionRoll(config=config, roll=pressed.roll, record=pressed.action,
-                      pool=pressed.pool, sheet_gone=pressed.sheet_gone)
+                      pool=pressed.pool, sheet_gone=pressed.sheet_gone,
+                      character=pressed.character)
 
 
 async def pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
@@ -766,16 +780,18 @@ def _own_card(pressed: Pressed, user_id: int) -> None:
 
 
 def spend_will_in(
-    tx: Tx, ctx: Ctx, pressed: Pressed, faces: FaceSource
+    tx: Tx, ctx: Ctx, config: ChannelConfig, pressed: Pressed, faces: FaceSource
 ) -> tuple[RollRecord, WillPool | None]:
     """Inside a write, on a roll read in it with its pool (``pressed``): Spend Will as the
     roll stands now (§4), its Will dice drawn only once the rule lets the spend act (two
     presses at once draw once), the roll changed and its pool debited. Raises Conflict
-    with why it did not act, RuleError when the rules refuse it (nothing written)."""
+    with why it did not act, RuleError when the rules refuse it, UserError when the roll
+    is an NPC's and its roller no Storyteller here (nothing written)."""
     record, pool = pressed.roll, pressed.pool
     refused = will_spend_refusal(record, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
     if refused is not None or record is None:
         raise Conflict(refused or PressRefusal.NOT_FOUND)
+    refuse_npc(ctx, config, pressed.character)  # its Will is the NPC's
     result = spend_will(record.result, faces)
     changed = tx.rolls.spend_will(record.id, ctx.user_id, result, read=record)
     if changed is None:  # the rule above said it would act: a bug if not
@@ -787,15 +803,19 @@ def spend_will_in(
     return changed, pool
 
 
-def take_beat_in(tx: Tx, ctx: Ctx, pressed: Pressed) -> tuple[RollRecord, int]:
+def take_beat_in(
+    tx: Tx, ctx: Ctx, config: ChannelConfig, pressed: Pressed
+) -> tuple[RollRecord, int]:
     """Inside a write, on a roll read in it with its Beats (``pressed``): Take a Beat as the
     roll stands now (a Spend Will may have made it a success since the press), the roll
     changed and the Beat given to its roller (or its character). Raises Conflict with why
-    it did not act, RuleError when the rules refuse it (nothing written)."""
+    it did not act, RuleError when the rules refuse it, UserError when the roll is an
+    NPC's and its roller no Storyteller here (nothing written)."""
     roll = pressed.roll
     refused = beat_refusal(roll, ctx.user_id, sheet_gone=pressed.sheet_gone)
     if refused is not None or roll is None:
         raise Conflict(refused or PressRefusal.NOT_FOUND)
+    refuse_npc(ctx, config, pressed.character)  # the Beat would be the NPC's
     changed = tx.rolls.take_beat(roll.id, ctx.user_id, take_beat(roll.result), read=roll)
     if changed is None:
         now = tx.rolls.get(roll.id)
@@ -818,7 +838,7 @@ async def spend_will_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # writes back and sends them with COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
         _own_card(pressed, ctx.user_id)
-        changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
+        changed, pool = spend_will_in(tx, ctx, config, pressed, deps.faces)
         if changed.label and changed.result.succeeded:
             # Successive attempts reset when the action succeeds, Will included.
             tx.attempts.reset(changed.guild_id, changed.channel_id, changed.roller_id,
@@ -849,7 +869,7 @@ async def take_beat_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         # (or the sheet) the Beat goes to (PostgreSQL holds the writes back until COMMIT).
         (config, _), pressed = tx.rolls.beside_pressed(ctx.config_query(), roll_id)
         _own_card(pressed, ctx.user_id)
-        changed, beats = take_beat_in(tx, ctx, pressed)
+        changed, beats = take_beat_in(tx, ctx, config, pressed)
         return config, changed, beats
 
     try:

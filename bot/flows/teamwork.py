@@ -50,6 +50,7 @@ from bot.flows.rolls import (
     gather,
     read_action_roll,
     read_table,
+    refuse_npc,
     sheet_words,
     spend_will_in,
     standing_beside,
@@ -466,14 +467,22 @@ async def _roll(
         if version is not None and version != record.version:
             return _out_of_date(ctx, record, config, _(STALE_CARD))
         acting = _as(gathered.character)  # Will declared is the primary's character's
+        sheet = gathered.character
         kept = action.character_id
         fresh = kept is not None and kept != acting[0]
-        if fresh:
+        if kept is not None and fresh:
             # The primary made another sheet active since the start (or deleted this one):
             # the roll is still the kept character's, its Will and its actions this turn
-            # read now (what was read ahead is the active sheet's). A rare extra trip.
-            table = await deps.store.read(lambda tx: read_table(tx, ctx, config, None, kept))
+            # read now (what was read ahead is the active sheet's) with its sheet, which
+            # holds that Will. A rare extra trip.
+            def reread(tx: Tx, kept: int = kept) -> tuple[Table, CharacterRecord | None]:
+                kept_sheet = tx.characters.get(kept)
+                return (read_table(tx, ctx, config, None, kept, sheet=kept_sheet,
+                                   sheet_read=True), kept_sheet)
+
+            table, sheet = await deps.store.read(reread)
             acting = (kept, action.character_name)
+        refuse_npc(ctx, config, sheet)  # the roll would be the NPC's (its Will, its name)
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             # before the dice: an empty pool rolls nothing
@@ -708,12 +717,13 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
                                  sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
+    refuse_npc(ctx, state.config, state.character)  # its Will is the NPC's
     roll, record, _action = _helper_state(state, ctx)
 
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
         # The roll, its pool and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        changed, pool = spend_will_in(tx, ctx, pressed, deps.faces)
+        changed, pool = spend_will_in(tx, ctx, state.config, pressed, deps.faces)
         saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, changed.result)
         attempt = _attempt(saved, after) if roll.roller_id == after.teamwork.primary_id else None
         if attempt and changed.result.succeeded:
@@ -741,12 +751,13 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     refused = beat_refusal(state.roll, ctx.user_id, sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
+    refuse_npc(ctx, state.config, state.character)  # the Beat would be the NPC's
     roll, record, _action = _helper_state(state, ctx)
 
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:
         # The roll, its Beats (or sheet) and the teamwork as they stand: one statement.
         pressed = tx.queries.one(RollRepository.pressed_query(roll_id))
-        changed, beats = take_beat_in(tx, ctx, pressed)
+        changed, beats = take_beat_in(tx, ctx, state.config, pressed)
         saved, after = _revise_in(tx, record, pressed.action, roll.roller_id, changed.result)
         return changed, beats, saved, after
 

@@ -12,11 +12,12 @@ import pytest
 
 from bot.cogs.extended import Extended
 from bot.edge.ids import Kind, Press, parse
-from bot.flows import extended, rolls, teamwork
+from bot.flows import characters, extended, rolls, teamwork
 from bot.flows.reply import run
 from bot.flows.rolls import build_request
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
+from bot.render.rolls import npc_not_yours
 from bot.store import Tx
 from bot.store.attempts import AttemptRepository
 from engine.models import Outcome, Ruleset, Term
@@ -437,6 +438,37 @@ async def test_extended_roll_by_command_with_a_modifier_and_declared_will(table:
     assert pool == WillPool(guild_id=GUILD, user_id=ALICE, current=2, maximum=3)
 
 
+@pytest.mark.parametrize("own_since", [False, True], ids=["npc-active", "own-active-since"])
+async def test_an_npc_s_extended_action_is_refused_to_a_starter_no_storyteller_any_more(
+    table: Table, own_since: bool,
+) -> None:
+    """COMMANDS.md: an NPC is "usable by Storytellers". An action started as an NPC rolls
+    as the NPC (its Will, its name, its actions this turn): its starter, no Storyteller
+    any more (the role taken away since), is refused `/extended roll` and the card's Roll
+    as a roll of the NPC is, their own sheet made active since or not, nothing rolled and
+    the action as it was, where the NPC rolled on; as a Storyteller again they roll it."""
+    storyteller = table.ctx(BOB, storyteller=True)
+    await table.run(characters.create(table.deps, storyteller, "Goblin", npc=True))
+    await table.run(characters.use(table.deps, storyteller, "Goblin"))
+    started = await table.run(extended.start(
+        table.deps, storyteller, parts(dice(3)), options=NOTHING, target=5, label="door"))
+    assert not started.answer.ephemeral, started.answer.text
+    if own_since:
+        await table.run(characters.create(table.deps, table.ctx(BOB), "Bram"))
+        await table.run(characters.use(table.deps, table.ctx(BOB), "Bram"))
+    before = await table.store.read(lambda tx: tx.actions.get(1))
+    table.faces.add(8, 8, 8)
+    by_command = await table.run(extended.roll(table.deps, table.ctx(BOB)))
+    by_card = await click(table, started.answer, "Roll", BOB)
+    for said in (by_command, by_card):
+        assert said.answer.ephemeral
+        assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 3
+    assert await table.store.read(lambda tx: tx.actions.get(1)) == before
+    rolled = await table.run(extended.roll(table.deps, storyteller))
+    assert not rolled.answer.ephemeral and table.faces.left == 0
+
+
 async def test_declared_will_from_an_empty_pool_rolls_nothing(table: Table) -> None:
     await track_will(table, 3, current=0)
     await begin(table)
@@ -660,6 +692,33 @@ async def test_the_last_failed_roll_ends_the_action_but_will_can_still_save_it(
 
     again = await click(table, roll, SPEND_WILL)
     refused_with(again, REFUSALS[PressRefusal.ALREADY_SPENT])
+
+
+@pytest.mark.parametrize("button", [SPEND_WILL, TAKE_BEAT])
+async def test_an_npc_s_extended_roll_s_buttons_are_refused_to_a_roller_no_storyteller_now(
+    table: Table, button: str,
+) -> None:
+    """Spend Will on an NPC's extended roll spends the NPC's Will, Take a Beat gives the NPC
+    a Beat: its roller, no Storyteller any more (the role taken away since), is refused
+    either as a roll of the NPC is, nothing drawn and the action as it was."""
+    storyteller = table.ctx(BOB, storyteller=True, message_id=901)
+    await table.run(characters.create(table.deps, storyteller, "Goblin", npc=True))
+    await table.run(characters.use(table.deps, storyteller, "Goblin"))
+    started = await table.run(extended.start(
+        table.deps, storyteller, parts(dice(3)), options=NOTHING, target=5, label="door"))
+    table.faces.add(2, 3, 4)
+    press = press_of(started.answer, "Roll")
+    failed = await table.run(extended.card_pressed(table.deps, storyteller, press))
+    assert failed.answer.buttons == [SPEND_WILL, TAKE_BEAT], failed.answer.text
+    before = await table.store.read(lambda tx: (tx.actions.get(1),
+                                                tx.characters.named(GUILD, "Goblin")))
+    table.faces.add(8, 8, 8)
+    said = await click(table, failed.answer, button, BOB)
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 3
+    assert await table.store.read(lambda tx: (tx.actions.get(1),
+                                              tx.characters.named(GUILD, "Goblin"))) == before
 
 
 async def test_two_spend_will_presses_at_once_take_effect_once(table: Table) -> None:

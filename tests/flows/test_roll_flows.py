@@ -600,6 +600,30 @@ async def test_try_again_on_an_npc_s_roll_once_its_roller_is_no_storyteller_is_r
     assert table.faces.left == 2
 
 
+@pytest.mark.parametrize("button", ["will", "beat"])
+async def test_spend_will_or_take_a_beat_on_an_npc_s_roll_once_its_roller_is_no_storyteller(
+    table: Table, button: str,
+) -> None:
+    """Spend Will spends the NPC's Will and Take a Beat gives the NPC a Beat: a roller who
+    is no Storyteller any more (their role taken away since the roll) is refused either as
+    a roll of the NPC is, nothing drawn and neither the roll nor the sheet changed, where
+    the NPC's Will was spent (or its Beat taken) by a member who may not use it."""
+    await _as(table, "Goblin", BOB, create=True)
+    table.faces.add(2, 3, 4)
+    failed = _roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(BOB, storyteller=True), ask(3), label="door", private=False)))
+    before = await table.store.read(lambda tx: (tx.characters.named(GUILD, "Goblin"),
+                                                tx.rolls.get(failed)))
+    table.faces.add(8, 8, 8)
+    press = rolls.spend_will_pressed if button == "will" else rolls.take_beat_pressed
+    said = await table.run(press(table.deps, table.ctx(BOB), failed))
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 3
+    assert await table.store.read(lambda tx: (tx.characters.named(GUILD, "Goblin"),
+                                              tx.rolls.get(failed))) == before
+
+
 async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(
     table: Table,
 ) -> None:

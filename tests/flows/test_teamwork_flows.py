@@ -15,6 +15,7 @@ from bot.flows.reply import Edit
 from bot.flows.rolls import build_request
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.render.message import Message
+from bot.render.rolls import npc_not_yours
 from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
 from bot.store import Tx
 from engine.models import Ruleset, Term, WillUse
@@ -192,6 +193,41 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     late = await press_card(table, ALICE, "roll", action_id)
     assert late.answer.kind == "update"
     assert "nothing was changed" in late.of("followup")[0].text
+
+
+@pytest.mark.parametrize("own_since", [False, True], ids=["npc-active", "own-active-since"])
+async def test_an_npc_s_teamwork_is_refused_to_a_primary_no_storyteller_any_more(
+    table: Table, own_since: bool,
+) -> None:
+    """COMMANDS.md: an NPC is "usable by Storytellers". A teamwork started as an NPC rolls
+    as the NPC (its Will, its name): its primary, no Storyteller any more (the role taken
+    away since), is refused `/teamwork roll` and the card's Roll as a roll of the NPC is,
+    their own sheet made active since or not, nothing rolled and the teamwork still open,
+    where the NPC rolled and its Will paid; as a Storyteller again they roll it."""
+    storyteller = table.ctx(BOB, storyteller=True)
+    await table.run(characters.create(table.deps, storyteller, "Goblin", npc=True))
+    await table.run(characters.use(table.deps, storyteller, "Goblin"))
+    started = await table.run(teamwork.start(
+        table.deps, storyteller, rolls.ByName(parts(terms(3)), {"will": True}),
+        label="lift", helper_limit=None))
+    press = ids.parse(started.answer.custom_ids[0])
+    assert press is not None
+    if own_since:
+        await table.run(characters.create(table.deps, table.ctx(BOB), "Bram"))
+        await table.run(characters.use(table.deps, table.ctx(BOB), "Bram"))
+    before = await table.store.read(lambda tx: (tx.actions.get(press.key),
+                                                tx.characters.named(GUILD, "Goblin")))
+    table.faces.add(*[8] * 6)
+    by_command = await table.run(teamwork.roll_command(table.deps, table.ctx(BOB), label=None))
+    by_card = await press_card(table, BOB, "roll", press.key)
+    for said in (by_command, by_card):
+        assert said.answer.ephemeral
+        assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 6
+    assert await table.store.read(lambda tx: (tx.actions.get(press.key),
+                                              tx.characters.named(GUILD, "Goblin"))) == before
+    rolled = await table.run(teamwork.roll_command(table.deps, storyteller, label=None))
+    assert not rolled.answer.ephemeral, rolled.answer.text
 
 
 async def test_a_teamwork_started_with_will_and_no_will_left_says_to_rest(
@@ -394,6 +430,33 @@ async def test_a_helper_s_will_after_the_roll_raises_the_card_s_bonus(table: Tab
     assert (await state(table, action_id)).teamwork.helpers[0].result.successes == 3
     again = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
     assert again.answer.text == REFUSALS[PressRefusal.ALREADY_SPENT]
+
+
+@pytest.mark.parametrize("button", ["will", "beat"])
+async def test_an_npc_helper_s_roll_buttons_are_refused_to_a_helper_no_storyteller_now(
+    table: Table, button: str,
+) -> None:
+    """Spend Will on a helper's roll made as an NPC spends the NPC's Will, Take a Beat gives
+    the NPC a Beat: the helper, no Storyteller any more (the role taken away since), is
+    refused either as a roll of the NPC is, nothing drawn, the teamwork as it was."""
+    _, action_id = await begin(table)
+    storyteller = table.ctx(BOB, storyteller=True)
+    await table.run(characters.create(table.deps, storyteller, "Goblin", npc=True))
+    await table.run(characters.use(table.deps, storyteller, "Goblin"))
+    table.faces.add(2, 3)
+    helped = await table.run(teamwork.form_submitted(
+        table.deps, storyteller, ids.Press(ids.Kind.POOL_FORM, "help", action_id), {"pool": "2"}))
+    assert not helped.answer.ephemeral, helped.answer.text
+    before = await table.store.read(lambda tx: (tx.actions.get(action_id),
+                                                tx.characters.named(GUILD, "Goblin")))
+    table.faces.add(9, 9, 9)
+    press = ids.Press(ids.Kind.HELPER_ROLL, button, roll_id(helped))
+    said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 3
+    assert await table.store.read(lambda tx: (tx.actions.get(action_id),
+                                              tx.characters.named(GUILD, "Goblin"))) == before
 
 
 async def test_a_helper_s_beat_makes_a_dramatic_failure_that_costs_the_primary(
