@@ -197,13 +197,17 @@ def test_value_suggestions_speak_the_members_language() -> None:
 @pytest.mark.parametrize(("language", "expected"), [
     ("pt-BR", (
         f"Ordem dos dados em <#{CHANNEL}> agora é sorted (era rolled).",
-        "**A noite cai.** Toda Vontade acompanhada já está cheia.",
+        ("**A noite cai.** Nenhuma Vontade é acompanhada neste servidor ainda, então nenhuma foi"
+         " recuperada: cada jogador define a sua com /vontade definir max:<n>, e a ficha de um"
+         " personagem tem a sua própria."),
         "Ainda não há rolagens neste canal.",
         "Não há rolagem #5 neste canal.",
     )),
     ("es-ES", (
         f"Orden de los dados en <#{CHANNEL}> ahora es sorted (era rolled).",
-        "**Cae la noche.** Toda la Voluntad registrada ya está completa.",
+        ("**Cae la noche.** Aún no se registra ninguna Voluntad en este servidor, así que no se"
+         " recuperó ninguna: cada jugador fija la suya con /voluntad fijar max:<n>, y la hoja de"
+         " un personaje lleva la suya."),
         "Aún no hay tiradas en este canal.",
         "No hay ninguna tirada #5 en este canal.",
     )),
