@@ -58,7 +58,7 @@ from bot.render.buttons import (
 from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.refusals import refusal_text
-from bot.render.rolls import refusal_cause
+from bot.render.rolls import NpcUse, refusal_cause
 from bot.render.text import message_link
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
@@ -465,7 +465,7 @@ async def _roll_interval(
     )
     config, record = read.config, read.record
     owner = record.owner_id
-    refuse_npc(ctx, config, read.sheet)  # the roll is the action's character's
+    refuse_npc(ctx, config, read.sheet, NpcUse.EXTENDED)  # the roll is the action's character's
     changes = (
         ByName(modifier).resolve(ctx, config, read.character)[0].terms if modifier else ()
     )
@@ -768,7 +768,8 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
     refused = refusal(roll, read.pool, read.sheet_gone)
     if refused is not None or roll is None:
         raise UserError(_(REFUSALS[refused or PressRefusal.NOT_FOUND]))
-    refuse_npc(ctx, read.config, read.character)  # its Will, or the Beat, is the NPC's
+    # its Will, or the Beat, is the NPC's
+    refuse_npc(ctx, read.config, read.character, NpcUse.BEAT if beat else NpcUse.WILL)
     record = read.record
     if record is not None and record.kind is not ActionKind.EXTENDED:
         raise UserError(_(wording.GONE))  # a teamwork's or a contest's roll, by a forged id

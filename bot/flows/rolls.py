@@ -51,7 +51,13 @@ from bot.render.message import Attachment, Message, shaped
 from bot.render.messages import bad_option, no_odds, out_of_range
 from bot.render.odds import CHART_NAME, chart_title, odds_chart_png, odds_embed
 from bot.render.refusals import refusal_text
-from bot.render.rolls import npc_not_yours, refusal_cause, roll_message, secret_notice
+from bot.render.rolls import (
+    NpcUse,
+    npc_not_yours,
+    refusal_cause,
+    roll_message,
+    secret_notice,
+)
 from bot.render.saved import NOT_ASKED, save_form
 from bot.render.text import breakdown_text, options_text
 from bot.store import Conflict, Tx
@@ -365,13 +371,17 @@ def resisted(
     return characters.with_resistance(request, trait, value, sheet.name)
 
 
-def refuse_npc(ctx: Ctx, config: ChannelConfig, sheet: CharacterRecord | None) -> None:
+def refuse_npc(
+    ctx: Ctx, config: ChannelConfig, sheet: CharacterRecord | None, use: NpcUse = NpcUse.ROLL
+) -> None:
     """Refuse acting as ``sheet`` when it is a non-player character and the member is no
     Storyteller here (COMMANDS.md: an NPC is "usable by Storytellers"): one made active
     where they manage the channel, or before their role was taken away, is not theirs to
-    roll elsewhere or since, nor to spend its Will or give it a Beat on an earlier roll."""
+    roll elsewhere or since, nor to spend its Will or give it a Beat on an earlier roll.
+    ``use``: what they tried (the refusal says it: the NPC is their active sheet for a new
+    roll only)."""
     if sheet is not None and sheet.sheet.npc and not ctx.storyteller(config):
-        raise UserError(npc_not_yours(sheet.name))
+        raise UserError(npc_not_yours(sheet.name, use))
 
 
 @dataclass(frozen=True, slots=True)
@@ -791,7 +801,7 @@ def spend_will_in(
     refused = will_spend_refusal(record, ctx.user_id, pool, sheet_gone=pressed.sheet_gone)
     if refused is not None or record is None:
         raise Conflict(refused or PressRefusal.NOT_FOUND)
-    refuse_npc(ctx, config, pressed.character)  # its Will is the NPC's
+    refuse_npc(ctx, config, pressed.character, NpcUse.WILL)  # its Will is the NPC's
     result = spend_will(record.result, faces)
     changed = tx.rolls.spend_will(record.id, ctx.user_id, result, read=record)
     if changed is None:  # the rule above said it would act: a bug if not
@@ -815,7 +825,7 @@ def take_beat_in(
     refused = beat_refusal(roll, ctx.user_id, sheet_gone=pressed.sheet_gone)
     if refused is not None or roll is None:
         raise Conflict(refused or PressRefusal.NOT_FOUND)
-    refuse_npc(ctx, config, pressed.character)  # the Beat would be the NPC's
+    refuse_npc(ctx, config, pressed.character, NpcUse.BEAT)  # the Beat would be the NPC's
     changed = tx.rolls.take_beat(roll.id, ctx.user_id, take_beat(roll.result), read=roll)
     if changed is None:
         now = tx.rolls.get(roll.id)
@@ -899,7 +909,7 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(press_refused(PressRefusal.SHEET_GONE))
     if state.npc and not ctx.storyteller(state.gathered.config):
         # a new roll as the NPC, by a member who is no Storyteller here any more (ByName)
-        raise UserError(npc_not_yours(record.character_name or ""))
+        raise UserError(npc_not_yours(record.character_name or "", NpcUse.AGAIN))
     if record.request.ruleset is not state.gathered.config.ruleset:
         raise UserError(_(RULESET_CHANGED))
     # Will is not declared again: the retry offers Spend Will like any roll. The request

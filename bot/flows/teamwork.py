@@ -65,7 +65,7 @@ from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
-from bot.render.rolls import refusal_cause
+from bot.render.rolls import NpcUse, refusal_cause
 from bot.render.teamwork import (
     HELP_FORM_TITLE,
     NO_OPEN_TEAMWORK,
@@ -482,7 +482,8 @@ async def _roll(
 
             table, sheet = await deps.store.read(reread)
             acting = (kept, action.character_name)
-        refuse_npc(ctx, config, sheet)  # the roll would be the NPC's (its Will, its name)
+        # the roll would be the NPC's (its Will, its name)
+        refuse_npc(ctx, config, sheet, NpcUse.TEAMWORK)
         request = with_table_state(teamwork.primary_request(action.teamwork), table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
             # before the dice: an empty pool rolls nothing
@@ -717,7 +718,7 @@ async def helper_spend_will(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
                                  sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
-    refuse_npc(ctx, state.config, state.character)  # its Will is the NPC's
+    refuse_npc(ctx, state.config, state.character, NpcUse.WILL)  # its Will is the NPC's
     roll, record, _action = _helper_state(state, ctx)
 
     def write(tx: Tx) -> tuple[RollRecord, WillPool | None, ActionRecord, TeamworkAction]:
@@ -751,7 +752,7 @@ async def helper_take_beat(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     refused = beat_refusal(state.roll, ctx.user_id, sheet_gone=state.sheet_gone)
     if refused is not None:
         raise UserError(_(REFUSALS[refused]))
-    refuse_npc(ctx, state.config, state.character)  # the Beat would be the NPC's
+    refuse_npc(ctx, state.config, state.character, NpcUse.BEAT)  # the Beat would be the NPC's
     roll, record, _action = _helper_state(state, ctx)
 
     def write(tx: Tx) -> tuple[RollRecord, int, ActionRecord, TeamworkAction]:

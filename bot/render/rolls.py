@@ -589,12 +589,48 @@ _REMEDIES: Final[dict[AdjustmentKind, str]] = {
 }
 
 
-def npc_not_yours(character: str) -> str:
-    """A member who is no Storyteller here rolls with a non-player character active (made
-    active where they were one): a roll of typed numbers would be the NPC's too."""
-    return _("Your active character here, {name}, is a non-player character, and only a "
-             "Storyteller may roll one: make one of your own active (/character use "
-             "name:<name>) to roll.", name=safe(character, limit=NAME_LIMIT))
+class NpcUse(StrEnum):
+    """What a member who is no Storyteller here was refused doing as a non-player
+    character (:func:`npc_not_yours`): each says why in words true of it, the NPC their
+    active sheet only for a new roll (a roll's presses, an action's roll are the NPC's
+    whichever sheet is active now, so making their own active would not help)."""
+
+    ROLL = "roll"
+    """A new roll (or /init join) with the NPC as the member's active sheet."""
+    AGAIN = "again"
+    """Try again on a roll made as the NPC."""
+    WILL = "will"
+    """Spend Will on a roll made as the NPC."""
+    BEAT = "beat"
+    """Take a Beat on a roll made as the NPC."""
+    EXTENDED = "extended"
+    """A roll of an extended action started as the NPC."""
+    TEAMWORK = "teamwork"
+    """The primary's roll of a teamwork started as the NPC."""
+
+
+_NPC_NOT_YOURS: Final[dict[NpcUse, str]] = {
+    NpcUse.ROLL: N_("Your active character here, {name}, is a non-player character, and only "
+                    "a Storyteller may roll one: make one of your own active (/character use "
+                    "name:<name>) to roll."),
+    NpcUse.AGAIN: N_("This roll was made as {name}, a non-player character, and only a "
+                     "Storyteller may roll it again."),
+    NpcUse.WILL: N_("This roll was made as {name}, a non-player character, and only a "
+                    "Storyteller may spend its Will."),
+    NpcUse.BEAT: N_("This roll was made as {name}, a non-player character, and only a "
+                    "Storyteller may give it a Beat."),
+    NpcUse.EXTENDED: N_("This extended action is {name}'s, a non-player character, and only a "
+                        "Storyteller may roll it."),
+    NpcUse.TEAMWORK: N_("This teamwork is {name}'s, a non-player character, and only a "
+                        "Storyteller may roll it."),
+}
+
+
+def npc_not_yours(character: str, use: NpcUse = NpcUse.ROLL) -> str:
+    """A member who is no Storyteller here acts as a non-player character (made active
+    where they were one, or rolled before their role was taken away): a roll of typed
+    numbers would be the NPC's too, as would an earlier roll's Will, Beat or retry."""
+    return _(_NPC_NOT_YOURS[use], name=safe(character, limit=NAME_LIMIT))
 
 
 def refusal_cause(request: RollRequest, label: str | None) -> str:

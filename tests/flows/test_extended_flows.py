@@ -17,7 +17,7 @@ from bot.flows.reply import run
 from bot.flows.rolls import build_request
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
-from bot.render.rolls import npc_not_yours
+from bot.render.rolls import NpcUse, npc_not_yours
 from bot.store import Tx
 from bot.store.attempts import AttemptRepository
 from engine.models import Outcome, Ruleset, Term
@@ -462,7 +462,7 @@ async def test_an_npc_s_extended_action_is_refused_to_a_starter_no_storyteller_a
     by_card = await click(table, started.answer, "Roll", BOB)
     for said in (by_command, by_card):
         assert said.answer.ephemeral
-        assert said.answer.text == npc_not_yours("Goblin")
+        assert said.answer.text == npc_not_yours("Goblin", NpcUse.EXTENDED)
     assert table.faces.left == 3
     assert await table.store.read(lambda tx: tx.actions.get(1)) == before
     rolled = await table.run(extended.roll(table.deps, storyteller))
@@ -715,7 +715,8 @@ async def test_an_npc_s_extended_roll_s_buttons_are_refused_to_a_roller_no_story
     table.faces.add(8, 8, 8)
     said = await click(table, failed.answer, button, BOB)
     assert said.answer.ephemeral
-    assert said.answer.text == npc_not_yours("Goblin")
+    assert said.answer.text == npc_not_yours(
+        "Goblin", NpcUse.WILL if button == SPEND_WILL else NpcUse.BEAT)
     assert table.faces.left == 3
     assert await table.store.read(lambda tx: (tx.actions.get(1),
                                               tx.characters.named(GUILD, "Goblin"))) == before

@@ -11,7 +11,7 @@ from bot.cogs.rolling import Rolling
 from bot.flows import characters, clock, extended, rolls
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
-from bot.render.rolls import npc_not_yours
+from bot.render.rolls import NpcUse, npc_not_yours
 from engine.models import Ruleset, Term, WillUse
 from engine.parser import parse_pool_names
 from engine.records import ChannelOption, PressRefusal, WillPool
@@ -596,7 +596,7 @@ async def test_try_again_on_an_npc_s_roll_once_its_roller_is_no_storyteller_is_r
     table.faces.add(8, 8)
     said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(BOB), failed))
     assert said.answer.ephemeral
-    assert said.answer.text == npc_not_yours("Goblin")
+    assert said.answer.text == npc_not_yours("Goblin", NpcUse.AGAIN)
     assert table.faces.left == 2
 
 
@@ -618,10 +618,33 @@ async def test_spend_will_or_take_a_beat_on_an_npc_s_roll_once_its_roller_is_no_
     press = rolls.spend_will_pressed if button == "will" else rolls.take_beat_pressed
     said = await table.run(press(table.deps, table.ctx(BOB), failed))
     assert said.answer.ephemeral
-    assert said.answer.text == npc_not_yours("Goblin")
+    assert said.answer.text == npc_not_yours(
+        "Goblin", NpcUse.WILL if button == "will" else NpcUse.BEAT)
     assert table.faces.left == 3
     assert await table.store.read(lambda tx: (tx.characters.named(GUILD, "Goblin"),
                                               tx.rolls.get(failed))) == before
+
+
+@pytest.mark.parametrize("button", ["again", "will", "beat"])
+async def test_a_press_on_an_npc_s_roll_refused_says_the_roll_was_the_npc_s_not_the_sheet(
+    table: Table, button: str,
+) -> None:
+    """A press on a roll made as an NPC, by a roller who is no Storyteller any more and has
+    made their own sheet active since, is refused in words true of it: the roll was made as
+    the NPC and only a Storyteller may act on it; not "your active character here is the
+    NPC: make one of your own active", false now and no help (their own is active)."""
+    await _as(table, "Goblin", BOB, create=True)
+    table.faces.add(2, 3, 4)
+    failed = _roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(BOB, storyteller=True), ask(3), label="door", private=False)))
+    await table.run(characters.create(table.deps, table.ctx(BOB), "Bram"))
+    await table.run(characters.use(table.deps, table.ctx(BOB), "Bram"))
+    press = {"again": rolls.try_again_pressed, "will": rolls.spend_will_pressed,
+             "beat": rolls.take_beat_pressed}[button]
+    said = await table.run(press(table.deps, table.ctx(BOB), failed))
+    assert said.answer.ephemeral
+    assert said.answer.text.startswith("This roll was made as Goblin, a non-player character")
+    assert "active" not in said.answer.text
 
 
 async def test_storytellers_sharing_an_npc_share_its_successive_action_penalty(

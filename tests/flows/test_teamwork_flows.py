@@ -15,7 +15,7 @@ from bot.flows.reply import Edit
 from bot.flows.rolls import build_request
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
 from bot.render.message import Message
-from bot.render.rolls import npc_not_yours
+from bot.render.rolls import NpcUse, npc_not_yours
 from bot.render.teamwork import ALREADY_HELPED, NOT_YOURS, OWN_ACTION, STALE_CARD
 from bot.store import Tx
 from engine.models import Ruleset, Term, WillUse
@@ -222,7 +222,7 @@ async def test_an_npc_s_teamwork_is_refused_to_a_primary_no_storyteller_any_more
     by_card = await press_card(table, BOB, "roll", press.key)
     for said in (by_command, by_card):
         assert said.answer.ephemeral
-        assert said.answer.text == npc_not_yours("Goblin")
+        assert said.answer.text == npc_not_yours("Goblin", NpcUse.TEAMWORK)
     assert table.faces.left == 6
     assert await table.store.read(lambda tx: (tx.actions.get(press.key),
                                               tx.characters.named(GUILD, "Goblin"))) == before
@@ -453,7 +453,8 @@ async def test_an_npc_helper_s_roll_buttons_are_refused_to_a_helper_no_storytell
     press = ids.Press(ids.Kind.HELPER_ROLL, button, roll_id(helped))
     said = await table.run(teamwork.helper_roll_pressed(table.deps, table.ctx(BOB), press))
     assert said.answer.ephemeral
-    assert said.answer.text == npc_not_yours("Goblin")
+    assert said.answer.text == npc_not_yours(
+        "Goblin", NpcUse.WILL if button == "will" else NpcUse.BEAT)
     assert table.faces.left == 3
     assert await table.store.read(lambda tx: (tx.actions.get(action_id),
                                               tx.characters.named(GUILD, "Goblin"))) == before
