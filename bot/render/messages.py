@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.render.lang import N_, _, n_
-from bot.render.text import safe
+from bot.render.text import safe, uncapitalised
 
 APOLOGY = N_("Something went wrong on my side and nothing was changed. Please try again.")
 #: Discord took no answer after the work was done (and saved): trying again blindly
@@ -191,8 +191,10 @@ def not_a_choice(option: str, accepted: Iterable[str]) -> str:
 
 
 def unreadable_pool(problem: str) -> str:
-    """The pool parser's own explanation, introduced."""
-    return _("I could not read that pool: {problem}", problem=problem)
+    """The pool parser's own explanation, introduced: its sentence goes on after the
+    colon, so in lower case ("…that pool: write just the number of dice"), in every
+    language."""
+    return _("I could not read that pool: {problem}", problem=uncapitalised(problem))
 
 
 def bad_option(name: str, problem: str) -> str:

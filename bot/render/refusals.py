@@ -6,9 +6,11 @@ place that words them. Plain text, lower case, no final stop: callers wrap it
 command line prints it as is). No Discord here, so the command line can use it.
 
 The pool parser's refusals (``POOL_*``) are the exception: each is a whole sentence,
-capitalised and with its final stop, shown after "I could not read that pool:" or
-printed as a usage error. They quote the text's bits as typed, except a stray
-character that is invisible or Discord markup: that one is named (``U+200B``).
+capitalised and with its final stop, shown after "I could not read that pool:" (its
+first letter lowered there, :func:`bot.render.text.uncapitalised`, so each opens with a
+common word or a quote, never a name, in every language) or printed as a usage error.
+They quote the text's bits as typed, except a stray character that is invisible or
+Discord markup: that one is named (``U+200B``).
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def assert_fits_discord(embed: discord.Embed) -> None:
     [
         ("3d10", "“3d10” is another dice bot's notation: here every die is a d10 and a pool is"
                  " its number of dice, so write “3”"),
-        ("7 dice", "Write just the number of dice: “7”"),
+        ("7 dice", "write just the number of dice: “7”"),
     ],
 )
 async def test_a_newcomers_dice_notation_is_answered_with_what_to_write(

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.render.lang import speaking, voice
+from bot.render.messages import unreadable_pool
 from bot.render.refusals import refusal_text
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, RollResult, Ruleset, Term
@@ -268,6 +269,30 @@ def pool_refusal(text: str) -> str:
 )
 def test_pool_text_refusals_read_as_before(text: str, sentence: str) -> None:
     assert pool_refusal(text) == sentence
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "said"),
+    [
+        (Language.EN, "7 dice", "I could not read that pool: write just the number of dice"),
+        (Language.EN, "", "I could not read that pool: the pool is empty: write"),
+        (Language.EN, "2 3", "I could not read that pool: two numbers in a row"),
+        (Language.EN, "Strength", "I could not read that pool: “Strength” has no number"),
+        (Language.PT_BR, "7 dice", "Não consegui ler essa parada: escreva só o número de dados"),
+        (Language.PT_BR, "", "Não consegui ler essa parada: a parada está vazia"),
+        (Language.ES_ES, "7 dice", "No he podido leer esa reserva: escribe solo el número"),
+        (Language.ES_ES, "2 3", "No he podido leer esa reserva: dos números seguidos"),
+    ],
+)
+def test_a_pool_refusal_after_its_colon_goes_on_in_lower_case(
+    language: Language, text: str, said: str
+) -> None:
+    """The pool parser's sentences are whole ones ("Write just the number of dice: …"),
+    as the command line prints them; placed after "I could not read that pool:" the
+    sentence goes on in lower case, in every language, where it read "pool: Write just".
+    One that opens with a quoted bit keeps it as typed ("“Strength” has no number")."""
+    with speaking(voice(language)):
+        assert unreadable_pool(pool_refusal(text)).startswith(said)
 
 
 #: Characters Discord reads as markdown or mentions.
