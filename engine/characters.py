@@ -391,11 +391,15 @@ def _rebuilt(sheet: Character, **update: Any) -> Character:
 
 
 class TraitChange(Frozen):
-    """One trait's value before (None: new) and after an edit."""
+    """One trait's value before (None: new) and after an edit. ``unchanged``: the trait
+    was on the sheet with that value already (``Dexterity 1`` set to 1), which is no
+    change to confirm; a derived trait set by hand to the value it had is one (it is
+    fixed from then on, no longer worked out)."""
 
     name: str
     old: int | None
     new: int
+    unchanged: bool = False
 
 
 _ASSIGNMENT: Final = re.compile(r"^\s*(?P<name>.*?)\s*[:=]?\s*(?P<value>-?\d+)\s*$")
@@ -447,7 +451,8 @@ def set_traits(
             return Refusal.of(RefusalCode.TRAIT_VALUE_RANGE, trait=typed or shown, value=value,
                               high=high)
         if at is not None:
-            changes.append(TraitChange(name=shown, old=traits[at].value, new=value))
+            changes.append(TraitChange(name=shown, old=traits[at].value, new=value,
+                                       unchanged=traits[at].value == value))
             traits[at] = traits[at].model_copy(update={"value": value})
             continue
         if len(traits) == MAX_TRAITS:
