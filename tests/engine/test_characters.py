@@ -37,6 +37,7 @@ from engine.characters import (
     with_sheet,
 )
 from engine.models import RollRequest, Ruleset, SkillCategory, Term, TermSource
+from engine.near_miss import distance, near_miss
 from engine.parser import parse_pool_names
 from engine.refusals import Refusal, RefusalCode
 
@@ -571,3 +572,37 @@ def test_with_resistance_subtracts_and_names_the_trait_and_its_sheet() -> None:
     both = with_resistance(mine, "Resolve", 2, "Bob")
     assert both.sheet is not None
     assert both.sheet.character == "Ada", "the roller's notes are kept"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("Strenght", "Strength"),  # two letters swapped: one edit
+    ("strength ", None),  # the trait itself, as set_traits finds it
+    ("Stamna", "Stamina"),
+    ("Defence", "Defense"),  # a derived trait
+    ("Inteligance", "Intelligence"),  # two edits: 8 letters or more
+    ("Forsa", "Strength"),  # near Força, Strength's name in Portuguese
+    ("Sorcery", None),
+    ("Wit", None),  # short names: no guess
+    ("Witz", None),
+    ("Luck", None),
+    ("Stealht", "Stealth"),
+])
+def test_a_new_trait_s_near_miss_is_one_edit_from_5_letters_two_from_8(
+    typed: str, meant: str | None,
+) -> None:
+    """engine.near_miss's Decision: a name one edit (a letter added, dropped, changed, or
+    two side by side swapped) from a known trait's, the shorter having 5 letters or more,
+    or two edits with 8 or more, in any of the bot's languages, names that trait; shorter
+    names, where one letter makes another word, never do."""
+    assert near_miss(new_sheet("Mara", Ruleset.COFD), typed) == meant
+
+
+def test_a_near_miss_counts_a_sheet_s_own_traits_and_guesses_none_between_two() -> None:
+    """A custom trait of the sheet is known too (``Oracles`` is a near miss of the sheet's
+    ``Oracle``); two traits as close make no guess."""
+    made = set_traits(new_sheet("Mara", Ruleset.COFD), [("Sorcery", 2), ("Sorcerx", 1)])
+    assert not isinstance(made, Refusal)
+    assert near_miss(made[0], "Sorcerz") is None
+    assert near_miss(made[0], "Sorcerys") == "Sorcery"
+    assert distance("strenght", "strength") == 1
+    assert distance("kitten", "sitting") == 3
