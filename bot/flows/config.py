@@ -270,6 +270,8 @@ async def storyteller(
             where=(ctx.channel_id, ctx.parent_id),
         )
         with speaking(ctx.public_voice(config)):
-            return storyteller_changed(change.old, change.new)
+            return storyteller_changed(change.old, change.new,
+                                       role=role_id is not None or role_goes,
+                                       channel=channel_id is not None or copies_go)
 
     return say(await deps.store.write(write), ephemeral=False)

@@ -401,30 +401,39 @@ def server_ruleset_changed(change: Change[Ruleset], keeping: Sequence[int]) -> s
     return text
 
 
-def storyteller_changed(old: GuildSettings, new: GuildSettings) -> str:
-    """`/config storyteller`, confirmed in sentences with the old and the new values."""
+def storyteller_changed(
+    old: GuildSettings, new: GuildSettings, *, role: bool, channel: bool
+) -> str:
+    """`/config storyteller`, confirmed with the old and the new value of what the admin
+    gave (``role``: a role or ``clear:role``; ``channel``: a copies channel or
+    ``clear:copies``), one sentence each; what was not given was kept and goes unsaid
+    (setting the copies channel read as if the role had changed too). A value given as
+    it already was is said to be unchanged."""
 
-    def role(settings: GuildSettings) -> str:
+    def role_of(settings: GuildSettings) -> str:
         role_id = settings.storyteller_role_id
         return f"<@&{role_id}>" if role_id else _("no role")
 
-    def channel(settings: GuildSettings) -> str:
+    def channel_of(settings: GuildSettings) -> str:
         channel_id = settings.storyteller_channel_id
         return f"<#{channel_id}>" if channel_id else _("no channel")
 
-    roles = role(old), role(new)
-    channels = channel(old), channel(new)
-    return (
-        (_("The Storyteller role is now {role}, as before.", role=roles[1])
-         if roles[0] == roles[1]
-         else _("The Storyteller role is now {role} (it was {old}).", role=roles[1],
-                old=roles[0]))
-        + " " + _("Anyone with Manage Channels is a Storyteller too.") + "\n"
-        + (_("Copies of secret rolls go to {channel}, as before.", channel=channels[1])
-           if channels[0] == channels[1]
-           else _("Copies of secret rolls go to {channel} (it was {old}).",
-                  channel=channels[1], old=channels[0]))
-    )
+    lines: list[str] = []
+    if role:
+        before, after = role_of(old), role_of(new)
+        lines.append(
+            (_("The Storyteller role is unchanged ({role}).", role=after) if before == after
+             else _("The Storyteller role is now {role} (it was {old}).", role=after,
+                    old=before))
+            + " " + _("Anyone with Manage Channels is a Storyteller too."))
+    if channel:
+        before, after = channel_of(old), channel_of(new)
+        lines.append(
+            _("The channel for copies of secret rolls is unchanged ({channel}).",
+              channel=after) if before == after
+            else _("Copies of secret rolls go to {channel} (it was {old}).", channel=after,
+                   old=before))
+    return "\n".join(lines)
 
 
 def scene_ended(attempts: int, closed: int, ruleset: Ruleset) -> str:

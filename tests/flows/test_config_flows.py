@@ -194,9 +194,32 @@ async def test_confirmations_are_sentences_without_symbols(table: Table) -> None
 async def test_the_storyteller_role_keeps_the_copies_channel_unless_given(table: Table) -> None:
     await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
     said = await table.run(config.storyteller(table.deps, admin(table), 78))
-    assert f"Copies of secret rolls go to <#{COPIES}>, as before." in said.answer.text
+    assert said.answer.text == ("The Storyteller role is now <@&78> (it was <@&77>)."
+                                " Anyone with Manage Channels is a Storyteller too.")
     stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
     assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (78, COPIES)
+
+
+async def test_storyteller_confirms_only_what_was_given_and_says_unchanged_where_it_was(
+    table: Table,
+) -> None:
+    """`/config storyteller channel:#x` sets only the copies channel: its answer names
+    that change alone, where it also said the role was "now @ST, as before", which read
+    as if the role had changed. A value given as it already was is confirmed as
+    unchanged, in the server's language (the answer is public; pt-BR, es-ES too)."""
+    await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
+    channel = await table.run(config.storyteller(table.deps, admin(table), None, 5))
+    assert channel.answer.text == f"Copies of secret rolls go to <#5> (it was <#{COPIES}>)."
+    same = await table.run(config.storyteller(table.deps, admin(table), 77, 5))
+    assert same.answer.text == (
+        "The Storyteller role is unchanged (<@&77>). Anyone with Manage Channels is a"
+        " Storyteller too.\nThe channel for copies of secret rolls is unchanged (<#5>).")
+    table.speak(None, "pt-BR")
+    said = await table.run(config.storyteller(table.deps, admin(table), 77))
+    assert said.answer.text.startswith("O cargo de Narrador não mudou (<@&77>).")
+    table.speak(None, "es-ES")
+    said = await table.run(config.storyteller(table.deps, admin(table), None, 5))
+    assert said.answer.text == "El canal de las copias de tiradas secretas no ha cambiado (<#5>)."
 
 
 async def test_clear_takes_the_copies_channel_or_the_role_away_and_keeps_the_rest(
@@ -207,10 +230,7 @@ async def test_clear_takes_the_copies_channel_or_the_role_away_and_keeps_the_res
     await table.run(config.storyteller(table.deps, admin(table), 77, COPIES))
     copies = await table.run(config.storyteller(table.deps, admin(table), None,
                                                 clear="copies"))
-    assert copies.answer.text == (
-        "The Storyteller role is now <@&77>, as before. Anyone with Manage Channels is a"
-        f" Storyteller too.\nCopies of secret rolls go to no channel (it was <#{COPIES}>)."
-    )
+    assert copies.answer.text == f"Copies of secret rolls go to no channel (it was <#{COPIES}>)."
     stored = await table.store.read(lambda tx: tx.settings.guild(GUILD))
     assert (stored.storyteller_role_id, stored.storyteller_channel_id) == (77, None)
     await table.run(config.storyteller(table.deps, admin(table), None, COPIES))
