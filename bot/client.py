@@ -175,7 +175,30 @@ class StorytellerBot(commands.Bot):
             await asyncio.wait(pending, timeout=left)
 
     async def on_ready(self) -> None:
-        log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+        if self.guilds:
+            log.info("Ready as %s in %d servers", self.user, len(self.guilds))
+            return
+        # A bot in no server answers nobody: the operator has yet to invite it.
+        client_id = self.application_id or (None if self.user is None else self.user.id)
+        log.warning(
+            "Ready as %s in 0 servers: invite it to your server with %s (README: \"Create the"
+            " Discord application and invite the bot\")", self.user,
+            "README's URL (your application's id in it)" if client_id is None
+            else invite_url(client_id))
+
+
+#: The bot permissions README's invite step gives (its permissions integer 274878024704):
+#: see, send (in threads too), embed, attach (exports) and read the history (its cards).
+INVITE_PERMISSIONS: Final = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True,
+    attach_files=True, read_message_history=True,
+)
+
+
+def invite_url(client_id: int) -> str:
+    """The URL that invites the bot with README's scopes and permissions."""
+    return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
 
 
 class ShardedStorytellerBot(StorytellerBot, commands.AutoShardedBot):

@@ -203,6 +203,28 @@ async def test_only_the_process_running_shard_0_syncs_commands(
     assert fake.find_command("roll")
 
 
+async def test_a_bot_ready_in_no_server_logs_the_url_that_invites_it(
+    fake: FakeDiscord, start_bot: StartBot
+) -> None:
+    """A bot in no server (just created, never invited) answers nobody: its "Ready as … in
+    0 servers" line says how to invite it, the URL README's invite step builds (its
+    scopes and permissions) for this application. Here the process runs the one shard of
+    two that owns none of the fake's servers."""
+    empty = 1 - (fake.guild_id >> 22) % 2
+    bot = await start_bot(BOT, env_extra={"SHARD_COUNT": "2", "SHARD_IDS": str(empty)},
+                          synced=False)
+    url = (f"https://discord.com/oauth2/authorize?client_id={fake.application_id}"
+           "&scope=bot+applications.commands&permissions=274878024704")
+    async with asyncio.timeout(20):
+        while "in 0 servers" not in bot.stderr_path.read_text():  # noqa: ASYNC110 - a log file
+            await asyncio.sleep(0.05)
+    assert await bot.stop() == 0
+    ready = next(line for line in bot.stderr_path.read_text().splitlines()
+                 if "in 0 servers" in line)
+    assert ready.endswith(f"in 0 servers: invite it to your server with {url} (README:"
+                          ' "Create the Discord application and invite the bot")'), ready
+
+
 async def test_a_shard_outside_the_count_is_one_line_exit_2(tmp_path: Path) -> None:
     env = clean_env(DISCORD_TOKEN="token", SHARD_COUNT="2", SHARD_IDS="0,2")
 
