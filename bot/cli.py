@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
-from bot.render.refusals import refusal_text
+from bot.render.refusals import refusal_text, uncapitalised
 from engine.constants import (
     DIFFICULTY,
     DIFFICULTY_RANGE,
@@ -277,7 +277,7 @@ def _request(args: argparse.Namespace) -> RollRequest:
     try:
         terms = parse_pool(args.pool, capped=False)
     except PoolSyntaxError as error:
-        _fail(args, refusal_text(error.refusal))
+        _fail(args, uncapitalised(refusal_text(error.refusal)))  # after argparse's "error:"
     return RollRequest(
         ruleset=args.ruleset, terms=terms, will=args.will, again=args.again, rote=args.rote,
         resist=args.resist, extra=args.extra, exceptional_at=args.exceptional_at,

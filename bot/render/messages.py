@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.render.lang import N_, _, n_
-from bot.render.text import safe, uncapitalised
+from bot.render.refusals import uncapitalised
+from bot.render.text import safe
 
 APOLOGY = N_("Something went wrong on my side and nothing was changed. Please try again.")
 #: Discord took no answer after the work was done (and saved): trying again blindly

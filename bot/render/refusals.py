@@ -6,10 +6,10 @@ place that words them. Plain text, lower case, no final stop: callers wrap it
 command line prints it as is). No Discord here, so the command line can use it.
 
 The pool parser's refusals (``POOL_*``) are the exception: each is a whole sentence,
-capitalised and with its final stop, shown after "I could not read that pool:" (its
-first letter lowered there, :func:`bot.render.text.uncapitalised`, so each opens with a
-common word or a quote, never a name, in every language) or printed as a usage error.
-They quote the text's bits as typed, except a stray character that is invisible or
+capitalised and with its final stop, shown after "I could not read that pool:" or
+printed as a usage error after "error:", its first letter lowered there
+(:func:`uncapitalised`; so each opens with a common word or a quote, never a name, in
+every language). They quote the text's bits as typed, except a stray character that is invisible or
 Discord markup: that one is named (``U+200B``).
 """
 
@@ -24,7 +24,7 @@ from engine.refusals import Refusal, RefusalCode
 from engine.text import BLANKS
 from engine.trait_names import localised
 
-__all__ = ["refusal_text"]
+__all__ = ["refusal_text", "uncapitalised"]
 
 #: Shown where a refusal lacks a parameter its sentence names.
 _MISSING: Final = "?"
@@ -429,6 +429,16 @@ class _Words(dict[str, str]):
 
     def __missing__(self, key: str) -> str:
         return _MISSING
+
+
+def uncapitalised(sentence: str) -> str:
+    """A whole sentence placed after a colon (“I could not read that pool: write just the
+    number of dice…”, the command line's “error: a pool cannot contain…”): its first
+    letter in lower case, past any opening brackets. One that opens with a quote (a bit
+    of text as typed) is left as it is. Only for a sentence that opens with a common
+    word, never a name: the pool parser's."""
+    first = next((i for i, c in enumerate(sentence) if unicodedata.category(c) != "Ps"), 0)
+    return sentence[:first] + sentence[first:first + 1].lower() + sentence[first + 1:]
 
 
 def refusal_text(refusal: Refusal | None, *, traits: str | None = None) -> str:

@@ -123,16 +123,6 @@ def capitalised(text: str) -> str:
     return text[:first] + text[first:first + 1].upper() + text[first + 1:]
 
 
-def uncapitalised(sentence: str) -> str:
-    """A whole sentence placed after a colon in another (“I could not read that pool: write
-    just the number of dice…”): its first letter in lower case, past any opening brackets.
-    One that opens with a quote (a bit of text as typed) is left as it is. Only for a
-    sentence that opens with a common word, never a name (the pool parser's, see
-    :mod:`bot.render.refusals`)."""
-    first = next((i for i, c in enumerate(sentence) if unicodedata.category(c) != "Ps"), 0)
-    return sentence[:first] + sentence[first:first + 1].lower() + sentence[first + 1:]
-
-
 #: The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069),
 #: dropped from user text before it is shown (**Decision**): a display name (or a label
 #: kept before labels refused them) such as ``\u202eecilA`` turned the rest of the bot's

@@ -436,7 +436,7 @@ def test_odds_text_stops_where_the_tail_rounds_to_zero(
             "--faces: the script has only 4 faces",
         ),
         (["roll", "Strength"], "“Strength” has no number"),
-        (["roll", "3 +* 2"], "A pool cannot contain the character U+002A (ASTERISK)"),
+        (["roll", "3 +* 2"], "error: a pool cannot contain the character U+002A (ASTERISK)"),
         (["odds", "[2"], "“[” is never closed"),
         (["odds", "5", "--seed", "1"], "unrecognized arguments: --seed 1"),
         (["odds", "5", "--count", "3"], "unrecognized arguments: --count 3"),
