@@ -19,6 +19,35 @@ from pathlib import Path
 from bot.store.errors import StoreError
 
 
+def prepare_folder(database: Path) -> None:
+    """Make the database file's folder, or raise :class:`StoreError` saying in one line
+    what is wrong with ``DATABASE_PATH`` and how to set it right: a folder where the file
+    should be, a file where a folder should be, a folder that cannot be made or written
+    in, where SQLite said only "unable to open database file" (or the lock file an
+    errno)."""
+    fix = "set DATABASE_PATH to a file in a folder this user may write, then start again."
+    if database.is_dir():
+        msg = (f"DATABASE_PATH {database} is a folder, not a file: set it to a file in that"
+               f" folder ({database / 'bot.sqlite3'}, made at the first start), then start"
+               " again.")
+        raise StoreError(msg)
+    # The nearest folder that is there (or a file in the way of the folders to make).
+    there = next((folder for folder in database.parents if folder.exists()), None)
+    if there is not None and not there.is_dir():
+        msg = f"DATABASE_PATH {database} is inside {there}, which is a file, not a folder: {fix}"
+        raise StoreError(msg)
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        msg = (f"DATABASE_PATH {database}: its folder {database.parent} cannot be made"
+               f" ({error.strerror}): make it, or {fix}")
+        raise StoreError(msg) from error
+    if not os.access(database.parent, os.W_OK | os.X_OK):  # the file, its WAL beside it
+        msg = (f"DATABASE_PATH {database}: this user may not write in its folder"
+               f" {database.parent}: let them (chown or chmod), or {fix}")
+        raise StoreError(msg)
+
+
 def lock_path(database: Path) -> Path:
     """The lock file beside the database file."""
     return database.with_name(database.name + ".lock")
@@ -29,8 +58,8 @@ def exclusive_use(database: Path) -> Iterator[None]:
     """Hold the database file's lock while the block runs; :class:`StoreError` when another
     process holds it (or the lock file cannot be made)."""
     path = lock_path(database)
+    prepare_folder(database)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         msg = f"{path} cannot be opened: {error}"

@@ -36,6 +36,7 @@ from bot.store.attempts import AttemptRepository
 from bot.store.characters import CharacterRepository
 from bot.store.errors import StoreError
 from bot.store.initiative import InitiativeRepository
+from bot.store.lock import prepare_folder
 from bot.store.migrations import MIGRATIONS_DIR, migrate
 from bot.store.postgres import PgEngine, is_postgres_url
 from bot.store.repository import Connection, Queries
@@ -142,10 +143,10 @@ class Store:
             )
             raise StoreError(msg)
         path = Path(path)
+        prepare_folder(path)
         # Autocommit mode: the store issues BEGIN/COMMIT itself, never the sqlite3 module.
         conn = aiosqlite.connect(path, isolation_level=None)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             await conn
         except (OSError, sqlite3.Error) as error:  # a folder in the way, no permission, ...
             if conn._thread.ident is not None:

@@ -203,6 +203,34 @@ async def test_only_the_process_running_shard_0_syncs_commands(
     assert fake.find_command("roll")
 
 
+@pytest.mark.parametrize("where", ["a folder", "inside a file"])
+async def test_a_database_path_that_cannot_be_a_file_is_one_line_saying_how_to_set_it(
+    tmp_path: Path, where: str
+) -> None:
+    """A DATABASE_PATH naming a folder (the data volume itself), or a path through a file,
+    stops the start with one line saying what is wrong and what to set it to, exit 2,
+    where it said "unable to open database file" (or "[Errno 17] File exists") and left
+    a lock file beside the folder."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "notes").write_text("")
+    path = tmp_path / "data" if where == "a folder" else tmp_path / "notes" / "bot.sqlite3"
+    env = clean_env(DISCORD_TOKEN="x", DATABASE_PATH=str(path))
+
+    code, _, err = await run_bot(env, tmp_path)
+
+    assert code == 2
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    said = (f"DATABASE_PATH {path} is a folder, not a file: set it to a file in that folder"
+            f" ({path / 'bot.sqlite3'}, made at the first start), then start again."
+            if where == "a folder" else
+            f"DATABASE_PATH {path} is inside {tmp_path / 'notes'}, which is a file, not a"
+            " folder: set DATABASE_PATH to a file in a folder this user may write, then start"
+            " again.")
+    assert last == f"The database cannot be used, nothing was started: {said}"
+    assert sorted(os.listdir(tmp_path)) == ["data", "notes"], "no lock file beside"
+
+
 async def test_a_bot_ready_in_no_server_logs_the_url_that_invites_it(
     fake: FakeDiscord, start_bot: StartBot
 ) -> None:

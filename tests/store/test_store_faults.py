@@ -270,11 +270,17 @@ def test_bugs_and_damage_are_not_passed_off_as_an_unavailable_database(
 async def test_a_folder_in_place_of_the_database_is_refused_with_a_store_error(
     tmp_path: Path,
 ) -> None:
+    """A DATABASE_PATH that is a folder (the data volume itself) is refused saying so and
+    which file to name instead, where SQLite said "unable to open database file" (the
+    lock, taken first by `python -m bot`, says the same: bot.store.lock)."""
     folder = tmp_path / "bot.sqlite3"
     folder.mkdir()
 
-    with pytest.raises(StoreError, match="cannot be opened"):
+    with pytest.raises(StoreError) as refused:
         await Store.open(folder)
+    assert str(refused.value) == (
+        f"DATABASE_PATH {folder} is a folder, not a file: set it to a file in that folder"
+        f" ({folder / 'bot.sqlite3'}, made at the first start), then start again.")
 
 
 async def test_a_file_that_is_not_a_database_is_refused_with_a_store_error(
