@@ -23,6 +23,7 @@ from bot.store.settings import SettingsRepository
 from engine import characters as sheets
 from engine.characters import MAX_CHARACTERS, Character, fold
 from engine.models import Ruleset
+from engine.near_miss import near_miss
 from engine.records import ChannelConfig, CharacterName, CharacterRecord
 from engine.refusals import Refusal, RefusalCode
 
@@ -140,9 +141,15 @@ async def set_traits(
         if isinstance(answer, Refusal):
             raise UserError(words.refused(answer, _trait_language(ctx, config)))
         sheet, changes = answer
-        _save(tx, record, sheet)
-        return words.traits_changed(sheet, changes, _trait_language(ctx, config),
-                                    text_only=config.text_only)
+        if not all(change.unchanged for change in changes):  # else nothing to keep
+            _save(tx, record, sheet)
+        language = _trait_language(ctx, config)
+        # a new trait named nearly as a known one ("Strenght"): added, and said so
+        near = [(change.name, meant) for change in changes if change.old is None
+                and (meant := near_miss(record.sheet, change.name)) is not None]
+        return words.with_near_misses(
+            words.traits_changed(sheet, changes, language, text_only=config.text_only),
+            near, language)
 
     return say(await deps.store.write(write))
 

@@ -197,23 +197,38 @@ def _change(change: TraitChange, language: str, *, text_only: bool) -> str:
     return _("{trait} {old} → {new}", trait=shown, old=change.old, new=change.new)
 
 
-def traits_changed(sheet: Character, changes: Sequence[TraitChange], language: str, *,
-                   text_only: bool = False) -> str:
-    """The changes of a `/character set`, each before and after (in words in text-only
-    mode); past :data:`CHANGES_SHOWN` characters of them, how many more there are."""
-    parts: list[str] = []
+def _up_to_shown(parts: Sequence[str], *, changes: bool = True) -> str:
+    """Parts joined by commas up to :data:`CHANGES_SHOWN` characters, the others counted
+    (as changes, or as traits)."""
+    shown: list[str] = []
     length = 0
-    for change in changes:
-        part = _change(change, language, text_only=text_only)
+    for part in parts:
         length += len(part) + 2
         if length > CHANGES_SHOWN:
             break
-        parts.append(part)
-    more = len(changes) - len(parts)
+        shown.append(part)
+    more = len(parts) - len(shown)
     if more:
-        parts.append(n_("and {n} more change", "and {n} more changes", more))
+        shown.append(n_("and {n} more change", "and {n} more changes", more) if changes
+                     else n_("and {n} more trait", "and {n} more traits", more))
+    return ", ".join(shown)
+
+
+def traits_changed(sheet: Character, changes: Sequence[TraitChange], language: str, *,
+                   text_only: bool = False) -> str:
+    """The changes of a `/character set`, each before and after (in words in text-only
+    mode); past :data:`CHANGES_SHOWN` characters of them, how many more there are. A
+    trait set to the value it had is no change and is not listed (``Dexterity 1 → 1``
+    among real ones read as if it had changed); where none changed, the answer says so
+    and names what each already is."""
+    changed = [change for change in changes if not change.unchanged]
+    if not changed:
+        already = [f"{trait(each.name, language)} {each.new}" for each in changes]
+        return _("Nothing was changed: **{name}** already has {traits}.", name=name(sheet.name),
+                 traits=_up_to_shown(already, changes=False))
+    shown = [_change(each, language, text_only=text_only) for each in changed]
     return _("**{name}**: {changes} (Will {will}/{maximum})", name=name(sheet.name),
-             changes=", ".join(parts), will=sheet.will, maximum=sheet.will_max)
+             changes=_up_to_shown(shown), will=sheet.will, maximum=sheet.will_max)
 
 
 def specialty_changed(
@@ -223,6 +238,24 @@ def specialty_changed(
     if added:
         return _("**{name}**: specialty “{specialty}” added to {skill}.", **values)
     return _("**{name}**: specialty “{specialty}” removed from {skill}.", **values)
+
+
+def with_near_misses(text: str, near: Sequence[tuple[str, str]], language: str) -> str:
+    """A `/character set` confirmation, then a line for each new trait whose name is a
+    near miss of a trait the sheet or its template has (``near``: the name as added, the
+    trait it may have been meant as: engine.near_miss), as many as fit in one message:
+    the trait is added (custom traits are allowed), and the member learns how to set the
+    one they may have meant."""
+    lines = [text]
+    length = len(text)
+    for added, meant in near:
+        line = _("**{added}** is a new trait: did you mean **{trait}**? /character set "
+                 "trait:{trait} changes that one.", added=safe(added), trait=trait(meant, language))
+        length += len(line) + 1
+        if length > CONTENT_LIMIT:
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def condition_changed(sheet: Character, text: str, *, added: bool) -> str:

@@ -62,6 +62,57 @@ async def test_create_then_set_confirms_old_and_new_values(table: Table) -> None
     assert said.answer.ephemeral
 
 
+async def test_set_lists_only_the_traits_whose_value_changed(table: Table) -> None:
+    """A trait set to the value it has is no change to confirm: "Dexterity 1 → 1" among
+    the real changes read as if it had changed. Only the changed ones are listed; where
+    none changed the answer says so, naming what each already is, and the sheet is not
+    written (no new version). Traits are named in the table's language (English here),
+    whatever the member's."""
+    await create(table)
+    said = await table.run(characters.set_traits(
+        table.deps, table.ctx(), traits="Wits 3, Dexterity 1"))
+    assert "Wits 1 → 3" in said.answer.text
+    assert "Dexterity" not in said.answer.text, said.answer.text
+    before = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+
+    same = await table.run(characters.set_traits(
+        table.deps, table.ctx(), traits="Dexterity 1, Wits 3"))
+    assert same.answer.text == "Nothing was changed: **Mara** already has Dexterity 1, Wits 3."
+    table.speak("pt-BR")
+    same = await table.run(characters.set_traits(table.deps, table.ctx(), trait="Destreza",
+                                                 value=1))
+    assert same.answer.text == "Nada foi alterado: **Mara** já tem Dexterity 1."
+    after = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert before is not None and after is not None and after.version == before.version
+
+
+async def test_a_new_trait_named_nearly_as_a_known_one_is_added_and_the_answer_says_so(
+    table: Table,
+) -> None:
+    """Custom traits are allowed, so `trait:Strenght` beside a Strength adds "Strenght";
+    the answer says it is a new trait and names the trait it may have meant, with how to
+    set that one (engine.near_miss's rule), in the table's language too; a name close to
+    none (or short) adds its trait with no such line."""
+    await create(table)
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait="Strenght",
+                                                 value=3))
+    assert said.answer.text.endswith(
+        "\n**Strenght** is a new trait: did you mean **Strength**? /character set "
+        "trait:Strength changes that one."), said.answer.text
+    record = await table.store.read(lambda tx: tx.characters.active(GUILD, ALICE, CHANNEL))
+    assert record is not None and record.sheet.value("Strenght") == 3
+    assert record.sheet.value("Strength") == 1
+    plain = await table.run(characters.set_traits(table.deps, table.ctx(),
+                                                  traits="Luck 2, Sorcery 1"))
+    assert "\n" not in plain.answer.text, plain.answer.text
+    table.speak("pt-BR", "pt-BR")  # a Portuguese table: its trait names too
+    said = await table.run(characters.set_traits(table.deps, table.ctx(), trait="Destrza",
+                                                 value=2))
+    assert said.answer.text.endswith(
+        "\n**Destrza** é uma característica nova: você quis dizer **Destreza**? "
+        "/personagem definir trait:Destreza altera essa."), said.answer.text
+
+
 async def test_a_value_out_of_range_is_refused_and_changes_nothing(table: Table) -> None:
     await create(table)
     said = await table.run(characters.set_traits(
