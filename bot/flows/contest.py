@@ -257,11 +257,8 @@ async def contest(
 
 def _contest(record: ActionRecord | None, ctx: Ctx) -> ActionRecord:
     """The contest a Roll to resist button or its form names by its key, if it is this
-    channel's: its card is posted here, so a key of another channel's or server's contest
-    (a forged custom_id) names none of this one (as a teamwork's or an extended action's),
-    and no sheet of another server resists it."""
-    if (record is None or record.kind is not ActionKind.CONTEST
-            or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id)):
+    channel's (:meth:`Ctx.here`): no sheet of another server resists it."""
+    if record is None or record.kind is not ActionKind.CONTEST or not ctx.here(record):
         raise UserError(_(CONTEST_GONE))
     return record
 

@@ -16,7 +16,7 @@ from bot.store import Store, Tx
 from bot.store.repository import Query, Viewer
 from bot.store.settings import NOBODY, SettingsRepository
 from engine.faces import FaceSource
-from engine.records import ChannelConfig, CharacterRecord
+from engine.records import ActionRecord, ChannelConfig, CharacterRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,12 @@ class Ctx:
         return Viewer(self.guild_id, self.user_id,
                       storyteller=self.manages_guild if server else self.manages_channel,
                       role_ids=self.role_ids)
+
+    def here(self, record: ActionRecord) -> bool:
+        """Whether ``record`` (an action: extended, teamwork, contest) is this channel's. A
+        card is posted in its action's channel, so a key of another channel's or server's
+        action (a forged custom_id) names none of this one, whoever is the Storyteller here."""
+        return (record.guild_id, record.channel_id) == (self.guild_id, self.channel_id)
 
     def storyteller(self, config: ChannelConfig) -> bool:
         """A Storyteller here: Manage Channels, or the role an admin set."""

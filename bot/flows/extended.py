@@ -115,15 +115,9 @@ def _checked(
     version: int | None = None,
     stale: str = wording.STALE,
 ) -> tuple[ActionRecord, ExtendedAction]:
-    """The action and its state, if this member may act on it now (at ``version``: a card).
-
-    A card is posted in its action's channel: a key of another channel's action (a forged
-    custom_id) names none of this one, whoever is the Storyteller here."""
-    if (
-        record is None
-        or record.kind is not ActionKind.EXTENDED
-        or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id)
-    ):
+    """The action and its state, if it is this channel's (:meth:`Ctx.here`) and this member
+    may act on it now (at ``version``: a card)."""
+    if record is None or record.kind is not ActionKind.EXTENDED or not ctx.here(record):
         raise UserError(_(wording.GONE))
     action = _action(record)
     if record.owner_id != ctx.user_id and not storyteller:

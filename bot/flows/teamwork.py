@@ -122,11 +122,8 @@ def _teamwork(record: ActionRecord | None) -> ActionRecord:
 
 def _here(record: ActionRecord | None, ctx: Ctx) -> ActionRecord | None:
     """The action a card's button or the Help form names by its key, if it is this
-    channel's: its card is posted here, so a key of another channel's or server's action
-    (a forged custom_id) names no teamwork of this one, whoever is the Storyteller here."""
-    if record is None or (record.guild_id, record.channel_id) != (ctx.guild_id, ctx.channel_id):
-        return None
-    return record
+    channel's (:meth:`Ctx.here`)."""
+    return record if record is not None and ctx.here(record) else None
 
 
 def _state(record: ActionRecord) -> TeamworkAction:
