@@ -113,13 +113,15 @@ class CharacterRepository(Repository):
 
     def names(self, guild_id: int, owner_id: int | None = None) -> list[CharacterName]:
         """Names of the owner's sheets in the server (every sheet when ``owner_id`` is None),
-        by name, without reading the sheets."""
+        by name (its key's code points, on either store: bot.store.dialect), without
+        reading the sheets."""
         if owner_id is None:
             rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
-                             " ORDER BY name_key, id", (guild_id,))
+                             " ORDER BY name_key COLLATE BINARY, id", (guild_id,))
         else:
             rows = self._all("SELECT id, owner_id, name, npc FROM characters WHERE guild_id = ?"
-                             " AND owner_id = ? ORDER BY name_key, id", (guild_id, owner_id))
+                             " AND owner_id = ? ORDER BY name_key COLLATE BINARY, id",
+                             (guild_id, owner_id))
         return [_name(row) for row in rows]
 
     @staticmethod
@@ -144,7 +146,7 @@ class CharacterRepository(Repository):
             " AND (owner_id = ? OR ? = 1"
             " OR ? LIKE '%,' || (SELECT CAST(storyteller_role_id AS TEXT) FROM guild_settings"
             " WHERE guild_id = ?) || ',%')"
-            " ORDER BY name_key, id",
+            " ORDER BY name_key COLLATE BINARY, id",
             (viewer.guild_id, viewer.user_id, *viewer.params()),
         )
         return [_name(row) for row in rows]

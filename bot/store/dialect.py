@@ -11,6 +11,11 @@ upsert); what differs is mechanical and done here, once per text (cached):
 - a set of ids given as one parameter, a JSON array (``IN (SELECT value FROM
   json_each(?))``: the statement's text is the same whatever the count), is read with
   ``json_array_elements_text``;
+- text ordered by code point, ``COLLATE BINARY`` (SQLite's own order, written out where a
+  statement orders by text: ``ORDER BY name_key COLLATE BINARY``), becomes ``COLLATE "C"``,
+  so both stores list names alike whatever the PostgreSQL server's collation (en_US in
+  compose.yaml's image, which would put ``łukasz`` beside ``lara``), and as a list sorted
+  in Python is (``bot.store.characters.by_name``);
 - ``? IS NULL`` (the "any, or only this one" filters) becomes ``$n::text IS NULL``:
   PostgreSQL cannot infer a type for a parameter that is only tested for NULL, and
   :func:`nullness` gives such a parameter as text (its value does not matter, only
@@ -38,6 +43,11 @@ SQLITE_IDS = "SELECT value FROM json_each(?)"
 #: ... and in PostgreSQL (ids are BIGINT there).
 POSTGRES_IDS = "SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS json))"
 
+#: Text compared by code point, in SQLite (its default, written out where it orders)...
+SQLITE_BINARY = "COLLATE BINARY"
+#: ... and in PostgreSQL, whatever the database's own collation.
+POSTGRES_BINARY = 'COLLATE "C"'
+
 _IS_NULL = re.compile(r"\s+IS\s+NULL\b", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -56,7 +66,11 @@ class Translated:
 @lru_cache(maxsize=1024)
 def translate(sql: str) -> Translated:
     """``sql`` (SQLite's dialect) in PostgreSQL's. Quoted text and identifiers are kept."""
-    sql = sql.replace(SQLITE_NOW, POSTGRES_NOW).replace(SQLITE_IDS, POSTGRES_IDS)
+    sql = (
+        sql.replace(SQLITE_NOW, POSTGRES_NOW)
+        .replace(SQLITE_IDS, POSTGRES_IDS)
+        .replace(SQLITE_BINARY, POSTGRES_BINARY)
+    )
     out: list[str] = []
     names: list[str] = []
     positional = 0

@@ -86,7 +86,7 @@ class SavedRollRepository(Repository):
         """The member's saved rolls in the server, by name."""
         rows = self._all(
             "SELECT * FROM saved_rolls WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY name_key, id",
+            " ORDER BY name_key COLLATE BINARY, id",
             (guild_id, user_id),
         )
         return [_saved(row) for row in rows]
@@ -95,7 +95,7 @@ class SavedRollRepository(Repository):
         """The names of the member's saved rolls, by name, without reading the rolls."""
         rows = self._all(
             "SELECT name FROM saved_rolls WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY name_key, id",
+            " ORDER BY name_key COLLATE BINARY, id",
             (guild_id, user_id),
         )
         return [str(row["name"]) for row in rows]

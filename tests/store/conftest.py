@@ -6,9 +6,11 @@ import asyncio
 import threading
 import time
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import date
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import Store, Tx
@@ -254,3 +256,35 @@ def hold_until(flag: threading.Event) -> bool:
             return False
         wait(asyncio.sleep(0.001))
     return True
+
+
+#: Names whose keys' order by code point (``ørjan`` and ``łukasz`` after ``zoe``) is not a
+#: language's (each beside its letter: ``lara, łukasz, olga, ørjan, pia, zoe``).
+CODE_POINT_NAMES = ("Pia", "Ørjan", "Olga", "Zoë", "Łukasz", "Lara")
+#: Those names in code-point order of their keys, as both stores list them.
+CODE_POINT_ORDER = ["Lara", "Olga", "Pia", "Zoë", "Ørjan", "Łukasz"]
+
+
+@asynccontextmanager
+async def names_compared_as_a_language(target: Path | str) -> AsyncIterator[None]:
+    """On PostgreSQL, the name keys of sheets and saved rolls compared as a language
+    orders them (ICU's root collation), as on a server whose collation is a language's
+    (compose.yaml's postgres image: en_US), where the tests' own server's is C; back to
+    the database's own afterwards. SQLite (a path) has no such order: nothing to do."""
+    if isinstance(target, Path):
+        yield
+        return
+    tables = ("characters", "saved_rolls")
+    conn = await asyncpg.connect(target)
+    try:
+        for table in tables:
+            await conn.execute(
+                f'ALTER TABLE {table} ALTER COLUMN name_key TYPE TEXT COLLATE "und-x-icu"'
+            )
+        yield
+    finally:
+        for table in tables:
+            await conn.execute(
+                f'ALTER TABLE {table} ALTER COLUMN name_key TYPE TEXT COLLATE "default"'
+            )
+        await conn.close()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.store import Conflict, Store, Tx
-from bot.store.characters import CharacterRepository
+from bot.store.characters import CharacterRepository, by_name
+from bot.store.repository import Viewer
 from bot.store.rolls import Pressed, RollRepository
 from bot.store.settings import NOBODY
 from engine import will
@@ -14,12 +17,15 @@ from engine.models import Ruleset
 from engine.records import ChannelConfig, CharacterRecord, WillPool, WillState
 from tests.store.conftest import (
     CHANNEL,
+    CODE_POINT_NAMES,
+    CODE_POINT_ORDER,
     GUILD,
     OTHER,
     OTHER_CHANNEL,
     ROLLER,
     beats,
     failure,
+    names_compared_as_a_language,
     will_pools,
 )
 
@@ -49,6 +55,27 @@ async def test_an_owner_cannot_have_two_sheets_of_one_name_but_others_can(store:
     assert await store.read(lambda tx: tx.queries.one(sheets)) == 1
     named = await store.read(lambda tx: tx.characters.named(GUILD, "alice"))
     assert [r.owner_id for r in named] == [ROLLER, OTHER]
+
+
+async def test_sheets_are_listed_by_their_names_code_points_whatever_the_servers_collation(
+    store: Store, store_target: Path | str
+) -> None:
+    """The Storyteller's /character list and the names autocomplete offers come by the
+    name's key in code-point order on both stores, as a member's own list is sorted in
+    Python (``by_name``), even where PostgreSQL's collation is a language's (en_US in
+    compose.yaml), which would put 'Łukasz' beside 'Lara' and 'Ørjan' beside 'Olga'."""
+    async with names_compared_as_a_language(store_target):
+        for number, name in enumerate(CODE_POINT_NAMES):
+            await _create(store, name, owner=(ROLLER, OTHER)[number % 2])
+        every = await store.read(lambda tx: tx.characters.names(GUILD))
+        seen = await store.read(lambda tx: tx.characters.names_seen(
+            Viewer(GUILD, OTHER, storyteller=True)))
+        own = await store.read(lambda tx: tx.characters.names(GUILD, ROLLER))
+
+    assert [n.name for n in every] == CODE_POINT_ORDER
+    assert [n.name for n in seen] == CODE_POINT_ORDER
+    assert [n.name for n in by_name(reversed(every))] == CODE_POINT_ORDER
+    assert [n.name for n in own] == [n for n in CODE_POINT_ORDER if n in CODE_POINT_NAMES[::2]]
 
 
 async def test_the_active_character_is_per_server_and_a_channel_pin_wins_there(

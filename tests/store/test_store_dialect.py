@@ -64,3 +64,11 @@ def test_a_parameter_only_tested_for_null_is_given_as_text() -> None:
 def test_positional_and_named_parameters_do_not_mix() -> None:
     with pytest.raises(ValueError, match="not both"):
         translate("SELECT ? , :name")
+
+
+def test_text_ordered_by_code_point_is_so_whatever_the_servers_collation() -> None:
+    """SQLite's ``COLLATE BINARY`` (code points) is PostgreSQL's ``COLLATE "C"``, which no
+    database's own collation (en_US, ICU) changes."""
+    translated = translate("SELECT name FROM t WHERE a = ? ORDER BY name_key COLLATE BINARY, id")
+
+    assert translated.sql == 'SELECT name FROM t WHERE a = $1 ORDER BY name_key COLLATE "C", id'

@@ -11,7 +11,17 @@ from bot.store import Store, Tx
 from engine.parser import parse_pool_names
 from engine.records import WillState
 from engine.saved import Asked
-from tests.store.conftest import GUILD, OTHER, ROLLER, failure, saved_count, saved_named
+from tests.store.conftest import (
+    CODE_POINT_NAMES,
+    CODE_POINT_ORDER,
+    GUILD,
+    OTHER,
+    ROLLER,
+    failure,
+    names_compared_as_a_language,
+    saved_count,
+    saved_named,
+)
 
 OTHER_GUILD = 1_000_000_000_000_000_009
 
@@ -54,6 +64,25 @@ async def test_saved_rolls_are_per_member_and_per_server_listed_by_name(store: S
         "A", "b"]
     assert await store.read(lambda tx: saved_count(tx, OTHER_GUILD, ROLLER)) == 1
     assert await store.read(lambda tx: saved_named(tx, GUILD, OTHER, "b")) is None
+
+
+async def test_saved_rolls_are_listed_by_their_names_code_points_whatever_the_collation(
+    store: Store, store_target: Path | str
+) -> None:
+    """/roll saved's list and its autocomplete come by the name's key in code-point order
+    on both stores, even where PostgreSQL's collation is a language's (en_US in
+    compose.yaml), which would put 'Łukasz' beside 'Lara' and 'Ørjan' beside 'Olga'."""
+    async with names_compared_as_a_language(store_target):
+        def fill(tx: Tx) -> None:
+            for name in CODE_POINT_NAMES:
+                tx.saved.put(GUILD, ROLLER, name, asked("3"), None)
+
+        await store.write(fill)
+        names = await store.read(lambda tx: tx.saved.names(GUILD, ROLLER))
+        every = await store.read(lambda tx: tx.saved.all(GUILD, ROLLER))
+
+    assert names == CODE_POINT_ORDER
+    assert [s.name for s in every] == CODE_POINT_ORDER
 
 
 async def test_delete_answers_what_it_deleted_once(store: Store) -> None:
