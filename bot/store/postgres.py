@@ -39,6 +39,15 @@ transaction whose body sends nothing costs none. Between transactions a worker's
 session is therefore "idle in transaction", holding no lock and no snapshot; one
 closed by the server meanwhile (``idle_in_transaction_session_timeout``) is replaced
 and the transaction run again, as nothing was done in it.
+
+A write's COMMIT whose answer is lost (the connection drops, or the answer is late past
+STATEMENT_TIMEOUT) may have committed or not. The transaction tells its id in the
+message that carries its COMMIT (:data:`TELL_XID`), and a new session asks the server
+what became of it (``txid_status``, PostgreSQL 10 and later): committed, the write
+answers as done, so that the member does not press again and roll or spend Will twice;
+rolled back, not known (the id never arrived, the server cannot be asked within
+:data:`OUTCOME_TIMEOUT`, or it is still in progress), the member is told nothing was
+saved, as when the connection drops before COMMIT.
 """
 
 from __future__ import annotations
@@ -96,6 +105,18 @@ CONNECT_TIMEOUT: Final = 5.0
 MIGRATION_TIMEOUT: Final = 300.0
 #: The advisory lock every process takes to apply migrations (any fixed 64-bit key).
 MIGRATION_LOCK: Final = 0x5354_4f52_5942_4f54  # "STORYBOT"
+#: Seconds the writer may take to learn, on a new session, whether a COMMIT whose answer
+#: was lost committed (:meth:`PgEngine._committed`): the member is waiting, and Discord
+#: drops an interaction not answered within 3 s.
+OUTCOME_TIMEOUT: Final = 1.5
+#: Sent with a write's COMMIT, in the same message (no round trip of its own): the
+#: transaction's id as a notice (:meth:`_Worker.heard`), or ``<NULL>`` when it has none
+#: (it wrote nothing). ``txid_current_if_assigned`` gives none to a transaction that
+#: wrote nothing, whose COMMIT then stays free of a write to the server's log.
+TELL_XID: Final = (
+    "DO $storybot$BEGIN RAISE NOTICE 'storybot_xid %', txid_current_if_assigned(); END$storybot$"
+)
+_XID_NOTICE: Final = "storybot_xid "
 
 _RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH)\b|\bRETURNING\b", re.IGNORECASE)
 
@@ -642,6 +663,8 @@ class _Worker:
         self.prepared: dict[str, str] = {}
         #: Ids reserved for the writer's next rows, by table (PgConnection.reserved_id).
         self.ids: dict[str, list[int]] = {}
+        #: The id the writer's transaction told with its COMMIT (:data:`TELL_XID`), if any.
+        self.xid: int | None = None
         self.task = asyncio.get_running_loop().create_task(self._serve(), name=name)
 
     async def _serve(self) -> None:
@@ -668,15 +691,26 @@ class _Worker:
             ))
             # Set once the session stands (SET for the session, as a parameter), not as a
             # startup parameter: a pooler in session mode (PgBouncer) refuses those it does
-            # not know.
+            # not know. Notices are sent to it whatever client_min_messages the server
+            # gives the bot's user: the writer's transaction tells its id in one (TELL_XID).
             try:
-                wait(conn.execute("SELECT set_config('lock_timeout', $1, false)",
+                wait(conn.execute("SELECT set_config('lock_timeout', $1, false),"
+                                  " set_config('client_min_messages', 'notice', false)",
                                   str(LOCK_TIMEOUT_MS)))
             except BaseException:
                 conn.terminate()
                 raise
+            if self.begin == WRITE:
+                conn.add_log_listener(self.heard)
             self._conn = conn
         return self._conn
+
+    def heard(self, conn: object, message: asyncpg.PostgresLogMessage) -> None:
+        """A notice from the server: the id the writer's transaction told (TELL_XID)."""
+        text = str(getattr(message, "message", ""))
+        if text.startswith(_XID_NOTICE):
+            told = text.removeprefix(_XID_NOTICE)
+            self.xid = int(told) if told.isdigit() else None
 
     def open(self) -> int:
         """Make sure a transaction is open, the last one ended first in the same round
@@ -931,8 +965,9 @@ class PgEngine:
             # The session open since an idle moment was ended by the server meanwhile;
             # nothing of this transaction was sent: run it again on a new one.
             raise _Reconnect
+        worker.xid = None
         try:
-            tx.run("COMMIT")
+            tx.run(f"{TELL_XID};\nCOMMIT")
         except asyncpg.InternalClientError as error:
             if tx.statements == 0:
                 # asyncpg refused to send it (the server's last words on the ended
@@ -940,13 +975,36 @@ class PgEngine:
                 # of this transaction was done.
                 raise _Reconnect from error
             raise
-        except (*_RACES, *UNAVAILABLE):
+        except _RACES:
             raise
+        except UNAVAILABLE as error:  # the COMMIT may have gone through all the same
+            if not self._committed(worker, error):
+                raise
+            worker.drop()  # its session is lost, or busy with the COMMIT's late answer
+            return
         except BaseException as error:  # a held-back statement failed, or a check missed
             worker.end("ROLLBACK")
             self._again(tx, error)
             raise
         worker.committed()
+
+    def _committed(self, worker: _Worker, error: BaseException) -> bool:
+        """Whether a write whose COMMIT went unanswered (``error``) was committed all the
+        same, as the server tells a new session (``txid_status``); False when it was
+        rolled back or that cannot be known in time (:data:`OUTCOME_TIMEOUT`)."""
+        wait(asyncio.sleep(0))  # the notices already read are handed to heard()
+        xid = worker.xid
+        if xid is None:  # none told: the message never ran, or the transaction wrote nothing
+            return False
+        try:
+            status = wait(asyncio.wait_for(_outcome(self.url, xid), OUTCOME_TIMEOUT))
+        except (*UNAVAILABLE, asyncpg.PostgresError) as failed:
+            log.warning("%s: whether transaction %d committed is not known (%s): %s",
+                        self.server, xid, failed, error)
+            return False
+        log.warning("%s: the answer to transaction %d's COMMIT was lost (%s); it is %s",
+                    self.server, xid, error, status or "not known")
+        return status == "committed"
 
     @staticmethod
     def _again(tx: PgConnection, raised: BaseException | None) -> None:
@@ -964,6 +1022,22 @@ class PgEngine:
             raise _Again(_Care.EXACT) from tx.failure
         if tx.failure is not None and tx.failure is not raised and tx.care < _Care.CAREFUL:
             raise _Again(_Care.CAREFUL) from tx.failure
+
+
+async def _outcome(url: str, xid: int) -> str | None:
+    """What became of transaction ``xid``, asked on a new session: ``committed``,
+    ``aborted``, or None when the server no longer knows. A transaction still ``in
+    progress`` (its session's end not yet noticed by the server) is asked about again
+    until it is over (the caller bounds the wait)."""
+    conn = await asyncpg.connect(url, timeout=OUTCOME_TIMEOUT, command_timeout=OUTCOME_TIMEOUT)
+    try:
+        while True:
+            status: str | None = await conn.fetchval("SELECT txid_status($1)", xid)
+            if status != "in progress":
+                return status
+            await asyncio.sleep(0.05)
+    finally:
+        conn.terminate()
 
 
 def _advice(error: BaseException) -> str:

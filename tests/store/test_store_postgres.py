@@ -24,6 +24,7 @@ from engine.records import ActionKind, WillState
 from tests.postgres_server import PostgresServer
 from tests.store.conftest import (
     BLOCKED,
+    CHANNEL,
     GUILD,
     ROLLER,
     failure,
@@ -620,3 +621,100 @@ async def test_sessions_closed_by_the_server_while_idle_are_replaced_without_a_w
     assert [pool.current if pool else None for pool in pools] == [5] * 8
     assert left is not None
     assert left.current == 4
+
+
+# --- a COMMIT whose answer is lost ------------------------------------------------------------
+
+
+def _commit_answer_lost(monkeypatch: pytest.MonkeyPatch, *, commits: bool) -> None:
+    """The writer's next COMMIT reaches the server, which commits it (``commits``) or
+    rolls it back, and then the connection drops before its answer is read, as when the
+    network or the server's host fails at that moment: asyncpg raises
+    ConnectionDoesNotExistError. Once: the COMMITs after it go as usual."""
+    run = postgres_store.PgConnection.run
+    armed = [True]
+
+    def lost(self: postgres_store.PgConnection, statement: str) -> None:
+        if not armed:
+            run(self, statement)
+            return
+        armed.pop()
+        head, commit, tail = statement.rpartition("COMMIT")
+        assert commit, statement
+        run(self, statement if commits else f"{head}ROLLBACK{tail}")
+        self.conn.terminate()
+        msg = "connection was closed in the middle of operation"
+        raise asyncpg.ConnectionDoesNotExistError(msg)
+
+    monkeypatch.setattr(postgres_store.PgConnection, "run", lost)
+
+
+def _spend_and_roll(tx: Tx) -> tuple[int, int | None]:
+    """A roll stored and a Will spent in one write, as a roll with Will is: the roll's id
+    and the Will left."""
+    record = tx.rolls.insert(
+        guild_id=GUILD, channel_id=CHANNEL, roller_id=ROLLER, roller_name="Roller",
+        result=failure(), will_state=WillState.OFFERED, label=None, private=False,
+    )
+    pool = tx.will.debit(GUILD, ROLLER)
+    return record.id, None if pool is None else pool.current
+
+
+async def _rolls_and_will(url: str) -> tuple[int, int]:
+    conn = await asyncpg.connect(url)
+    try:
+        rolls = await conn.fetchval("SELECT count(*) FROM rolls")
+        will = await conn.fetchval("SELECT current FROM will_pools")
+    finally:
+        await conn.close()
+    return rolls, will
+
+
+async def test_a_write_committed_as_its_connection_drops_answers_as_saved_and_is_there_once(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection drops while a write's COMMIT is answered, and the server had
+    committed it: a new session asks the server what became of the transaction
+    (txid_status) and the write answers as done, where the member was told nothing was
+    saved and, pressing again, rolled twice or spent Will twice."""
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        await warm(store)
+        _commit_answer_lost(monkeypatch, commits=True)
+        roll_id, left = await store.write(_spend_and_roll)
+        after = await store.write(lambda tx: tx.will.debit(GUILD, ROLLER))  # it goes on
+        stored = await store.read(lambda tx: tx.rolls.get(roll_id))
+    finally:
+        await store.close()
+
+    assert left == 4
+    assert stored is not None
+    assert after is not None
+    assert after.current == 3
+    assert await _rolls_and_will(url) == (1, 3)
+
+
+async def test_a_write_not_committed_as_its_connection_drops_says_try_again_saving_nothing(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection drops while a write's COMMIT is answered, and the server had not
+    committed it: the member is told to try again, nothing of it is saved, and the next
+    write goes on."""
+    url = await postgres.fresh_database()
+    store = await Store.open(url)
+    try:
+        await store.write(lambda tx: track_will(tx, maximum=5))
+        await warm(store)
+        _commit_answer_lost(monkeypatch, commits=False)
+        with pytest.raises(StoreUnavailable):
+            await store.write(_spend_and_roll)
+        saved = await _rolls_and_will(url)
+        roll_id, left = await store.write(_spend_and_roll)
+    finally:
+        await store.close()
+
+    assert saved == (0, 5)
+    assert roll_id > 0
+    assert left == 4
