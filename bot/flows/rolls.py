@@ -239,7 +239,8 @@ def build_request(ruleset: Ruleset, terms: tuple[Term, ...], **options: Any) -> 
         return RollRequest(ruleset=ruleset, terms=terms, **given)
     except ValidationError as error:
         problem = error.errors()[0]
-        raise UserError(bad_option(str(problem["loc"][0]), problem["msg"])) from error
+        raise UserError(bad_option(str(problem["loc"][0]), problem["type"],
+                                   problem.get("ctx", {}))) from error
 
 
 Ask = Callable[[ChannelConfig], RollRequest]

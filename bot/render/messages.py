@@ -7,7 +7,8 @@ one translates it there with ``_(CONSTANT)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from bot.render.lang import N_, _, n_
@@ -198,9 +199,39 @@ def unreadable_pool(problem: str) -> str:
     return _("I could not read that pool: {problem}", problem=uncapitalised(problem))
 
 
-def bad_option(name: str, problem: str) -> str:
-    """An option the engine's request model rejects."""
-    return f"{name}: {problem}"
+#: pydantic's kinds of error of a value of the wrong kind, as the edge names the kind
+#: (:func:`wrong_kind`).
+_WRONG_KINDS: Final = {
+    "int_type": "integer", "int_parsing": "integer", "int_from_float": "integer",
+    "float_type": "number", "float_parsing": "number",
+    "bool_type": "boolean", "bool_parsing": "boolean",
+    "string_type": "string",
+}
+
+
+def bad_option(option: str, kind: str, context: Mapping[str, object]) -> str:
+    """An option the engine's request model refuses, by pydantic's kind of error and its
+    context (the bound broken, the values allowed), in the words the edge refuses a value
+    with (``bot.edge.errors.check_bounds``: the edge refuses first what a member types,
+    so one gets here from a value kept or built, not typed); a value refused for another
+    reason is said to be refused, never in pydantic's own English."""
+    if kind == "enum" and (allowed := re.findall(r"'([^']*)'", str(context.get("expected")))):
+        return not_a_choice(option, allowed)
+    if kind in _WRONG_KINDS:
+        return wrong_kind(option, _WRONG_KINDS[kind])
+    if kind == "extra_forbidden":
+        return _("{option} is not an option of this roll: roll again without it.",
+                 option=option)
+    bound = next((value for key in ("ge", "gt", "le", "lt", "min_length", "max_length")
+                  if isinstance(value := context.get(key), int)), None)
+    if bound is not None:
+        length = kind.startswith("string_")
+        if kind in {"greater_than_equal", "greater_than", "string_too_short"}:
+            return out_of_range(option, bound + (kind == "greater_than"), None, length=length)
+        if kind in {"less_than_equal", "less_than", "string_too_long"}:
+            return out_of_range(option, None, bound - (kind == "less_than"), length=length)
+    return _("{option} cannot take that value: give it as the option's description says.",
+             option=option)
 
 
 def no_odds(reason: str) -> str:

@@ -107,6 +107,37 @@ async def test_a_refused_pool_is_said_in_the_members_language(table: Table, loca
     assert_no_english(said)
 
 
+@pytest.mark.parametrize(("options", "said_in"), [
+    ({"again": "7"}, {PT: "again deve ser um destes: 10, 9, 8, none.",
+                      ES: "again debe ser uno de estos: 10, 9, 8, none."}),
+    ({"extra": -1}, {PT: "extra deve ser pelo menos 0.", ES: "extra debe ser al menos 0."}),
+    ({"exceptional_at": "five"}, {PT: "exceptional_at deve ser um número inteiro.",
+                                  ES: "exceptional_at debe ser un número entero."}),
+    ({"rote": "maybe"}, {PT: "rote deve ser True ou False.", ES: "rote debe ser True o False."}),
+    ({"flair": 1}, {PT: "flair não é uma opção desta rolagem: role de novo sem ela.",
+                    ES: "flair no es una opción de esta tirada: vuelve a tirar sin ella."}),
+    ({"sheet": 3}, {PT: "sheet não aceita esse valor: informe-o como diz a descrição da opção.",
+                    ES: "sheet no admite ese valor: indícalo como dice la descripción de la "
+                        "opción."}),
+])
+@pytest.mark.parametrize("locale", [PT, ES])
+async def test_an_option_the_request_refuses_is_said_in_the_members_language(
+    table: Table, locale: str, options: dict[str, Any], said_in: dict[str, str]
+) -> None:
+    """An option value the engine's request model refuses (none of its choices, below
+    its bound, a word for a number, not an option at all, of no kind the bot words) is
+    refused in the member's language as the edge refuses what a member types, naming the
+    option and what it takes, where it said pydantic's English ("again: Input should be
+    '10', '9', '8' or 'none'"); nothing is rolled."""
+    table.speak(locale, locale)
+    said = await table.run(rolls.roll(table.deps, table.ctx(), ask(3, **options), label=None,
+                                      private=False))
+
+    assert said.answer.ephemeral
+    assert said.answer.text == said_in[locale]
+    assert table.faces.left == 0
+
+
 @pytest.mark.parametrize("locale", [PT, ES])
 async def test_odds_speak_the_language_and_write_its_numbers(table: Table, locale: str) -> None:
     table.speak(locale, locale)
