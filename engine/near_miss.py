@@ -28,16 +28,16 @@ _TWO_EDITS: Final = 8
 def distance(one: str, other: str) -> int:
     """The edits (a letter added, dropped or changed, or two side by side swapped) that
     make ``one`` into ``other``: the optimal string alignment distance."""
-    before: list[int] = []
-    row = list(range(len(other) + 1))
+    rows = [list(range(len(other) + 1))]
     for i, a in enumerate(one, 1):
-        above, row = row, [i, *([0] * len(other))]
+        above, row = rows[-1], [i]
         for j, b in enumerate(other, 1):
-            row[j] = min(above[j] + 1, row[j - 1] + 1, above[j - 1] + (a != b))
-            if before and j > 1 and a == other[j - 2] and one[i - 2] == b:
-                row[j] = min(row[j], before[j - 2] + 1)
-        before = above
-    return row[-1]
+            edits = min(above[j] + 1, row[j - 1] + 1, above[j - 1] + (a != b))
+            if i > 1 and j > 1 and a == other[j - 2] and one[i - 2] == b:
+                edits = min(edits, rows[-2][j - 2] + 1)
+            row.append(edits)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _allowed(typed: str, known: str) -> int:
@@ -63,15 +63,11 @@ def near_miss(sheet: Character, name: str) -> str | None:
                 names.setdefault(fold(spelled), shown)
     if typed in names:  # a known trait's name (set_traits changes that trait)
         return None
-    close: dict[str, int] = {}
-    for key, shown in names.items():
-        allowed = _allowed(typed, key)
-        if allowed and abs(len(typed) - len(key)) <= allowed:
-            edits = distance(typed, key)
-            if edits <= allowed:
-                close[shown] = min(edits, close.get(shown, edits))
+    close = [(edits, shown) for key, shown in names.items()
+             if abs(len(typed) - len(key)) <= (allowed := _allowed(typed, key))
+             and (edits := distance(typed, key)) <= allowed]
     if not close:
         return None
-    best = min(close.values())
-    meant = [shown for shown, edits in close.items() if edits == best]
-    return meant[0] if len(meant) == 1 else None
+    best = min(edits for edits, _shown in close)
+    meant = {shown for edits, shown in close if edits == best}
+    return meant.pop() if len(meant) == 1 else None

@@ -586,6 +586,9 @@ def test_with_resistance_subtracts_and_names_the_trait_and_its_sheet() -> None:
     ("Witz", None),
     ("Luck", None),
     ("Stealht", "Stealth"),
+    ("Stxmxna", None),  # two edits from Stamina: 7 letters take one
+    ("Strxngtx", "Strength"),  # two edits from Strength: 8 letters take two
+    ("Sxrxngtx", None),  # three: never
 ])
 def test_a_new_trait_s_near_miss_is_one_edit_from_5_letters_two_from_8(
     typed: str, meant: str | None,
@@ -604,5 +607,25 @@ def test_a_near_miss_counts_a_sheet_s_own_traits_and_guesses_none_between_two() 
     assert not isinstance(made, Refusal)
     assert near_miss(made[0], "Sorcerz") is None
     assert near_miss(made[0], "Sorcerys") == "Sorcery"
-    assert distance("strenght", "strength") == 1
-    assert distance("kitten", "sitting") == 3
+
+
+def test_a_near_miss_counts_the_template_s_traits_the_sheet_does_not_hold() -> None:
+    """A template's trait is known though the sheet lacks it (an imported sheet of few
+    traits): ``Alertnes`` is a near miss of `v20`'s Alertness on an empty `v20` sheet."""
+    full = new_sheet("Mara", Ruleset.V20)
+    empty = Character.model_validate({**full.model_dump(), "traits": []})
+    assert "Alertness" not in dict(empty.entries())
+    assert near_miss(empty, "Alertnes") == "Alertness"
+
+
+@pytest.mark.parametrize(("one", "other", "edits"), [
+    ("", "abc", 3), ("abc", "", 3), ("ab", "ab", 0), ("ab", "ba", 1), ("abc", "acb", 1),
+    ("abcd", "badc", 2), ("ca", "abc", 3), ("aaa", "a", 2), ("kitten", "sitting", 3),
+    ("strenght", "strength", 1),
+])
+def test_distance_counts_letters_added_dropped_changed_or_swapped_side_by_side(
+    one: str, other: str, edits: int,
+) -> None:
+    """The optimal string alignment distance: a swap of two letters side by side is one
+    edit, and a swapped pair is not edited again (``ca`` to ``abc`` is 3, not 2)."""
+    assert distance(one, other) == edits
