@@ -629,3 +629,14 @@ def test_distance_counts_letters_added_dropped_changed_or_swapped_side_by_side(
     """The optimal string alignment distance: a swap of two letters side by side is one
     edit, and a swapped pair is not edited again (``ca`` to ``abc`` is 3, not 2)."""
     assert distance(one, other) == edits
+
+
+def test_a_trait_set_to_the_value_it_has_is_marked_unchanged() -> None:
+    """``/character set`` lists only what changed: a trait set to its own value is marked
+    unchanged, one set to another value or added is not."""
+    answer = set_traits(new_sheet("Mara", Ruleset.COFD),
+                        [("Dexterity", 1), ("Wits", 3), ("Sorcery", 2)])
+    assert not isinstance(answer, Refusal)
+    assert [(c.name, c.old, c.new, c.unchanged) for c in answer[1]] == [
+        ("Dexterity", 1, 1, True), ("Wits", 1, 3, False), ("Sorcery", None, 2, False),
+    ]

@@ -184,3 +184,14 @@ def test_only_a_new_reading_of_the_same_roll_revises_a_helper() -> None:
         teamwork.revise_helper(state, ANNA, rolled(request("cofd", 3), [8, 2, 3]))
     with refused(RefusalCode.NOT_A_HELPER):
         teamwork.revise_helper(state, BORIS, rolled(request("cofd", 2), [8, 2]))
+
+
+def test_a_teamwork_opened_keeps_its_label_and_the_character_it_started_with() -> None:
+    """The primary's roll is the character the teamwork was started with (bot.flows.teamwork's
+    Decision): ``opened`` keeps its id and name, none without one; and whether the primary
+    named the action (only a labelled teamwork is an attempt at it)."""
+    asked = request("cofd", ("Strength", 3))
+    plain = teamwork.opened(asked, 1, "Ada")
+    assert (plain.labelled, plain.character_id, plain.character_name) == (False, None, None)
+    kept = teamwork.opened(asked, 1, "Ada", labelled=True, character=(7, "Mara"))
+    assert (kept.labelled, kept.character_id, kept.character_name) == (True, 7, "Mara")
