@@ -509,6 +509,25 @@ def test_autocomplete_keeps_a_hyphenated_name_whole_as_the_pool_reads_it(
     assert resolved(first, sheet).terms[-1].label in {"Self-Control", "Charisma", "Strength"}
 
 
+@pytest.mark.parametrize(("typed", "offered"), [
+    ("2-Sel", "2- Self-Control"),  # after a number, a hyphen is a minus
+    ("Wits2-Sel", "Wits2- Self-Control"),
+    ("-Self", "- Self-Control"),  # a leading minus
+    ("-Self-C", "- Self-Control"),  # a leading minus, then a hyphenated name
+    ("Jack-in-B", "Jack-in-Box"),  # a name of two hyphens read back across both
+    ("Bull's-E", "Bull's-Eye"),  # an apostrophe goes on with the word
+])
+def test_autocomplete_reads_a_hyphen_after_a_number_or_at_the_start_as_a_minus(
+    typed: str, offered: str
+) -> None:
+    """A hyphen is a name's own only right after a word (letters, an apostrophe) that a
+    trait's name begins with, read back across the name's other hyphens; after a number
+    or at the start of the pool it is a minus."""
+    sheet = sheet_with(("Charisma", 2), ("Jack-in-Box", 1), ("Bull's-Eye", 1),
+                       ruleset=Ruleset.V20)
+    assert suggestions(sheet, typed)[0][1] == offered
+
+
 def test_initiative_per_ruleset() -> None:
     sheet = sheet_with(("Dexterity", 3), ("Composure", 2), ("Wits", 4))
     assert [t.value for t in initiative_terms(sheet, Ruleset.COFD)] == [3, 2]
