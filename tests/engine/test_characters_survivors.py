@@ -454,6 +454,25 @@ def test_a_problem_of_the_file_as_a_whole_has_no_field_for_render_to_word() -> N
         "problem": "model_type", "detail": "Input should be an object"})
 
 
+def test_a_field_out_of_its_choices_or_bounds_carries_them_for_render() -> None:
+    """A field's problem carries what render words in the member's language: the choices
+    of a field that has some (``choices``), the bound a value broke (``limit``), and where
+    and how, beside pydantic's own English sentence, cut to 200 characters (``detail``),
+    the place cut to 100 (``field``)."""
+    data = _cofd_file()
+    data["template"] = "dnd"
+    assert _import(data) == (Refusal(code=RefusalCode.IMPORT_FIELD, params={
+        "problem": "enum", "detail": "Input should be 'cofd', 'v20' or 'fistful'",
+        "field": "template", "choices": "cofd,v20,fistful"}),)
+    data = _cofd_file()
+    data["traits"][0]["value"] = 99
+    assert _import(data) == (Refusal(code=RefusalCode.IMPORT_FIELD, params={
+        "problem": "less_than_equal", "detail": "Input should be less than or equal to 30",
+        "field": "traits.0.value", "limit": 30}),)
+    long = _field_problem({"type": "x", "loc": ("a" * 150,), "msg": "m" * 250, "input": 0})
+    assert long.params == {"problem": "x", "detail": "m" * 200, "field": "a" * 100}
+
+
 def test_an_import_lists_every_field_problem() -> None:
     """COMMANDS.md: a bad file is refused with every problem listed (render shows the
     first ones and counts the rest)."""
