@@ -178,11 +178,15 @@ class StorytellerBot(commands.Bot):
         if self.guilds:
             log.info("Ready as %s in %d servers", self.user, len(self.guilds))
             return
-        # A bot in no server answers nobody: the operator has yet to invite it.
+        # A bot in no server answers nobody: the operator has yet to invite it. A process
+        # running some of several shards may hold none while the others hold them all.
         client_id = self.application_id or (None if self.user is None else self.user.id)
+        shards = self.shard_count or 1
         log.warning(
-            "Ready as %s in 0 servers: invite it to your server with %s (README: \"Create the"
-            " Discord application and invite the bot\")", self.user,
+            "Ready as %s in 0 servers%s: invite it to your server with %s (README: \"Create"
+            " the Discord application and invite the bot\")", self.user,
+            "" if shards == 1 else f" (the processes of its other shards of {shards} may hold"
+            " them all; if none does)",
             "README's URL (your application's id in it)" if client_id is None
             else invite_url(client_id))
 

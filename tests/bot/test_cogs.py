@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
@@ -240,3 +241,18 @@ async def test_a_pool_description_names_traits_every_template_has(
     named = _traits_named(described, language.value)
     assert named, described
     assert all(len(keys) == 1 and "" not in keys for keys in named.values()), named
+
+
+async def test_a_bot_of_one_shard_in_no_server_is_told_to_invite_it(
+    bot: StorytellerBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Unsharded and in no server, the bot answers nobody: its ready line says to invite it
+    (with no word of other shards, which it has none of; before login it knows no
+    application id, so README's URL is named)."""
+    with caplog.at_level(logging.WARNING, logger="bot.client"):
+        await bot.on_ready()
+    assert [record.getMessage() for record in caplog.records] == [
+        "Ready as None in 0 servers: invite it to your server with README's URL (your"
+        " application's id in it) (README: \"Create the Discord application and invite the"
+        " bot\")"
+    ]

@@ -237,7 +237,8 @@ async def test_a_bot_ready_in_no_server_logs_the_url_that_invites_it(
     """A bot in no server (just created, never invited) answers nobody: its "Ready as … in
     0 servers" line says how to invite it, the URL README's invite step builds (its
     scopes and permissions) for this application. Here the process runs the one shard of
-    two that owns none of the fake's servers."""
+    two that owns none of the fake's servers, so the line says first that the other
+    shard's process may hold them all."""
     empty = 1 - (fake.guild_id >> 22) % 2
     bot = await start_bot(BOT, env_extra={"SHARD_COUNT": "2", "SHARD_IDS": str(empty)},
                           synced=False)
@@ -249,8 +250,9 @@ async def test_a_bot_ready_in_no_server_logs_the_url_that_invites_it(
     assert await bot.stop() == 0
     ready = next(line for line in bot.stderr_path.read_text().splitlines()
                  if "in 0 servers" in line)
-    assert ready.endswith(f"in 0 servers: invite it to your server with {url} (README:"
-                          ' "Create the Discord application and invite the bot")'), ready
+    assert ready.endswith(f"in 0 servers (the processes of its other shards of 2 may hold"
+                          f" them all; if none does): invite it to your server with {url}"
+                          ' (README: "Create the Discord application and invite the bot")'), ready
 
 
 async def test_a_shard_outside_the_count_is_one_line_exit_2(tmp_path: Path) -> None:
