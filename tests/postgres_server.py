@@ -155,10 +155,15 @@ class PostgresServer:
             await (await self._admin_connection()).execute(self._empty)
         except (
             asyncpg.InterfaceError,
+            asyncpg.InternalClientError,
             asyncpg.PostgresConnectionError,
             asyncpg.exceptions.OperatorInterventionError,
         ):
-            # Terminated since its last use, found out only now: once more, connected anew.
+            # Terminated since its last use, found out only now (or its last words still
+            # being read: "another operation is in progress", as bot.store.postgres's
+            # UNAVAILABLE knows): once more, connected anew.
+            if self._admin is not None:
+                self._admin.terminate()
             self._admin = None
             await (await self._admin_connection()).execute(self._empty)
 

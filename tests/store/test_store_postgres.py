@@ -718,3 +718,42 @@ async def test_a_write_not_committed_as_its_connection_drops_says_try_again_savi
     assert saved == (0, 5)
     assert roll_id > 0
     assert left == 4
+
+
+class _LastWords:
+    """The harness's admin connection as asyncpg leaves one the server ended while its last
+    words are still being read: every statement refused (InternalClientError, "another
+    operation is in progress")."""
+
+    def __init__(self) -> None:
+        self.terminated = False
+
+    def is_closed(self) -> bool:
+        return False
+
+    async def execute(self, query: str) -> str:
+        raise asyncpg.InternalClientError("cannot switch to state 15; another operation (2)"
+                                          " is in progress")
+
+    def terminate(self) -> None:
+        self.terminated = True
+
+
+async def test_a_fresh_database_is_had_though_the_harness_connection_is_on_its_way_out(
+    postgres: PostgresServer,
+) -> None:
+    """A test that ends every session of the test database (above) ends the harness's own
+    connection too; the next test's fresh database was refused while asyncpg still read
+    that connection's last words (seen once in a clean-clone CI run): it connects anew."""
+    await postgres.fresh_database()
+    dying = _LastWords()
+    postgres._admin = dying  # type: ignore[assignment]
+
+    url = await postgres.fresh_database()
+
+    assert dying.terminated
+    conn = await asyncpg.connect(url)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM rolls") == 0
+    finally:
+        await conn.close()
