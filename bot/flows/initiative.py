@@ -45,7 +45,7 @@ from bot.edge.ids import Press
 from bot.flows.context import Ctx, Deps
 from bot.flows.reply import Edit, Reply, Sent, UserError
 from bot.flows.retry import until_written
-from bot.flows.rolls import ByName, Gathered, closed_edits
+from bot.flows.rolls import ByName, Gathered, closed_edits, refuse_npc
 from bot.render.initiative import (
     NO_TRACKER,
     TRACKER_GONE,
@@ -62,7 +62,6 @@ from bot.render.initiative import (
 from bot.render.lang import _, speaking
 from bot.render.message import Message
 from bot.render.messages import NOT_STORYTELLER
-from bot.render.rolls import npc_not_yours
 from bot.store import Conflict, Tx
 from engine import characters
 from engine.faces import FaceSource
@@ -148,14 +147,14 @@ def initiative_of(
         value, untrained = request.base, request.untrained
     elif character is None:
         raise UserError(_(TYPE_YOUR_INITIATIVE))
-    elif character.sheet.npc and not ctx.storyteller(config):
-        raise UserError(npc_not_yours(character.name))
     elif ruleset is Ruleset.FISTFUL:
-        # The channel's initiative pool (RULES.md §7), its names read from the sheet.
+        # The channel's initiative pool (RULES.md §7), its names read from the sheet (an
+        # NPC refused to a member who is no Storyteller here, as any roll of it).
         setting = parse_pool_names(config.initiative_pool)
         request = ByName(setting).request(ctx, Gathered(config, character))
         value, untrained = request.base, request.untrained
     else:
+        refuse_npc(ctx, config, character)
         value = characters.initiative_pool(character.sheet, ruleset)
     # A 0-dot Skill makes a `fistful` initiative roll unskilled (its 1s eat successes);
     # the other rulesets' initiative is a number plus one die, which no Skill changes.

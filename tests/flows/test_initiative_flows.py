@@ -8,11 +8,12 @@ import asyncio
 import pytest
 
 from bot.edge import ids
-from bot.flows import clock, initiative, rolls
+from bot.flows import characters, clock, initiative, rolls
 from bot.flows.context import Deps
 from bot.flows.reply import Edit, Reply, run
 from bot.render.initiative import NO_TRACKER, TYPE_YOUR_INITIATIVE
 from bot.render.messages import NOT_STORYTELLER
+from bot.render.rolls import npc_not_yours
 from bot.store import Tx
 from engine.faces import seeded_faces
 from engine.models import Ruleset, Term
@@ -317,6 +318,28 @@ async def test_joining_without_a_pool_or_a_character_says_how_to_do_either(table
     assert said.answer.text == TYPE_YOUR_INITIATIVE and said.answer.ephemeral
     said = await press(table, ALICE, "Join")
     assert said.answer.text == TYPE_YOUR_INITIATIVE and said.answer.ephemeral
+    await unchanged(table, 1)
+
+
+@pytest.mark.parametrize("ruleset", [Ruleset.COFD, Ruleset.FISTFUL])
+async def test_an_npc_joins_no_fight_for_a_member_who_is_no_storyteller_here(
+    table: Table, ruleset: Ruleset
+) -> None:
+    """COMMANDS.md: an NPC is "usable by Storytellers". A member who made an NPC active
+    where they were a Storyteller and joins a fight where they are none is refused, naming
+    the NPC, as a roll of it is: its sheet's initiative (`cofd`) or the channel's
+    initiative pool read from it (`fistful`); nothing rolled, the fight unchanged."""
+    await use(table, ruleset)
+    made = await table.run(characters.create(table.deps, table.ctx(BOB, storyteller=True),
+                                             "Goblin", npc=True))
+    assert "Created" in made.answer.text, made.answer.text
+    await table.run(characters.use(table.deps, table.ctx(BOB, storyteller=True), "Goblin"))
+    await start(table)
+    table.faces.add(5, 5, 5)
+    said = await table.run(initiative.join(table.deps, table.ctx(BOB), None, 0))
+    assert said.answer.ephemeral
+    assert said.answer.text == npc_not_yours("Goblin")
+    assert table.faces.left == 3
     await unchanged(table, 1)
 
 
