@@ -42,6 +42,15 @@ def will_state_for(result: RollResult, config: ChannelConfig) -> WillState:
     return WillState.OFFERED
 
 
+def will_again(roll: RollRecord, config: ChannelConfig) -> bool:
+    """Whether Try again or Roll again declares Will again. Both roll "the same request"
+    (COMMANDS.md), but a declaration is not repeated where the new roll offers Spend Will
+    (the player chooses again, after seeing the dice). Where the channel wants Will
+    declared before rolling no button would offer it, so a roll made with Will declared
+    is made again with Will declared (its settings of now decide)."""
+    return roll.result.request.will and config.will_timing is WillTiming.BEFORE
+
+
 def beat_allowed(result: RollResult) -> bool:
     """`cofd`: a failure (not a dramatic failure) on which no Beat was taken yet."""
     return (

@@ -75,6 +75,7 @@ from engine.offers import (
     closing_changes,
     pressed_refusal,
     retry_refusal,
+    will_again,
     will_spend_refusal,
     will_state_for,
 )
@@ -551,7 +552,8 @@ async def roll_gathered(
                            ahead=gathered.ahead)
         request = with_table_state(wanted, table)
         if request.will and table.pool is not None and not will.can_spend(table.pool):
-            raise UserError(no_will(table.pool))  # before the dice: an empty pool rolls nothing
+            # before the dice: an empty pool rolls nothing (a retry's press claims nothing)
+            raise UserError(no_will(table.pool, again=retry_of is not None))
         ahead = gathered.ahead
         # A retry closes its open rolls as read ahead before its claim changes the roll
         # pressed (one of them, when open), so that they are checked as read. Try again
@@ -913,10 +915,12 @@ async def try_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
         raise UserError(npc_not_yours(record.character_name or "", NpcUse.AGAIN))
     if record.request.ruleset is not state.gathered.config.ruleset:
         raise UserError(_(RULESET_CHANGED))
-    # Will is not declared again: the retry offers Spend Will like any roll. The request
-    # is the roll's own (a sheet's numbers as they were), so it is rolled as the character
-    # that roll was made with, whichever is active now: its Will and Beats are that one's.
-    request = record.request.model_copy(update={"will": False})
+    # Will is declared again only where no Spend Will button would offer it (will_again).
+    # The request is the roll's own (a sheet's numbers as they were), so it is rolled as
+    # the character that roll was made with, whichever is active now: its Will and Beats
+    # are that one's.
+    request = record.request.model_copy(
+        update={"will": will_again(record, state.gathered.config)})
     return await roll_gathered(
         deps, ctx, state.gathered, lambda _: request,
         label=record.label, private=record.private, retry_of=roll_id, asked=record.asked,
@@ -973,9 +977,9 @@ def _read_again(tx: Tx, ctx: Ctx, roll_id: int, *, by_name: bool) -> PressedAgai
 async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     """Roll again: the same request as its roller asked it (trait names resolved against
     the sheet of now, the channel's ruleset of now), fresh dice, the successive-attempt
-    rules applied as to any roll. Will is not declared again: the new roll offers Spend
-    Will like any roll. The press claims the roll's one retry in the new roll's write,
-    so two presses at once roll once."""
+    rules applied as to any roll. Will is declared again only where no Spend Will button
+    would offer it (:func:`~engine.offers.will_again`). The press claims the roll's one
+    retry in the new roll's write, so two presses at once roll once."""
     state = await deps.store.read(lambda tx: _read_again(tx, ctx, roll_id, by_name=True))
     record = state.roll
     refused = again_refusal(record, ctx.user_id)
@@ -984,7 +988,8 @@ async def roll_again_pressed(deps: Deps, ctx: Ctx, roll_id: int) -> Reply:
     if record.asked is None or record.action_id is not None:
         raise UserError(_(NOT_ASKED))
     return await roll_gathered(
-        deps, ctx, state.gathered, ByName.of(record.asked),
+        deps, ctx, state.gathered,
+        ByName.of(record.asked, will=will_again(record, state.gathered.config)),
         label=record.label, private=record.private, retry_of=roll_id, again=True,
     )
 

@@ -117,8 +117,14 @@ def will_spent(pool: WillPool) -> str:
     return _("Will spent: {pool} left.", pool=will_pool_text(pool))
 
 
-def no_will(pool: WillPool) -> str:
-    """Will declared (``will:True``) with an empty tracked pool: roll without it, or rest."""
+def no_will(pool: WillPool, *, again: bool = False) -> str:
+    """Will declared (``will:True``) with an empty tracked pool: roll without it, or rest.
+    ``again``: Try again or Roll again of a roll made with Will declared, in a channel
+    that wants Will declared before rolling (the press declares it again)."""
+    if again:
+        return _("You have no Will left to spend ({pool}), and this roll was made with Will "
+                 "declared: rest (/will rest) to regain some, or roll it with /roll "
+                 "without will:True.", pool=will_pool_text(pool))
     return _("You have no Will left to spend ({pool}): roll without will:True, or rest "
              "(/will rest) to regain some.", pool=will_pool_text(pool))
 

@@ -92,6 +92,23 @@ def test_a_roll_the_rules_refuse_will_on_offers_no_button() -> None:
     assert offers.will_state_for(too_low, CONFIG) is WillState.NONE
 
 
+# --- will_again: whether Try again or Roll again declares Will again ----------------------
+
+
+@pytest.mark.parametrize("timing", list(WillTiming))
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_retry_declares_will_again_only_where_no_button_would_offer_it(
+    timing: WillTiming, declared: bool
+) -> None:
+    """"The same request" (COMMANDS.md): where Will is declared before rolling, a roll
+    made with Will declared is retried with it; where the new roll offers Spend Will, the
+    player chooses again after the dice; a roll made without Will is retried without."""
+    rolled = result("cofd", 1, [2, 3, 4, 5], will=True) if declared else FAILURE
+    config = CONFIG.model_copy(update={"will_timing": timing})
+    assert offers.will_again(record(rolled), config) is (
+        declared and timing is WillTiming.BEFORE)
+
+
 # --- beat_allowed and offers ------------------------------------------------------------------
 
 

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from bot.cogs.rolling import Rolling
-from bot.flows import characters, clock, extended, rolls
-from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
+from bot.flows import characters, clock, extended, rolls, will
+from bot.render.buttons import REFUSALS, ROLL_AGAIN, SAVE_ROLL, SPEND_WILL, TAKE_BEAT, TRY_AGAIN
 from bot.render.odds import chart_title
 from bot.render.rolls import NpcUse, npc_not_yours
 from engine.models import Ruleset, Term, WillUse
 from engine.parser import parse_pool_names
-from engine.records import ChannelOption, PressRefusal, WillPool
+from engine.records import ChannelOption, PressRefusal, RollRecord, WillPool, WillTiming
 from tests.flows.conftest import (
     ALICE,
     BOB,
@@ -287,6 +287,101 @@ async def test_try_again_carries_the_successive_attempt_penalty(table: Table) ->
     assert closed[0].buttons == []
     again = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), roll_id))
     assert again.answer.ephemeral
+
+
+async def _will_declared_failure(
+    table: Table, timing: WillTiming, *, current: int = 5, again: bool = False
+) -> int:
+    """Alice's cofd roll of 3 dice with Will declared (3 more), all failing, in a channel of
+    that Will timing, from a tracked pool of ``current``/5: its id. Labelled, for Try
+    again; with ``again`` as /roll keeps it asked and without a label, for Roll again."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.WILL_TIMING, timing))
+    await table.store.write(lambda tx: tx.will.save(
+        None, WillPool(guild_id=GUILD, user_id=ALICE, current=current, maximum=5)))
+    table.faces.add(2, 3, 4, 5, 6, 7)
+    asked: rolls.Ask | rolls.ByName = (
+        rolls.ByName(parse_pool_names("3"), {"will": True}) if again else ask(3, will=True))
+    said = await table.run(rolls.roll(table.deps, table.ctx(), asked,
+                                      label=None if again else "door", private=False))
+    assert "Failure" in said.answer.text
+    assert said.answer.buttons == [TAKE_BEAT, ROLL_AGAIN, SAVE_ROLL] if again else [
+        TAKE_BEAT, TRY_AGAIN]
+    return _roll_id(said)
+
+
+async def _alices_pool(table: Table) -> WillPool | None:
+    return await table.store.read(lambda tx: tx.will.get(GUILD, ALICE))
+
+
+async def _newest(table: Table) -> RollRecord:
+    history = await table.store.read(lambda tx: tx.rolls.history(
+        GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True, count=1))
+    return history[0]
+
+
+@pytest.mark.parametrize("again", [False, True], ids=["try again", "roll again"])
+async def test_a_retry_where_will_is_declared_before_rolling_declares_it_again(
+    table: Table, again: bool
+) -> None:
+    """Try again and Roll again roll "the same request" (COMMANDS.md): in a channel that
+    wants Will declared before rolling no Spend Will button follows, so a roll made with
+    Will declared is made again with it, its 3 dice drawn and 1 Will spent."""
+    first = await _will_declared_failure(table, WillTiming.BEFORE, again=again)
+    assert await _alices_pool(table) == WillPool(guild_id=GUILD, user_id=ALICE, current=4,
+                                                 maximum=5)
+    # Try again: 2 dice (one failure before) and 3 Will dice; Roll again: 3 and 3
+    table.faces.add(*((8, 2, 3, 4, 5, 9) if again else (8, 2, 3, 4, 9)))
+    press = rolls.roll_again_pressed if again else rolls.try_again_pressed
+    said = await table.run(press(table.deps, table.ctx(), first))
+    assert not said.answer.ephemeral
+    assert "2 successes" in said.answer.text
+    assert table.faces.left == 0
+    assert said.of("followup")[0].message.content == "Will spent: Will 3/5 left."
+    newest = await _newest(table)
+    assert newest.id != first and newest.result.will is WillUse.DECLARED
+    assert SPEND_WILL not in said.answer.buttons
+
+
+async def test_a_retry_where_will_may_be_spent_after_offers_the_button_instead(
+    table: Table,
+) -> None:
+    """Where the new roll offers Spend Will, a retry of a roll made with Will declared
+    declares nothing: the player chooses again after seeing the dice."""
+    first = await _will_declared_failure(table, WillTiming.ANY)
+    table.faces.add(2, 3)
+    said = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), first))
+    assert SPEND_WILL in said.answer.buttons
+    assert table.faces.left == 0, "2 dice, no Will dice"
+    assert (await _newest(table)).result.will is WillUse.NONE
+    assert await _alices_pool(table) == WillPool(guild_id=GUILD, user_id=ALICE, current=4,
+                                                 maximum=5)
+
+
+@pytest.mark.parametrize("again", [False, True], ids=["try again", "roll again"])
+async def test_a_retry_that_declares_will_from_an_empty_pool_rolls_nothing_and_says_so(
+    table: Table, again: bool
+) -> None:
+    """The press declares Will again, and the pool is empty: nothing is rolled or claimed,
+    and the member hears both ways on; after a rest the same button rolls."""
+    first = await _will_declared_failure(table, WillTiming.BEFORE, current=1, again=again)
+    press = rolls.roll_again_pressed if again else rolls.try_again_pressed
+    said = await table.run(press(table.deps, table.ctx(), first))
+    assert said.answer.ephemeral
+    assert said.answer.text == (
+        "You have no Will left to spend (Will 0/5), and this roll was made with Will "
+        "declared: rest (/will rest) to regain some, or roll it with /roll without will:True.")
+    assert table.faces.left == 0, "no dice drawn"
+    stored = await table.store.read(lambda tx: tx.rolls.get(first))
+    assert stored is not None and not stored.retried and not stored.closed
+    rested = await table.run(will.rest(table.deps, table.ctx()))
+    assert "Will 1/5" in rested.answer.text
+    table.faces.add(*([2] * (6 if again else 5)))
+    rolled = await table.run(press(table.deps, table.ctx(), first))
+    assert not rolled.answer.ephemeral
+    assert table.faces.left == 0
+    assert await _alices_pool(table) == WillPool(guild_id=GUILD, user_id=ALICE, current=0,
+                                                 maximum=5)
 
 
 async def test_try_again_on_a_roll_closed_after_its_read_is_refused_and_rolls_nothing(
