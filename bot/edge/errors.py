@@ -6,7 +6,7 @@ they run inside :func:`answering_errors`, which uses the same reply.
 
 A database that cannot do what was asked (locked by another program,
 read-only, a full disk) is neither the member's mistake nor a bug: the member
-is told what is wrong in words (:func:`store_fault_message`), the details go
+is told what is wrong in words (:func:`store_fault`), the details go
 to the log, and the bot keeps serving.
 
 Every answer here is the member's own (ephemeral), in their client's language: the
@@ -115,15 +115,10 @@ def _result_code(error: sqlite3.Error) -> str:
     return str(getattr(error, "sqlite_errorname", ""))
 
 
-def store_fault_message(error: BaseException) -> str | None:
-    """The ephemeral text for a database that refused the work (busy, read-only, full,
-    failing, a PostgreSQL server gone away), or None when ``error`` is not such a fault."""
-    fault = _store_fault(error)
-    return None if fault is None else _(fault)
-
-
-def _store_fault(error: BaseException) -> str | None:
-    """Which of the messages above (untranslated) a database fault is, if it is one."""
+def store_fault(error: BaseException) -> str | None:
+    """Which of the messages above (untranslated) tells the member of a database that
+    refused the work (busy, read-only, full, failing, a PostgreSQL server gone away); None
+    when ``error`` is not such a fault."""
     error = _original(error)
     if isinstance(error, StoreUnavailable):
         return STORE_UNAVAILABLE
@@ -151,7 +146,7 @@ async def _answer(interaction: discord.Interaction, error: Exception) -> None:
         # changed: whoever runs the bot may need to sync them
         log.warning("Stale command in %s: %s", _describe(interaction), error)
     if message is None:
-        kind = _store_fault(error)
+        kind = store_fault(error)
         message = None if kind is None else _(kind)
         fault = _sqlite_error(error)
         original = _original(error)

@@ -21,7 +21,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.edge.errors import store_fault_message
+from bot.edge.errors import store_fault
 from bot.render.messages import STORE_BUSY, STORE_FAILED, STORE_FULL, STORE_READ_ONLY
 from bot.store import Store, StoreError, Tx
 from bot.store.store import BUSY_TIMEOUT_MS
@@ -126,7 +126,7 @@ async def test_a_write_blocked_by_another_programs_lock_gives_up_in_time_to_answ
         waited = loop.time() - began
 
     assert caught.value.sqlite_errorname == "SQLITE_BUSY"
-    assert store_fault_message(caught.value) == STORE_BUSY
+    assert store_fault(caught.value) == STORE_BUSY
     assert waited >= 0.9 * BUSY_TIMEOUT_MS / 1000, "a brief lock is waited out"
     assert waited < DISCORD_ACK_WINDOW - 1, "time is left to tell the member"
 
@@ -173,7 +173,7 @@ async def test_a_read_only_database_refuses_the_whole_transaction_and_keeps_read
         during = await get_will(store)
 
     assert caught.value.sqlite_errorname.startswith("SQLITE_READONLY")
-    assert store_fault_message(caught.value) == STORE_READ_ONLY
+    assert store_fault(caught.value) == STORE_READ_ONLY
     assert during is not None
     assert during.maximum == 3
     assert await store.write(lambda tx: raise_maximum(tx, 7))
@@ -194,7 +194,7 @@ async def test_a_full_disk_rolls_back_everything_the_transaction_did(
         pool = await get_will(store)
 
     assert caught.value.sqlite_errorname == "SQLITE_FULL"
-    assert store_fault_message(caught.value) == STORE_FULL
+    assert store_fault(caught.value) == STORE_FULL
     assert pool is None, "the Will pool written before the fault was rolled back"
     assert count_rolls(db_path) == before
     assert integrity(db_path) == "ok"
@@ -232,7 +232,7 @@ def sqlite_error(name: str) -> sqlite3.OperationalError:
     ],
 )
 def test_every_kind_of_unavailable_database_has_a_message(name: str, message: str) -> None:
-    assert store_fault_message(sqlite_error(name)) == message
+    assert store_fault(sqlite_error(name)) == message
 
 
 async def _command(interaction: discord.Interaction) -> None:
@@ -245,7 +245,7 @@ def test_a_fault_inside_a_command_is_recognised_through_discords_wrapper() -> No
     )
     wrapped = app_commands.CommandInvokeError(command, sqlite_error("SQLITE_FULL"))
 
-    assert store_fault_message(wrapped) == STORE_FULL
+    assert store_fault(wrapped) == STORE_FULL
 
 
 @pytest.mark.parametrize(
@@ -261,7 +261,7 @@ def test_a_fault_inside_a_command_is_recognised_through_discords_wrapper() -> No
 def test_bugs_and_damage_are_not_passed_off_as_an_unavailable_database(
     error: Exception,
 ) -> None:
-    assert store_fault_message(error) is None
+    assert store_fault(error) is None
 
 
 # --- a file that cannot be the database -----------------------------------------------------

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import asyncpg
 import pytest
 
-from bot.edge.errors import store_fault_message
+from bot.edge.errors import store_fault
 from bot.render.messages import STORE_BUSY, STORE_READ_ONLY, STORE_UNAVAILABLE
 from bot.store import Store, StoreError, StoreLocked, StoreReadOnly, StoreUnavailable, Tx
 from bot.store import postgres as postgres_store
@@ -318,7 +318,7 @@ async def test_a_database_that_takes_no_writes_is_said_so_reads_go_on_and_writes
     finally:
         await store.close()
 
-    assert store_fault_message(refused.value) == STORE_READ_ONLY
+    assert store_fault(refused.value) == STORE_READ_ONLY
     assert "hunter2" not in str(refused.value)
     assert during is not None
     assert during.maximum == 3
@@ -356,7 +356,7 @@ async def test_a_server_with_no_room_for_a_session_says_try_again_and_the_store_
         await admin.close()
         await store.close()
 
-    assert store_fault_message(refused.value) == STORE_UNAVAILABLE
+    assert store_fault(refused.value) == STORE_UNAVAILABLE
     assert after.maximum == 3
 
 
@@ -386,7 +386,7 @@ async def test_a_write_blocked_by_another_programs_lock_gives_up_in_time_to_answ
         await other.close()
         await store.close()
 
-    assert store_fault_message(refused.value) == STORE_BUSY
+    assert store_fault(refused.value) == STORE_BUSY
     assert waited >= 0.9 * LOCK_TIMEOUT_MS / 1000, "a brief lock is waited out"
     assert waited < 2.0, "time is left to tell the member"
     assert during is not None
