@@ -89,6 +89,8 @@ from bot.render.teamwork import (
 )
 from bot.store import Conflict, Tx
 from bot.store.actions import ActionRepository
+from bot.store.attempts import Acting
+from bot.store.characters import CharacterRepository
 from bot.store.rolls import RollRepository
 from engine import will
 from engine.models import RollRequest, RollResult, Ruleset
@@ -223,7 +225,9 @@ async def _gather(deps: Deps, ctx: Ctx, which: Which, *, ending: bool = False) -
             (config, character), now, open_rolls = tx.queries.with_rows(
                 settings, standing, rolls)
             record, candidates = None, which(tx)
-        table = read_table(tx, ctx, config, None, _id(character), read=now)
+        # the active character's Will from its sheet, read with the settings
+        table = read_table(tx, ctx, config, None, _id(character), read=now, sheet=character,
+                           sheet_read=True)
         read_rolls = [(roll, roll.record) for roll in open_rolls]
         own = tuple(roll for roll, parsed in read_rolls if parsed.roller_id == ctx.user_id)
         others = tuple(parsed for _roll, parsed in read_rolls
@@ -471,11 +475,13 @@ async def _roll(
             # The primary made another sheet active since the start (or deleted this one):
             # the roll is still the kept character's, its Will and its actions this turn
             # read now (what was read ahead is the active sheet's) with its sheet, which
-            # holds that Will. A rare extra trip.
+            # holds that Will, in one statement. A rare extra trip.
             def reread(tx: Tx, kept: int = kept) -> tuple[Table, CharacterRecord | None]:
-                kept_sheet = tx.characters.get(kept)
-                return (read_table(tx, ctx, config, None, kept, sheet=kept_sheet,
-                                   sheet_read=True), kept_sheet)
+                standing, kept_sheet = tx.queries.both(
+                    standing_beside(ctx, acting=Acting.as_character(kept)),
+                    CharacterRepository.get_query(kept))
+                return (read_table(tx, ctx, config, None, kept, read=standing,
+                                   sheet=kept_sheet, sheet_read=True), kept_sheet)
 
             table, sheet = await deps.store.read(reread)
             acting = (kept, action.character_name)

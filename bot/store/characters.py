@@ -95,6 +95,18 @@ class CharacterRepository(Repository):
         return self._read_rows(self.named_query(guild_id, name, owner_id))
 
     @staticmethod
+    def get_query(character_id: int) -> Query[CharacterRecord | None]:
+        """:meth:`get` as a query, to read beside a one-row read (``Queries.both``), its
+        columns named ``gch_…``; None for a row of NULLs (there is none)."""
+        return Query(
+            "SELECT c.id AS gch_id, c.guild_id AS gch_guild_id, c.owner_id AS gch_owner_id,"
+            " c.version AS gch_version, c.sheet_json AS gch_sheet_json"
+            " FROM characters c WHERE c.id = ?",
+            (character_id,),
+            partial(record_of, prefix="gch_"),
+        )
+
+    @staticmethod
     def named_query(
         guild_id: int, name: str, owner_id: int | None = None
     ) -> Query[CharacterRecord | None]:

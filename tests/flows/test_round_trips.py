@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 
-from bot.flows import characters, clock, config, extended, multi, rolls, will
+from bot.edge import ids
+from bot.flows import characters, clock, config, extended, multi, rolls, teamwork, will
 from bot.flows.contest import Opponent, contest
 from bot.flows.history import history
 from bot.flows.stats import stats
 from bot.store.characters import CharacterRepository
 from bot.store.store import PostgresStore
 from engine.models import Ruleset
+from engine.parser import parse_pool_names
 from engine.records import ChannelOption, WillPool
 from tests.flows.conftest import ALICE, BOB, CHANNEL, GUILD, STORYTELLER, Said, Table
 from tests.flows.test_config_flows import admin
@@ -484,3 +486,85 @@ async def test_a_fistful_roll_reads_its_character_s_turn_with_the_settings(
     # failures at the label (as Try again without a sheet, above). SQLite: its three.
     postgres = isinstance(table.store, PostgresStore)
     assert (await _counted(table, failed, again))[1] == (5 if postgres else 3)
+
+
+def _reads_named(table: Table, part: str) -> tuple[list[int], Callable[[], None]]:
+    """Round trips (SQLite: trips) of each read whose body's name holds ``part``, from now
+    until the returned function is called."""
+    store, read = table.store, table.store.read
+    counted: list[int] = []
+
+    def trips() -> int:
+        return store.round_trips if isinstance(store, PostgresStore) else store.trips
+
+    async def counting(body: Any) -> Any:
+        if part not in body.__qualname__:
+            return await read(body)
+        before = trips()
+        try:
+            return await read(body)
+        finally:
+            counted.append(trips() - before)
+
+    store.read = counting  # type: ignore[method-assign]
+
+    def stop() -> None:
+        store.read = read  # type: ignore[method-assign]
+
+    return counted, stop
+
+
+async def test_a_teamwork_roll_reads_its_table_in_one_statement_with_the_active_sheet(
+    table: Table,
+) -> None:
+    """A member with an active sheet: the Roll button's read has the sheet's Will from the
+    settings' statement (it read it again, a round trip more); the /teamwork roll command
+    reads the channel's open teamworks in a second statement. A primary who made another
+    sheet active since the start still rolls as the character the teamwork started with,
+    whose sheet and counters the Roll then reads again: in one statement (it was two)."""
+    alice = table.ctx()
+    for name in ("Mara", "Zed"):
+        await table.run(characters.create(table.deps, alice, name))
+    labels = itertools.count()
+    presses: list[Any] = []
+
+    async def started_as_mara(table: Table) -> None:
+        await table.run(characters.use(table.deps, alice, "Mara"))
+        said = await table.run(teamwork.start(
+            table.deps, alice, rolls.ByName(parse_pool_names("Strength + 1"), {}),
+            label=f"lift {next(labels)}", helper_limit=None))
+        assert not said.answer.ephemeral, said.answer.text
+        presses.append(next(press for press in map(ids.parse, said.answer.custom_ids)
+                            if press is not None and press.action == "roll"))
+
+    async def zed_made_active(table: Table) -> None:
+        await started_as_mara(table)
+        await table.run(characters.use(table.deps, alice, "Zed"))
+
+    def rolled(command: bool) -> Command:
+        async def roll(table: Table) -> None:
+            table.faces.add(8, 2)
+            said = await table.run(
+                teamwork.roll_command(table.deps, alice, label=None) if command
+                else teamwork.card_pressed(table.deps, alice, presses[-1]))
+            assert not said.answer.ephemeral, said.answer.text
+            newest = await table.store.read(lambda tx: tx.rolls.history(
+                GUILD, CHANNEL, viewer_id=ALICE, viewer_is_storyteller=True, count=1))
+            assert newest[0].character_name == "Mara"
+
+        return roll
+
+    postgres = isinstance(table.store, PostgresStore)
+    for command, reads in ((False, 1), (True, 2 if postgres else 1)):
+        gathers, stop = _reads_named(table, "_gather")
+        try:
+            await _counted(table, started_as_mara, rolled(command))
+        finally:
+            stop()
+        assert gathers[1] == reads, ("the command" if command else "the button", gathers)
+    rereads, stop = _reads_named(table, "reread")
+    try:
+        await _counted(table, zed_made_active, rolled(False))
+    finally:
+        stop()
+    assert rereads == [1, 1], "the kept sheet and its counters read in one statement"
