@@ -779,6 +779,42 @@ async def test_try_again_counts_the_action_of_the_character_its_roll_was_made_wi
     assert "successive action" not in orc.answer.text, "the Orc's first action"
 
 
+async def test_try_again_declaring_will_again_spends_the_will_of_the_rolls_character(
+    table: Table,
+) -> None:
+    """Where Will is declared before rolling, Try again of Mara's roll made with Will
+    declared spends Mara's Will again, though Zed is active now; Zed's Will and the
+    member's own pool are untouched."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.WILL_TIMING, WillTiming.BEFORE))
+    await table.store.write(lambda tx: tx.will.save(
+        None, WillPool(guild_id=GUILD, user_id=ALICE, current=5, maximum=5)))
+    for name in ("Mara", "Zed"):
+        made = await table.run(characters.create(table.deps, table.ctx(), name))
+        assert "Created" in made.answer.text, made.answer.text
+    await table.run(characters.use(table.deps, table.ctx(), "Mara"))
+
+    async def wills() -> dict[str, int]:
+        sheets = await table.store.read(lambda tx: tx.characters.named(GUILD, "Mara")
+                                        + tx.characters.named(GUILD, "Zed"))
+        return {sheet.name: sheet.will_pool().current for sheet in sheets}
+
+    start = await wills()
+    table.faces.add(2, 3, 4, 5, 6, 7)  # 3 dice and 3 Will dice, all failing
+    failed = _roll_id(await table.run(rolls.roll(
+        table.deps, table.ctx(), ask(3, will=True), label="door", private=False)))
+    await table.run(characters.use(table.deps, table.ctx(), "Zed"))
+    table.faces.add(8, 2, 3, 4, 5)  # 2 dice (one failure before) and 3 Will dice
+
+    retried = await table.run(rolls.try_again_pressed(table.deps, table.ctx(), failed))
+
+    assert "Rolled by: Mara" in retried.answer.text
+    assert table.faces.left == 0
+    assert await wills() == {"Mara": start["Mara"] - 2, "Zed": start["Zed"]}
+    assert await _alices_pool(table) == WillPool(guild_id=GUILD, user_id=ALICE, current=5,
+                                                 maximum=5)
+
+
 async def test_an_extended_action_counts_the_actions_of_the_character_it_rolls_as(
     table: Table,
 ) -> None:
