@@ -413,6 +413,14 @@ def test_numbers_alone_need_no_character() -> None:
     assert resolved("3 + 2", None).terms == (Term(value=3), Term(value=2))
 
 
+def test_words_with_their_numbers_need_no_character() -> None:
+    """RULES.md §6 (Decision): only a word with no number is looked up on the active
+    character, so `Strength 3 + Brawl 2` rolls without one, each term typed."""
+    assert resolved("Strength 3 + Brawl 2", None).terms == (
+        Term(label="Strength", value=3, source=TermSource.TYPED),
+        Term(label="Brawl", value=2, source=TermSource.TYPED))
+
+
 def test_a_named_specialty_applies_only_when_a_named_skill_has_it() -> None:
     sheet = add_specialty(sheet_with(("Brawl", 2)), "Brawl", "Boxing")
     assert isinstance(sheet, Character)
@@ -516,6 +524,8 @@ def test_autocomplete_keeps_a_hyphenated_name_whole_as_the_pool_reads_it(
     ("-Self-C", "- Self-Control"),  # a leading minus, then a hyphenated name
     ("Jack-in-B", "Jack-in-Box"),  # a name of two hyphens read back across both
     ("Bull's-E", "Bull's-Eye"),  # an apostrophe goes on with the word
+    ("X-Ra", "X-Ray Eyes"),  # a name's own hyphen after a one-letter word
+    ("Jack-in-A", "Jack-in- Appearance"),  # no name begins "Jack-in-A": the last is a minus
 ])
 def test_autocomplete_reads_a_hyphen_after_a_number_or_at_the_start_as_a_minus(
     typed: str, offered: str
@@ -524,8 +534,18 @@ def test_autocomplete_reads_a_hyphen_after_a_number_or_at_the_start_as_a_minus(
     trait's name begins with, read back across the name's other hyphens; after a number
     or at the start of the pool it is a minus."""
     sheet = sheet_with(("Charisma", 2), ("Jack-in-Box", 1), ("Bull's-Eye", 1),
-                       ruleset=Ruleset.V20)
+                       ("X-Ray Eyes", 2), ruleset=Ruleset.V20)
     assert suggestions(sheet, typed)[0][1] == offered
+
+
+def test_autocomplete_reads_a_hyphen_before_a_digit_as_a_minus_as_the_pool_does() -> None:
+    """The pool reads `Area-51` as Area minus 51 (a hyphen before a digit is a minus), so
+    `Area-5` is completed after its minus, even on a sheet with a trait `Area-51`."""
+    assert [p.value for p in parse_pool_names("Area-5")] == [None, 5]
+    sheet = sheet_with(("Area-51", 3), ruleset=Ruleset.V20)
+    offered = [value for _, value in suggestions(sheet, "Area-5")]
+    assert offered, "the 5 after the minus is completed"
+    assert all(value.startswith("Area- ") for value in offered), offered
 
 
 def test_initiative_per_ruleset() -> None:

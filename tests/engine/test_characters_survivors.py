@@ -120,6 +120,19 @@ def test_an_import_names_every_problem_with_its_values() -> None:
     )
 
 
+def test_an_import_keeps_traits_at_their_highest_value() -> None:
+    """RULES.md §6: a value 0-10, Will maximum and Health up to 30; a file with each at
+    its top is a sheet, and a trait of 10 dots at most refused one more."""
+    data = _cofd_file()
+    data["traits"] += [{"name": "Sword", "value": MAX_VALUE}, {"name": "Health", "value": MAX_BIG}]
+    sheet = _import(data)
+    assert isinstance(sheet, Character), sheet
+    assert (sheet.value("Sword"), sheet.value("Health")) == (MAX_VALUE, MAX_BIG)
+    data["traits"][-2]["value"] = MAX_VALUE + 1
+    assert _import(data) == (Refusal.of(
+        RefusalCode.TRAIT_VALUE_RANGE, trait="Sword", value=MAX_VALUE + 1, high=MAX_VALUE),)
+
+
 def test_an_imported_name_of_spaces_only_is_refused_with_the_length_allowed() -> None:
     data = _cofd_file()
     data["name"] = "   "
@@ -283,6 +296,15 @@ def test_another_languages_name_lists_every_trait_it_names_with_its_spelling() -
     # Inteligência and Inteligencia fold alike: one trait, both spellings kept.
     assert owners["inteligencia"] == (("intelligence", "Inteligência"),
                                       ("intelligence", "Inteligencia"))
+
+
+def test_will_vontade_and_voluntad_are_short_names_of_willpower_alone() -> None:
+    """The short name each language's buttons and cards give Willpower names it wherever a
+    trait's name is looked up (engine.characters._SHORT), spelled as typed."""
+    owners = _owners()
+    assert owners["will"] == (("willpower", "Will"),)
+    assert owners["vontade"] == (("willpower", "Vontade"),)
+    assert owners["voluntad"] == (("willpower", "Voluntad"),)
 
 
 # --- the sheet's own look-ups -------------------------------------------------------------
@@ -498,6 +520,14 @@ def test_an_ambiguous_prefix_lists_at_most_six_matches_in_alphabetical_order() -
     assert refused("S", sheet_with()) == Refusal.of(
         RefusalCode.TRAIT_AMBIGUOUS, name="S",
         matches="Science,Socialize,Speed,Stamina,Stealth,Streetwise")
+
+
+def test_an_ambiguous_prefix_lists_its_matches_alphabetically_whatever_their_case() -> None:
+    """Names are matched without regard to case (RULES.md §6), and listed so: a trait added
+    in lower case sorts among the others, not after every capital."""
+    sheet = sheet_with(("street racing", 2))
+    assert refused("Street", sheet) == Refusal.of(
+        RefusalCode.TRAIT_AMBIGUOUS, name="Street", matches="street racing,Streetwise")
 
 
 def test_an_empty_skill_name_is_unknown_even_on_a_sheet_of_one_trait() -> None:
