@@ -16,7 +16,7 @@ import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -767,7 +767,7 @@ def resolve(
     skills: list[tuple[Trait, str]] = []
     specialists: list[tuple[Trait, str]] = []  # whose specialties ``spec`` may name
     named = 0
-    for part in parts:
+    for part in parts if sheet is None else _whole_names(tuple(parts), sheet):
         if part.value is not None:
             value = -part.value if part.negative else part.value
             source = None if part.label is None else TermSource.TYPED
@@ -814,6 +814,31 @@ def resolve(
         untrained_skill=untrained_skill,
         specialty=specialty,
     )
+
+
+def _whole_names(parts: tuple[NamedPart, ...], sheet: Character) -> Iterator[NamedPart]:
+    """``parts`` with each word and the number after it that spell a trait of ``sheet`` whole
+    read as that trait: a name may hold digits (RULES.md §6: ``Area 51``, ``Area-51``), which
+    the pool reads as a typed number (``Area 51``, ``Area51``) or a number subtracted
+    (``Area-51``). **Decision**: the sheet's exact name wins over both readings (no prefix:
+    ``Are 51`` keeps its typed 51), so every name the sheet accepts can be rolled by name;
+    elsewhere a word followed by a number keeps that number (§6's Decision)."""
+    index = 0
+    while index < len(parts):
+        part = parts[index]
+        after = parts[index + 1] if index + 1 < len(parts) else None
+        if part.label is not None and part.value is not None:
+            whole = f"{part.label} {part.value}"
+            if sheet.value(whole) is not None:
+                part = NamedPart(label=whole, value=None, negative=part.negative)
+        elif (part.label is not None and after is not None and after.label is None
+              and after.value is not None and after.negative):
+            whole = f"{part.label}-{after.value}"
+            if sheet.value(whole) is not None:
+                part = NamedPart(label=whole, value=None, negative=part.negative)
+                index += 1
+        yield part
+        index += 1
 
 
 def _specialty(skills: list[tuple[Trait, str]], spec: str) -> str | Refusal:

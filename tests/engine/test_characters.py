@@ -383,6 +383,41 @@ def test_a_typed_number_wins_over_the_sheet() -> None:
         Term(label="Strength", value=5, source=TermSource.TYPED), Term(value=1))
 
 
+@pytest.mark.parametrize("name", ["Area-51", "Area 51", "Area51"])
+@pytest.mark.parametrize(("pool", "terms"), [
+    ("Area-51", [("*", 3)]),
+    ("Area 51", [("*", 3)]),
+    ("AREA51", [("*", 3)]),
+    ("area-51 + Wits", [("*", 3), ("Wits", 2)]),
+    ("Wits - Area 51", [("Wits", 2), ("*", -3)]),
+    ("Area-51-1", [("*", 3), (None, -1)]),
+    ("Area-51 + 51", [("*", 3), (None, 51)]),
+])
+def test_a_name_that_ends_in_a_number_is_rolled_by_its_whole_name(
+    name: str, pool: str, terms: list[tuple[str | None, int]]
+) -> None:
+    """RULES.md §6 lets a name hold digits; the pool reads a word and a number after it as
+    a typed number (``Area 51``) or a number subtracted (``Area-51``). **Decision**
+    (engine.characters._whole_names): where the two spell a trait of the sheet whole, they
+    are that trait, however the name is spaced or hyphenated."""
+    sheet = sheet_with((name, 3), ("Wits", 2))
+    assert [(t.label, t.value) for t in resolved(pool, sheet).terms] == [
+        (name if label == "*" else label, value) for label, value in terms]
+
+
+def test_a_word_and_a_number_that_spell_no_trait_whole_keep_the_typed_number() -> None:
+    """§6's Decision stands where no trait is spelled whole: a prefix of the name with a
+    number (``Are 51``) or another number (``Area 52``) is a typed number; a number added
+    (``Area + 51``) is added."""
+    sheet = sheet_with(("Area 51", 3))
+    assert resolved("Are 51", sheet).terms == (
+        Term(label="Are", value=51, source=TermSource.TYPED),)
+    assert resolved("Area 52", sheet).terms == (
+        Term(label="Area", value=52, source=TermSource.TYPED),)
+    assert [(t.label, t.value) for t in resolved("Area + 51", sheet).terms] == [
+        ("Area 51", 3), (None, 51)]
+
+
 def test_derived_traits_are_usable_in_pools() -> None:
     sheet = sheet_with(("Dexterity", 3), ("Composure", 2))
     assert resolved("Initiative", sheet).terms == (

@@ -612,6 +612,19 @@ async def test_roll_by_trait_name_shows_each_term_and_its_source(table: Table) -
     assert "Mara (Alice)" in text
 
 
+async def test_a_trait_whose_name_ends_in_a_number_is_rolled_by_that_name(table: Table) -> None:
+    """`/character set traits:"Area-51 3"` takes the name (RULES.md §6: digits and `-`);
+    `/roll pool:Area-51` then rolls its 3 dice, where it rolled Area-51 less 51 (a chance
+    die), and `Area 51` its 3, where it rolled a typed 51."""
+    await create(table, **{"Area-51": 3})
+    for pool, dice in (("Area-51", 3), ("Area 51 + 1", 4)):
+        table.faces.add(*([2] * dice))
+        text = await roll(table, pool)
+        assert "Area-51 3" in text, text
+        assert "chance" not in text.casefold() and "typed" not in text
+        assert table.faces.left == 0, f"{pool}: {dice} dice"
+
+
 async def test_a_trait_name_without_a_character_says_how_to_make_one(table: Table) -> None:
     said = await roll(table, "Wits + Composure")
     assert "/character create" in said
