@@ -390,6 +390,8 @@ def test_a_typed_number_wins_over_the_sheet() -> None:
     ("AREA51", [("*", 3)]),
     ("area-51 + Wits", [("*", 3), ("Wits", 2)]),
     ("Wits - Area 51", [("Wits", 2), ("*", -3)]),
+    ("Wits + Area-51", [("Wits", 2), ("*", 3)]),
+    ("Wits - Area-51", [("Wits", 2), ("*", -3)]),
     ("Area-51-1", [("*", 3), (None, -1)]),
     ("Area-51 + 51", [("*", 3), (None, 51)]),
 ])
