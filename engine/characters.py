@@ -950,15 +950,16 @@ _SIGNS: Final = frozenset("+[]\u2212\u2013-")
 
 def _last_sign(sheet: Character, typed: str) -> int:
     """Where the last sign or bracket of a pool typed so far is (-1: none). A hyphen right
-    after a letter and before a letter or the end is a name's own (``Self-C`` on a `v20`
-    sheet, which :func:`engine.parser.parse_pool_names` reads as one word) when a trait's
-    name begins with the word so far; else it is a minus (``Wits-``, ``Wits-Ch``: the
-    completion ``Wits- Charisma`` reads as Wits minus Charisma)."""
+    after a letter and before a letter, a digit or the end is a name's own (``Self-C`` on
+    a `v20` sheet, which :func:`engine.parser.parse_pool_names` reads as one word;
+    ``Area-5`` on a sheet with ``Area-51``, which :func:`resolve` reads whole) when a
+    trait's name begins with the word so far; else it is a minus (``Wits-``, ``Wits-Ch``,
+    ``Wits-1``: the completion ``Wits- Charisma`` reads as Wits minus Charisma)."""
     for at in range(len(typed) - 1, -1, -1):
         if typed[at] not in _SIGNS:
             continue
         if (typed[at] != "-" or at == 0 or not _word_goes_on(typed[at - 1])
-                or (at + 1 < len(typed) and not typed[at + 1].isalpha())):
+                or (at + 1 < len(typed) and not typed[at + 1].isalnum())):
             return at
         start = at
         while start > 0 and (_word_goes_on(typed[start - 1]) or typed[start - 1] == "-"):

@@ -575,14 +575,17 @@ def test_autocomplete_reads_a_hyphen_after_a_number_or_at_the_start_as_a_minus(
     assert suggestions(sheet, typed)[0][1] == offered
 
 
-def test_autocomplete_reads_a_hyphen_before_a_digit_as_a_minus_as_the_pool_does() -> None:
-    """The pool reads `Area-51` as Area minus 51 (a hyphen before a digit is a minus), so
-    `Area-5` is completed after its minus, even on a sheet with a trait `Area-51`."""
+def test_autocomplete_reads_a_hyphen_before_a_digit_as_the_pool_does() -> None:
+    """The pool reads `Area-51` as the trait on a sheet that has one (it spells it whole,
+    engine.characters._whole_names), else as Area minus 51: `Area-5` is completed to the
+    trait there, and after its minus where no trait's name begins so (`Wits-5`)."""
     assert [p.value for p in parse_pool_names("Area-5")] == [None, 5]
-    sheet = sheet_with(("Area-51", 3), ruleset=Ruleset.V20)
-    offered = [value for _, value in suggestions(sheet, "Area-5")]
+    sheet = sheet_with(("Area-51", 3), ("Wits", 2), ruleset=Ruleset.V20)
+    assert suggestions(sheet, "Area-5") == (("Area-51 3", "Area-51"),)
+    assert suggestions(sheet, "Wits + Area-51") == (("Wits + Area-51 3", "Wits + Area-51"),)
+    offered = [value for _, value in suggestions(sheet, "Wits-5")]
     assert offered, "the 5 after the minus is completed"
-    assert all(value.startswith("Area- ") for value in offered), offered
+    assert all(value.startswith("Wits- ") for value in offered), offered
 
 
 def test_initiative_per_ruleset() -> None:
