@@ -1,4 +1,8 @@
-"""`/history`: the channel's recent rolls, and the Storyteller's void."""
+"""`/history`: the channel's recent rolls, and the Storyteller's void.
+
+`member` takes a user too: a player who left the server keeps their rolls in the log,
+and Discord sends them as a user, not a member.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ class History(commands.Cog):
         self,
         interaction: discord.Interaction,
         count: app_commands.Range[int, 1, roll_log.MAX_HISTORY] = roll_log.DEFAULT_COUNT,
-        member: discord.Member | None = None,
+        member: discord.Member | discord.User | None = None,
         void: app_commands.Range[int, 1] | None = None,
     ) -> None:
         """The channel's recent rolls, newest first."""

@@ -1,4 +1,8 @@
-"""`/stats`: the dice statistics of a member or the table, and the roll log as CSV."""
+"""`/stats`: the dice statistics of a member or the table, and the roll log as CSV.
+
+`member` takes a user too: a player who left the server keeps their rolls in the log,
+and Discord sends them as a user, not a member.
+"""
 
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ class Stats(commands.Cog):
     async def stats(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.Member | discord.User | None = None,
         scope: Literal["channel", "server"] = "channel",
         ruleset: str | None = None,
         since: app_commands.Range[str, 1, 20] | None = None,

@@ -16,6 +16,7 @@ from discord.app_commands.transformers import MemberTransformer
 
 from bot.cogs.history import History
 from bot.cogs.rolling import Rolling
+from bot.cogs.stats import Stats
 from bot.cogs.will import Will
 from bot.edge.errors import answering_errors, check_bounds, check_text, user_message
 from bot.flows.reply import UserError
@@ -131,6 +132,22 @@ def test_a_member_option_naming_someone_who_left_the_server_says_so() -> None:
     other = app_commands.TransformerError(
         "7", discord.AppCommandOptionType.channel, MemberTransformer())
     assert user_message(other) == "“7” is not a valid value here."
+
+
+@pytest.mark.parametrize("command", [Stats.stats, History.history], ids=["stats", "history"])
+async def test_the_logs_take_a_player_who_left_the_server(
+    command: app_commands.Command[Any, ..., Any],
+) -> None:
+    """A player's rolls stay in the log after they leave the server: /stats and /history
+    take them by their user (Discord sends someone who left as one), where the member
+    option refused them and the Storyteller could not read a departed player's dice."""
+    left = discord.User(state=cast("Any", None), data={
+        "id": "3000000000000000003", "username": "bob", "discriminator": "0",
+        "avatar": None, "global_name": "Bob",
+    })
+    parameter = command._params["member"]
+    assert parameter.type is discord.AppCommandOptionType.user
+    assert await parameter.transform(cast("Any", None), left) is left
 
 
 async def test_a_command_discord_still_shows_as_it_was_says_to_reload_discord(
