@@ -153,7 +153,7 @@ def dice_text(result: RollResult, *, text_only: bool = False) -> str:
     """Every die that counts, in draw order (the first :data:`DICE_SHOWN` of them).
 
     Successes are bold, cancelled dice and the 1s that cancelled them are
-    struck (named in text-only mode), a rote reroll shows ``2→10``.
+    struck (each named in words in text-only mode), a rote reroll shows ``2→10``.
     """
     tokens: list[str] = []
     for die in result.dice:
@@ -183,10 +183,13 @@ def dice_text(result: RollResult, *, text_only: bool = False) -> str:
 
 
 def _face(face: int, fate: Fate, successes: int, *, text_only: bool) -> str:
+    """One face as a roll card's dice line shows it; text-only says a success in words, as
+    a screen reader does not read bold (``8 (success)``, help's "Reading the reply")."""
     if fate is Fate.SUCCESS:
-        if successes == 2:
-            return _("**{face}** (counts twice)", face=face) if text_only else f"**{face}**×2"
-        return f"**{face}**"
+        if text_only:
+            return (_("{face} (2 successes)", face=face) if successes == 2
+                    else _("{face} (success)", face=face))
+        return f"**{face}**×2" if successes == 2 else f"**{face}**"
     if fate is Fate.CANCELLED:
         return _("{face} (cancelled)", face=face) if text_only else f"~~{face}~~"
     if fate is Fate.CANCELS:

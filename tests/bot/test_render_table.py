@@ -201,6 +201,19 @@ def test_text_only_cards_have_no_emoji_strikes_or_arrows() -> None:
     assert "7 (cancelled), 1 (cancels), 2" in shown
 
 
+def test_text_only_roll_blocks_say_each_success_in_words() -> None:
+    """A screen reader does not read bold: in text-only mode a helper's, a side's or an
+    action's dice say which succeeded in words, as a roll card's do ("8 (success)", help's
+    "Reading the reply"), a v20 specialty 10 that it counts twice."""
+    result = rolled(request("v20", 3, specialty=True), [10, 8, 2])
+
+    assert dice_text(result, text_only=True) == "10 (2 successes), 8 (success), 2"
+    assert dice_text(result) == "**10**×2 **8** 2"
+    state = helped(teamwork.start(request("cofd", 3), PRIMARY), BOB, request("cofd", 2),
+                   [8, 2])
+    assert "dice: 8 (success), 2" in text_of(card(state, ["Bob"], text_only=True))
+
+
 def test_names_and_labels_never_ping_or_format() -> None:
     state = helped(
         teamwork.start(request("cofd", 3), PRIMARY), BOB, request("cofd", 2), [8, 2]
