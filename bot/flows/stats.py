@@ -148,7 +148,7 @@ async def _summary(
     samples = samples_of(rows)
     name = None if member is None else member.name
     if not samples:
-        return say(no_rolls(name, server=server))
+        return say(no_rolls(name, server=server, since=first_day, ruleset=ruleset))
     title = whose(name, server=server)
     reports, chart = await asyncio.to_thread(
         _analysed, samples, whose(name, server=server, markdown=False))

@@ -23,7 +23,7 @@ from bot.render.lang import N_, _, day, n_, number, p_, percent, user
 from bot.render.rolls import RULESET_NAMES
 from bot.render.text import INFO_COLOUR, OUTCOME_WORDS, safe
 from bot.render.typeface import chart_font
-from engine.models import Outcome
+from engine.models import Outcome, Ruleset
 from engine.stats import UNUSUAL_BELOW, Band, LoggedRoll, Report, Test, Verdict
 
 __all__ = [
@@ -95,14 +95,26 @@ def whose(member: str | None, *, server: bool, markdown: bool = True) -> str:
             else _("{name}'s rolls in this channel", name=name))
 
 
-def no_rolls(member: str | None, *, server: bool) -> str:
-    """Nothing counted in the scope asked for (a member's name keeps its case)."""
+def no_rolls(member: str | None, *, server: bool, since: date | None = None,
+             ruleset: Ruleset | None = None) -> str:
+    """Nothing counted in the scope asked for (a member's name keeps its case); with
+    ``since`` or ``ruleset``, that the option left rolls out, and how to count them all
+    (the scope may well hold rolls: a day after them, a ruleset not rolled there)."""
     if member is None:
-        return (_("No rolls to count for everyone's rolls in this server yet.") if server
+        text = (_("No rolls to count for everyone's rolls in this server yet.") if server
                 else _("No rolls to count for everyone's rolls in this channel yet."))
-    name = safe(member, limit=_NAME_LIMIT)
-    return (_("No rolls to count for {name}'s rolls in this server yet.", name=name) if server
-            else _("No rolls to count for {name}'s rolls in this channel yet.", name=name))
+    else:
+        name = safe(member, limit=_NAME_LIMIT)
+        text = (_("No rolls to count for {name}'s rolls in this server yet.", name=name)
+                if server
+                else _("No rolls to count for {name}'s rolls in this channel yet.", name=name))
+    if since is not None:
+        text += " " + _("Only rolls from {date} on count here: leave out `since` to count them"
+                        " all.", date=day(since))
+    if ruleset is not None:
+        text += " " + _("Only {ruleset} rolls count here: leave out `ruleset` to count every"
+                        " ruleset's.", ruleset=_(RULESET_NAMES[ruleset]))
+    return text
 
 
 # --- the embed ------------------------------------------------------------------------------

@@ -286,10 +286,32 @@ async def test_since_is_checked_and_applied(table: Table) -> None:
     assert bad.answer.ephemeral
     assert "is not a date: give `since` as YYYY-MM-DD" in (bad.answer.message.content or "")
     future = await table.run(stats(table.deps, table.ctx(), since="2999-01-01"))
-    assert future.answer.message.content == "No rolls to count for everyone's rolls in this " \
-        "channel yet."
+    assert (future.answer.message.content or "").startswith(
+        "No rolls to count for everyone's rolls in this channel yet.")
     week = await table.run(stats(table.deps, table.ctx(), since="7d"))
     assert "1 roll, 3 dice" in week.answer.text
+
+
+async def test_nothing_counted_since_a_day_or_of_a_ruleset_says_the_option_left_rolls_out(
+    table: Table,
+) -> None:
+    """A table with rolls that asks `since` a day after them, or for a ruleset not rolled
+    here, is told which option left them out and how to count them all, where the answer
+    read "No rolls to count ... yet" as if the channel had none."""
+    await _roll(table, [8, 2, 3])
+    later = await table.run(stats(table.deps, table.ctx(), since="2999-01-01"))
+    assert later.answer.ephemeral
+    assert later.answer.text == (
+        "No rolls to count for everyone's rolls in this channel yet. Only rolls from"
+        " January 1, 2999 on count here: leave out `since` to count them all.")
+    other = await table.run(stats(table.deps, table.ctx(), ruleset="v20",
+                                  member=Member(ALICE, "Alice")))
+    assert other.answer.text == (
+        "No rolls to count for Alice's rolls in this channel yet. Only Classic World of"
+        " Darkness (V20 / Dark Ages) rolls count here: leave out `ruleset` to count every"
+        " ruleset's.")
+    none = await table.run(stats(table.deps, table.ctx(), member=Member(BOB, "Bob")))
+    assert none.answer.text == "No rolls to count for Bob's rolls in this channel yet."
 
 
 async def test_since_the_last_days_a_date_can_name_is_answered(table: Table) -> None:
