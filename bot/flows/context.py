@@ -16,7 +16,7 @@ from bot.store import Store, Tx
 from bot.store.repository import Query, Viewer
 from bot.store.settings import NOBODY, SettingsRepository
 from engine.faces import FaceSource
-from engine.records import ActionRecord, ChannelConfig, CharacterRecord
+from engine.records import ActionRecord, ChannelConfig, CharacterRecord, TrackerRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +89,11 @@ class Ctx:
                       storyteller=self.manages_guild if server else self.manages_channel,
                       role_ids=self.role_ids)
 
-    def here(self, record: ActionRecord) -> bool:
-        """Whether ``record`` (an action: extended, teamwork, contest) is this channel's. A
-        card is posted in its action's channel, so a key of another channel's or server's
-        action (a forged custom_id) names none of this one, whoever is the Storyteller here."""
+    def here(self, record: ActionRecord | TrackerRecord) -> bool:
+        """Whether ``record`` (an action: extended, teamwork, contest; or an initiative
+        tracker) is this channel's. A card is posted in its action's channel, so a key of
+        another channel's or server's action (a forged custom_id) names none of this one,
+        whoever is the Storyteller here."""
         return (record.guild_id, record.channel_id) == (self.guild_id, self.channel_id)
 
     def storyteller(self, config: ChannelConfig) -> bool:

@@ -253,6 +253,8 @@ async def _move(
             return config, record, decide
 
         config, record, move = await deps.store.read(read)
+        if record is not None and not ctx.here(record):
+            record = None  # a card's key names another channel's tracker: a forged custom_id
         storyteller = ctx.storyteller(config)
         if storyteller_only and not storyteller:
             raise UserError(_(NOT_STORYTELLER))

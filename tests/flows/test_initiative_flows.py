@@ -4,6 +4,7 @@ concurrent presses and the new round's effects."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -482,6 +483,35 @@ async def test_scene_end_ends_the_tracker_and_its_buttons_are_stale(table: Table
     said = await press(table, ALICE, "Join")
     assert "over" in said.of("followup")[0].text and said.answer.buttons == []
     await start(table)  # a new fight may start
+
+
+@pytest.mark.parametrize("where", ["another server", "another channel", "a thread of it"])
+async def test_a_card_key_of_another_channels_tracker_changes_nothing(
+    table: Table, where: str
+) -> None:
+    """A card is posted in its tracker's channel, so a press whose key names another
+    channel's or server's tracker (a forged custom_id; tracker ids count up from 1) is
+    answered as a card the bot no longer knows, whoever is the Storyteller where it was
+    pressed: no fight ends, moves on or takes a combatant elsewhere (as extended actions,
+    teamwork and contests refuse one: Ctx.here)."""
+    await start(table)
+    await join(table, ALICE, 5, 5)
+    before = await record(table)
+    elsewhere = {
+        "another server": replace(table.ctx(BOB, storyteller=True), guild_id=GUILD + 1),
+        "another channel": table.ctx(BOB, storyteller=True, channel_id=CHANNEL + 1),
+        "a thread of it": table.ctx(BOB, storyteller=True, channel_id=CHANNEL + 2,
+                                    parent_id=CHANNEL),
+    }[where]
+    for action in ("join", "next", "delay", "end"):
+        table.faces.add(6)
+        said = await table.run(initiative.card_pressed(table.deps, elsewhere, ids.Press(
+            ids.Kind.INITIATIVE_CARD, action, before.id, before.state(Tracker).turn)))
+        assert said.answer.ephemeral and said.answer.text == (
+            "I no longer know this initiative tracker, so nothing was changed."), action
+        assert [s.kind for s in said.said] == ["respond"], "no card is edited"
+    after = await record(table)
+    assert (after.status, after.version) == (ActionStatus.OPEN, before.version)
 
 
 async def test_names_never_ping(table: Table) -> None:
