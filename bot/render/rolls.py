@@ -431,24 +431,32 @@ def _shown(die: Die, *, text_only: bool) -> str:
 
 
 def _cancelled_line(result: RollResult) -> list[_Line]:
-    """Which success each 1 cancelled, so struck pairs can be matched up."""
+    """Which success each 1 cancelled, so struck pairs can be matched up: each die once,
+    a `v20` specialty 10 that two 1s cancelled whole as both its successes (``10, 10``
+    read as two 10s, beside the other 10 still standing)."""
+    ones = Counter(die.pair for die in result.dice
+                   if die.fate is Fate.CANCELS and die.pair is not None)
     eaten: list[str] = []
     for die in result.dice:
-        if die.fate is not Fate.CANCELS or die.pair is None:
+        if die.fate is not Fate.CANCELS or die.pair is None or die.pair not in ones:
             continue
         victim = result.dice[die.pair]
-        # A v20 specialty 10 still standing lost one of its two successes.
-        partial = victim.fate is Fate.SUCCESS
-        what = _("one of the two successes of a 10") if partial else str(victim.face)
+        if ones.pop(die.pair) == 2:
+            what = _("both successes of a 10")
+        elif victim.fate is Fate.SUCCESS:  # a v20 specialty 10 still standing
+            what = _("one of the two successes of a 10")
+        else:
+            what = str(victim.face)
         if victim.round != die.round:
             what = _("{what} (by a 1 from round {round})", what=what, round=die.round)
         eaten.append(what)
     if not eaten:
         return []
+    cancelled = sum(die.fate is Fate.CANCELS and die.pair is not None for die in result.dice)
     return [
         _Line(
             full=_("Cancelled by 1s: {dice}", dice=", ".join(eaten)),
-            short=_("Cancelled by 1s: {dice}", dice=successes(len(eaten))),
+            short=_("Cancelled by 1s: {dice}", dice=successes(cancelled)),
         )
     ]
 

@@ -139,6 +139,17 @@ def test_v20_specialty_ten_that_lost_one_of_its_two_successes_says_so() -> None:
     assert "specialty (10s count twice)" in field(embed, "Pool")
 
 
+def test_v20_specialty_ten_that_two_ones_cancelled_whole_is_named_once() -> None:
+    """Two 1s may cancel both successes of one specialty 10 (RULES §2): the line names
+    that 10 once, not "10, 10", which read as two 10s cancelled beside the other 10 still
+    standing for 2; summarised, it counts the successes cancelled."""
+    result = rolled("v20", 4, [10, 10, 1, 1], specialty=True)
+    embed = embed_for(result)
+    assert dice_line(embed, "Dice") == "Dice: ~~10~~ **10**×2 ~~1~~ ~~1~~"
+    assert dice_line(embed, "Cancelled by 1s") == "Cancelled by 1s: both successes of a 10"
+    assert rolls_render._cancelled_line(result)[0].short == "Cancelled by 1s: 2 successes"
+
+
 def test_v20_botch_and_willpower_after_the_roll() -> None:
     botch = rolled("v20", 4, [6, 5, 1, 2], difficulty=7)
     assert embed_for(botch).title == "🎲 Botch"
