@@ -79,7 +79,8 @@ async def history(
             return config, sorted(rows, key=lambda record: record.id, reverse=True)
 
         config, records = await deps.store.read(read)  # one statement: who may see what in it
-        return say(history_text(records, text_only=config.text_only))
+        return say(history_text(records, text_only=config.text_only,
+                                member=member_id is not None))
 
     roll_id = void
     in_range = 1 <= roll_id <= MAX_KEY
@@ -121,5 +122,6 @@ async def history(
                    else action_roll_not_voided(roll_id))
         raise UserError(refusal) from None
     notice = voided(roll_id, already=already)
-    text = notice + "\n" + history_text(records, text_only=config.text_only)
+    text = notice + "\n" + history_text(records, text_only=config.text_only,
+                                         member=member_id is not None)
     return Reply(message=Message(content=text), ephemeral=True, edits=edits)

@@ -247,10 +247,13 @@ def history_line(record: RollRecord, *, text_only: bool = False) -> str:
     return line
 
 
-def history_text(records: list[RollRecord], *, text_only: bool = False) -> str:
-    """`/history`: newest first, within one message."""
+def history_text(records: list[RollRecord], *, text_only: bool = False,
+                 member: bool = False) -> str:
+    """`/history`: newest first, within one message; ``member``: one member's rolls only
+    (none of theirs says so: the channel may hold others')."""
     if not records:
-        return _("No rolls in this channel yet.")
+        return (_("This member has no rolls in this channel yet.") if member
+                else _("No rolls in this channel yet."))
     lines: list[str] = []
     size = 0
     for record in records:

@@ -87,6 +87,20 @@ async def test_a_member_filter_keeps_their_rolls(table: Table) -> None:
     assert "first" not in said.answer.text
 
 
+async def test_a_member_with_no_rolls_here_is_told_apart_from_an_empty_channel(
+    table: Table,
+) -> None:
+    """/history member: of someone who has not rolled in a channel where others have says
+    that member has no rolls here, where it read "No rolls in this channel yet." above
+    a log the member could see was not empty."""
+    await _roll(table, ALICE, "first")
+    said = await table.run(history.history(table.deps, table.ctx(ALICE), member_id=BOB))
+    assert said.answer.ephemeral
+    assert said.answer.text == "This member has no rolls in this channel yet."
+    empty = await table.run(history.history(table.deps, table.ctx(ALICE, channel_id=CHANNEL + 1)))
+    assert empty.answer.text == "No rolls in this channel yet."
+
+
 async def test_a_secret_roll_is_listed_to_its_roller_and_the_storyteller_only(
     table: Table,
 ) -> None:
