@@ -463,6 +463,7 @@ def _teamwork_roll_embed(record: RollRecord, title: str, config: ChannelConfig) 
         text_only=config.text_only,
         sorted_dice=config.dice_order is DiceOrder.SORTED,
         status=_roll_status(record),
+        compact=config.compact,
     )
 
 

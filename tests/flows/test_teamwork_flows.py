@@ -195,6 +195,29 @@ async def test_the_primary_rolls_with_the_bonus_and_the_teamwork_is_over(table: 
     assert "nothing was changed" in late.of("followup")[0].text
 
 
+async def test_the_rolls_of_a_teamwork_are_compact_cards_in_a_compact_channel(
+    table: Table,
+) -> None:
+    """A channel's compact setting makes every roll card short (COMMANDS.md, Settings): a
+    helper's roll and the primary's, as a /roll's (no fields, the pool on one line, who
+    rolled in the footer), where they came as full cards."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.COMPACT, True))
+    _, action_id = await begin(table, 2)
+    table.faces.add(8, 2)
+    helper = (await help_form(table, BOB, action_id, "2")).answer
+    table.faces.add(8, 9, 2)
+    primary = (await press_card(table, ALICE, "roll", action_id)).answer
+
+    for said, who in ((helper, "Bob"), (primary, "Alice")):
+        embed = said.message.embed
+        assert embed is not None
+        assert embed.fields == []
+        assert f"rolled by {who}" in (embed.footer.text or "")
+    assert "Pool: 2 dice" in helper.text
+    assert "Pool: 2 · +1 die: teamwork (helpers' successes) · = 3 dice" in primary.text
+
+
 @pytest.mark.parametrize("own_since", [False, True], ids=["npc-active", "own-active-since"])
 async def test_an_npc_s_teamwork_is_refused_to_a_primary_no_storyteller_any_more(
     table: Table, own_since: bool,
