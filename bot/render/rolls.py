@@ -182,7 +182,10 @@ def roll_embed(
     who = safe(roller, limit=NAME_LIMIT) or "?"
     if compact:
         if result.breakdown is not None:
-            pool = " · ".join(_pool_text(result, result.breakdown).splitlines())
+            # text-only has no symbols (a screen reader says "middle dot"); a part may
+            # hold commas itself (the options), so semicolons part them
+            joiner = "; " if text_only else " · "
+            pool = joiner.join(_pool_text(result, result.breakdown).splitlines())
             pool_line = _("Pool: {pool}", pool=pool)
             embed.description = _with_tail(embed.description or "", pool_line)
         footer = _footer(roll_id, ruleset, status=status, text_only=text_only, roller=who)

@@ -56,6 +56,26 @@ async def test_a_compact_card_has_no_fields_and_the_pool_on_one_line(table: Tabl
     assert len(compact.text.splitlines()) < len(full.text.splitlines())
 
 
+async def test_a_compact_text_only_card_parts_its_pool_with_words_not_symbols(
+    table: Table,
+) -> None:
+    """Text-only has no emoji or symbols, for screen readers: a compact card's pool line
+    parts the breakdown with semicolons, not middle dots (its footer with commas)."""
+    await _set(table, ChannelOption.COMPACT, True)
+    await _set(table, ChannelOption.TEXT_ONLY, True)
+    table.faces.add(8, 3, 10, 2, 5, 4, 8, 8, 8, 8, 8, 8, 2)  # 8 dice, 4 rerolled, a 10
+    said = await table.run(rolls.roll(table.deps, table.ctx(ALICE),
+                                      _ask(3, 2, rote=True, will=True), label=None,
+                                      private=False))
+    embed = said.answer.message.embed
+    assert embed is not None
+    assert "·" not in said.answer.text
+    assert (embed.description or "").splitlines()[-1] == (
+        "Pool: Wits 3 + Composure 2; +3 dice: Willpower (declared with the roll); = 8 dice;"
+        " Options: rote action (failed dice rerolled once)")
+    assert embed.footer.text == "Roll 1, rolled by Alice, cofd"
+
+
 async def test_plain_messages_carry_the_whole_card_as_text(table: Table) -> None:
     await _set(table, ChannelOption.PLAIN, True)
     said = (await _roll(table, 8, 3, 10, 2, 5, 4)).answer
