@@ -25,12 +25,22 @@ Decisions where COMMANDS.md and RULES.md are silent:
   the pool expression is the label.
 - The −2 carried by a `cofd` dramatic failure passes to a new action with the
   same label in the channel when the last attempt at it ended carrying it.
+- A card deleted by a moderator or a mis-click does not strand its action (the choices
+  after a failure or an exceptional success are offered on the card alone): while the
+  action is still to be played, the next change that brings its card up to date (a
+  roll, a decision by command, Will or a Beat on its last roll) finds the message gone
+  and posts the card afresh at the foot of the channel, and the action remembers the
+  new message (of two that both find it gone, one card stays), as an initiative
+  tracker's card comes back (bot.flows.initiative); so does a card whose message was
+  never remembered. `/extended roll` refused because a decision is pending brings the
+  card up to date the same way, so a deleted one comes back below the refusal. An ended
+  action's card that is gone stays gone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -79,6 +89,7 @@ from engine.records import (
     WillPool,
     label_key,
 )
+from engine.refusals import Refusal, RefusalCode
 from engine.roll import RuleError, spend_will, take_beat
 from engine.roll import roll as roll_dice
 from engine.table import actions, extended
@@ -101,6 +112,17 @@ T = TypeVar("T")
 
 
 # --- what an action is, and who may act on it ----------------------------------------------
+
+
+class _Pending(Exception):  # noqa: N818 (a refusal the flow answers, not an error)
+    """`/extended roll` refused inside its write: the action waits for a decision only its
+    card offers. Carries the action as that write read it, to redraw its card."""
+
+    def __init__(self, record: ActionRecord, action: ExtendedAction, refusal: Refusal) -> None:
+        super().__init__(refusal.code.value)
+        self.record = record
+        self.action = action
+        self.refusal = refusal
 
 
 def _action(record: ActionRecord) -> ExtendedAction:
@@ -249,17 +271,35 @@ def _card_edit(
     version: int,
     config: ChannelConfig,
     card_id: int | None = None,
+    *,
+    deps: Deps,
 ) -> tuple[Edit, ...]:
-    """The card brought up to date (its buttons carry the new version).
+    """The card brought up to date (its buttons carry the new version); while the action
+    is still to be played, a card that was deleted, or whose message was never
+    remembered, is posted again and remembered (the module's Decision).
 
     ``card_id``: the card's message when the press came from it, known even before the
     card's message id is stored (a press right after ``/extended start``).
     """
     message_id = record.message_id or card_id
-    if message_id is None:
+    reposted = _remember_again(deps, record.id, record.message_id) if action.live else None
+    if message_id is None and reposted is None:
         return ()
-    return (Edit(record.channel_id, message_id, wording.card_message(record, action, version,
-                                                                      config)),)
+    return (Edit(record.channel_id, message_id,
+                 wording.card_message(record, action, version, config), reposted=reposted),)
+
+
+def _remember_again(
+    deps: Deps, action_id: int, gone: int | None
+) -> Callable[[int], Awaitable[bool]]:
+    """Remember the card posted again in place of the deleted ``gone`` (None: of no message
+    remembered): False when another took its place first or the action ended (that copy
+    is then deleted)."""
+    async def remember(message_id: int) -> bool:
+        return await deps.store.write(
+            lambda tx: tx.actions.replace_message(action_id, gone, message_id))
+
+    return remember
 
 
 # --- /extended start -------------------------------------------------------------------------
@@ -493,6 +533,8 @@ async def _roll_interval(
             )
             resisting = None if state.against is None else extended.against_request(state)
         except RuleError as error:
+            if action_id is None and error.refusal.code is RefusalCode.EXTENDED_DECISION_PENDING:
+                raise _Pending(current, action, error.refusal) from error
             raise UserError(cannot_roll(refusal_text(error.refusal))) from error
         if declare_will and read.pool is not None \
                 and tx.will.debit(ctx.guild_id, owner, action.character_id) is None:
@@ -539,6 +581,14 @@ async def _roll_interval(
         roll, after, new_version, closed = await until_written(lambda: deps.store.write(write))
     except Conflict as conflict:
         raise UserError(str(conflict.reason)) from None
+    except _Pending as pending:
+        # Only the card offers the choices: it is brought up to date, and comes back at the
+        # foot of the channel if it was deleted (the module's Decision). Nothing changed.
+        refused = cannot_roll(refusal_text(pending.refusal))
+        with speaking(ctx.public_voice(config)):
+            edits = _card_edit(pending.record, pending.action, pending.record.version, config,
+                               deps=deps)
+        return Reply(message=Message(content=refused), ephemeral=True, edits=edits)
 
     async def remember(sent: Sent) -> None:
         if sent.message_id is not None:
@@ -550,7 +600,7 @@ async def _roll_interval(
         return Reply(
             message=wording.roll_with_note(roll, record, after, config),
             edits=closed_edits(closed, config)
-            + _card_edit(record, after, new_version, config, card_id),
+            + _card_edit(record, after, new_version, config, card_id, deps=deps),
             sent=remember,
         )
 
@@ -611,12 +661,13 @@ async def _decide(
     except Conflict as conflict:
         raise UserError(str(conflict.reason)) from None
     with speaking(ctx.public_voice(config)):
-        return _decided(ctx, read, after, new_version, choice, pressed=action_id is not None)
+        return _decided(ctx, read, after, new_version, choice,
+                        pressed=action_id is not None, deps=deps)
 
 
 def _decided(
     ctx: Ctx, read: Target, after: ExtendedAction, new_version: int, choice: Choice, *,
-    pressed: bool,
+    pressed: bool, deps: Deps,
 ) -> Reply:
     """A decision's public answer: the card updated in place (pressed on the card or its
     form), or a line in the channel and the card brought up to date."""
@@ -640,7 +691,8 @@ def _decided(
     said = Message(
         content=wording.decided(record.label, ctx.user_name, choice, after.state)
     )
-    return Reply(message=said, edits=edits + _card_edit(record, after, new_version, config))
+    return Reply(message=said,
+                 edits=edits + _card_edit(record, after, new_version, config, deps=deps))
 
 
 async def abandon(deps: Deps, ctx: Ctx, *, label: str | None = None) -> Reply:
@@ -832,5 +884,5 @@ async def roll_pressed(deps: Deps, ctx: Ctx, press: Press) -> Reply:
             message=wording.roll_with_note(changed, record, after, config),
             update=True,
             followups=() if followup is None else ((Message(content=followup), True),),
-            edits=_card_edit(record, after, new_version, config),
+            edits=_card_edit(record, after, new_version, config, deps=deps),
         )

@@ -72,10 +72,10 @@ class Edit:
     ``reposted``, and then the message is posted rather than edited."""
     message: Message
     reposted: Callable[[int], Awaitable[bool]] | None = field(default=None, compare=False)
-    """For a card that must not be lost (an open initiative tracker's): when its message
-    was deleted, or none is known, the message is posted afresh in the channel and this
-    remembers the new one's id; False (the new one is deleted) when another post took its
-    place first."""
+    """For a card that must not be lost (an open initiative tracker's, an extended action's
+    still to be played): when its message was deleted, or none is known, the message is
+    posted afresh in the channel and this remembers the new one's id; False (the new one
+    is deleted) when another post took its place first."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -262,3 +262,22 @@ class ActionRepository(Repository):
             " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
             (message_id, action_id),
         )
+
+    def replace_message(self, action_id: int, gone: int | None, message_id: int) -> bool:
+        """Remember a card posted again in place of the deleted ``gone`` (None: a card whose
+        message was never remembered), if the action is still open and still shown by
+        ``gone``; False (nothing changed) when another card took its place first or the
+        action ended."""
+        if gone is None:
+            return self._changes_one(
+                "UPDATE actions SET message_id = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND message_id IS NULL AND status = 'open'",
+                (message_id, action_id),
+            )
+        return self._changes_one(
+            "UPDATE actions SET message_id = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND message_id = ? AND status = 'open'",
+            (message_id, action_id, gone),
+        )

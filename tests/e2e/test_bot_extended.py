@@ -352,6 +352,37 @@ async def test_autocomplete_list_and_abandon(
     assert len([m for m in fake.messages(table.channel) if not m.ephemeral]) == 4
 
 
+async def test_a_deleted_card_waiting_for_a_decision_comes_back_and_its_choices_work(
+    table: Table, start: StartRealBot
+) -> None:
+    """Only the card offers the choices after a failure: once a moderator deleted it,
+    `/extended roll` is refused (a decision is pending) and the card is posted afresh at
+    the foot of the channel; its choices work, and later rolls edit that card."""
+    await start([2, 3, 8, 8])  # roll 1: failure; roll 2: 2 successes
+    ada = table.ada
+    card = await begin(table, ada, pool="2", target=5, max_rolls=5, label="climb the wall")
+    await ask(ada, table.channel, "extended roll")
+    await card.wait_for(lambda m: "Lose progress" in buttons(m))
+
+    await table.fake.delete_message(card)
+    refused = await ask(ada, table.channel, "extended roll")
+    assert refused.ephemeral and "a decision is pending" in refused.text
+    again = await table.fake.wait_for_message(
+        table.channel, lambda m: m.id != card.id and "Lose progress" in buttons(m))
+    failures = table.fake.take_failures()
+    assert [(f.kind, f.method) for f in failures] == [("unknown_message", "PATCH")]
+
+    opener = await ada.click(again, label="Take a Condition")
+    await opener.ack()
+    await (await ada.submit_modal(opener, {"Condition": "Exhausted"})).ack()
+    await again.wait_for(lambda m: buttons(m) == ["Roll", "Abandon"])
+    rolled = await ask(ada, table.channel, "extended roll")
+    assert "2/5" in rolled.text
+    await again.wait_for(lambda m: "2/5" in m.text)
+    cards = [m for m in table.fake.messages(table.channel) if "Abandon" in buttons(m)]
+    assert cards == [again]
+
+
 @pytest.mark.parametrize(
     ("command", "options", "expected"),
     [

@@ -13,7 +13,7 @@ import pytest
 from bot.cogs.extended import Extended
 from bot.edge.ids import Kind, Press, parse
 from bot.flows import characters, extended, rolls, teamwork
-from bot.flows.reply import run
+from bot.flows.reply import Edit, Reply, run
 from bot.flows.rolls import build_request
 from bot.render import extended as wording
 from bot.render.buttons import REFUSALS, SPEND_WILL, TAKE_BEAT
@@ -651,6 +651,102 @@ async def test_abandon_by_command_is_said_in_the_channel_and_the_card_follows(
     refused_with(
         await table.run(extended.abandon(table.deps, table.ctx())), wording.NONE_OPEN
     )
+
+
+# --- a deleted card ----------------------------------------------------------------------------
+
+
+def card_edit(reply: Reply) -> Edit:
+    """The edit of the action's card among a reply's."""
+    [edit] = [each for each in reply.edits if each.message.embed is not None
+              and "extended action" in (each.message.embed.title or "")]
+    return edit
+
+
+async def test_a_deleted_card_is_posted_again_by_the_next_change_and_remembered(
+    table: Table,
+) -> None:
+    """The choices after a failure are offered on the card alone, so a card deleted by a
+    moderator does not strand its action: the next change that brings the card up to date
+    offers to post it afresh (the responder does when Discord says the message is
+    unknown), the action remembers the new message, and later changes edit that one. Of
+    two changes that both found it gone, the second copy is not remembered (it is
+    deleted), so one card stays (the module's Decision)."""
+    await begin(table, dice(2), target=5, max_rolls=5)
+    table.faces.add(8, 3)
+    first = card_edit(await extended.roll(table.deps, table.ctx()))
+    table.faces.add(8, 3)
+    second = card_edit(await extended.roll(table.deps, table.ctx()))
+    assert first.message_id == second.message_id == 901
+    assert first.reposted is not None and second.reposted is not None
+
+    assert await first.reposted(950)
+    assert (await stored(table)).message_id == 950
+    assert not await second.reposted(951), "the first copy already took the card's place"
+    assert (await stored(table)).message_id == 950
+    table.faces.add(8, 3)
+    said = await table.run(extended.roll(table.deps, table.ctx()))
+    assert card_of(said).target == 950 and "3/5" in card_of(said).text
+    listed = await table.run(extended.list_open(table.deps, table.ctx()))
+    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/950" in listed.answer.text
+
+
+async def test_a_roll_refused_for_a_pending_decision_brings_back_a_deleted_card(
+    table: Table,
+) -> None:
+    """After a failure only the card offers the choices (take a Condition, lose progress,
+    abandon): `/extended roll` is refused, nothing changes, and the refusal brings the card
+    up to date, so a deleted one comes back at the foot of the channel with its choices
+    and is remembered."""
+    await begin(table, dice(2), target=5)
+    table.faces.add(2, 3)
+    await table.run(extended.roll(table.deps, table.ctx()))
+    before = await stored(table)
+    reply = await extended.roll(table.deps, table.ctx())
+    assert reply.ephemeral and reply.message is not None
+    assert reply.message.content == (
+        "That roll cannot be made: a decision is pending: choose before rolling again.")
+    edit = card_edit(reply)
+    assert edit.message_id == 901 and edit.reposted is not None
+    assert edit.message.view is not None
+    labels = [str(getattr(item, "label", "")) for item in edit.message.view.children]
+    assert [any(choice in label for label in labels)  # the pseudo-locales mark them
+            for choice in ("Take a Condition", "Lose progress", "Abandon")] == [True] * 3
+    assert await edit.reposted(950)
+    after = await stored(table)
+    assert (after.version, after.state_json) == (before.version, before.state_json)
+    assert after.message_id == 950
+    said = await table.run(extended.roll(table.deps, table.ctx()))
+    assert said.answer.ephemeral and table.faces.left == 0, "nothing was rolled"
+
+
+async def test_an_ended_actions_deleted_card_stays_gone(table: Table) -> None:
+    """Once the action is over there is nothing to play on its card: its last edit posts
+    nothing if the card was deleted, and a copy posted for a change made before the end
+    is not remembered (it is deleted)."""
+    await begin(table, dice(2), target=5, max_rolls=5)
+    table.faces.add(8, 3)
+    before = card_edit(await extended.roll(table.deps, table.ctx()))
+    ended = card_edit(await extended.abandon(table.deps, table.ctx()))
+    assert ended.reposted is None
+    assert before.reposted is not None and not await before.reposted(950)
+    assert (await stored(table)).message_id == 901
+
+
+async def test_a_card_never_remembered_is_posted_by_the_next_change_and_remembered(
+    table: Table,
+) -> None:
+    """When /extended start's card was shown but its message id was not saved (the write
+    failed, or Discord gave no id), the next change that updates the card posts it instead
+    (an edit of no message, offering to post) and the action remembers the new one."""
+    reply = await extended.start(table.deps, table.ctx(), parts(dice(2)), options=NOTHING,
+                                 target=5, label="force the door")  # its id never remembered
+    assert reply.message is not None and (await stored(table)).message_id is None
+    table.faces.add(8, 3)
+    edit = card_edit(await extended.roll(table.deps, table.ctx()))
+    assert edit.message_id is None and edit.reposted is not None
+    assert await edit.reposted(950)
+    assert (await stored(table)).message_id == 950
 
 
 # --- Spend Will and Take a Beat on an extended roll ------------------------------------------
