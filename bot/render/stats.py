@@ -129,15 +129,16 @@ def _decimals(text: str) -> int:
     return len(text.partition(".")[2])
 
 
-def _p(p: float) -> str:
+def _p(p: float) -> tuple[str, bool]:
+    """The p-value as shown, and whether it is a bound it lies below ("p < 0.0001")."""
     if p >= UNUSUAL_BELOW:
-        return number(p, 2)
+        return number(p, 2), False
     if p < 0.0001:
-        return "< " + number(0.0001, 4)
+        return number(0.0001, 4), True
     shown = f"{p:.2g}"  # two significant digits, trailing zeros dropped
     if float(shown) >= UNUSUAL_BELOW:  # 0.00996 would read "0.01" beside "Unusual"
-        return "< " + number(UNUSUAL_BELOW, 2)
-    return number(float(shown), _decimals(shown))
+        return number(UNUSUAL_BELOW, 2), True
+    return number(float(shown), _decimals(shown)), False
 
 
 def _one_in(p: float) -> str:
@@ -161,8 +162,11 @@ def _face_verdict(test: Test, faces: Sequence[Band]) -> str:
                  dice=n_("{count} die", "{count} dice", test.sample, count=number(test.sample)),
                  wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
-    over = n_("p = {p} over {count} dice", "p = {p} over {count} dice", test.sample,
-              p=_p(p), count=number(test.sample))
+    shown, below = _p(p)
+    over = (n_("p < {p} over {count} dice", "p < {p} over {count} dice", test.sample,
+               p=shown, count=number(test.sample)) if below
+            else n_("p = {p} over {count} dice", "p = {p} over {count} dice", test.sample,
+                    p=shown, count=number(test.sample)))
     if test.verdict is Verdict.FAIR:
         return _("These dice look fair ({over}).", over=over)
     face = int(test.furthest or 1)
@@ -184,8 +188,11 @@ def _outcome_verdict(test: Test, outcomes: dict[Outcome, Band]) -> str:
                           count=number(test.sample)),
                  wait=_wait(test.more))
     p = 1.0 if test.p is None else test.p
-    over = n_("p = {p} over {count} rolls", "p = {p} over {count} rolls", test.sample,
-              p=_p(p), count=number(test.sample))
+    shown, below = _p(p)
+    over = (n_("p < {p} over {count} rolls", "p < {p} over {count} rolls", test.sample,
+               p=shown, count=number(test.sample)) if below
+            else n_("p = {p} over {count} rolls", "p = {p} over {count} rolls", test.sample,
+                    p=shown, count=number(test.sample)))
     if test.verdict is Verdict.FAIR:
         return _("Outcomes match the exact odds of the rolls made ({over}).", over=over)
     outcome = Outcome(str(test.furthest))

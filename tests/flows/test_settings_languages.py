@@ -248,14 +248,14 @@ async def test_the_scene_ends_in_the_tables_language(
 @pytest.mark.parametrize(("language", "words"), [
     ("pt-BR", ("🎲 Estatísticas dos dados", "Rolagens de todos neste canal. Os resultados",
                "20 rolagens, 200 dados · Vontade nunca gasta",
-               "Incomum: o 1 saiu em 30,0% das vezes, quando o esperado era 10,0% (p = < 0,0001 em"
+               "Incomum: o 1 saiu em 30,0% das vezes, quando o esperado era 10,0% (p < 0,0001 em"
                " 200 dados); isso acontece por acaso menos de 1 vez em um milhão.",
                "(10% esperado para cada)", "Resultados contra as chances (cofd)",
                "caem 95% das vezes")),
     ("es-ES", ("🎲 Estadísticas de los dados", "Tiradas de todos en este canal. Los resultados",
                "20 tiradas, 200 dados · Voluntad nunca gastada",
                "Inusual: el 1 salió el 30,0\u00a0% de las veces, cuando se esperaba el 10,0\u00a0%"
-               " (p = < 0,0001 en 200 dados); esto pasa por azar menos de 1 vez de cada millón.",
+               " (p < 0,0001 en 200 dados); esto pasa por azar menos de 1 vez de cada millón.",
                "(10\u00a0% esperado para cada una)",
                "Resultados frente a las probabilidades (cofd)",
                "el 95\u00a0% de las veces")),

@@ -127,7 +127,7 @@ async def test_fair_looking_dice_are_called_fair_with_p_and_sample(table: Table)
 async def test_loaded_dice_are_unusual_never_rigged(table: Table) -> None:
     await _bulk(table, [1, 1, 1, 2, 3, 4, 5, 6, 7, 8], 20)
     text = (await table.run(stats(table.deps, table.ctx()))).answer.text
-    assert "Unusual: 1s came up 30.0% of the time, 10.0% expected (p = < 0.0001 over 200 dice);"\
+    assert "Unusual: 1s came up 30.0% of the time, 10.0% expected (p < 0.0001 over 200 dice);"\
         " this happens by chance less than 1 time in a million." in text
     assert "rigged" not in text.lower()
 
