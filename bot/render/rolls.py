@@ -142,16 +142,19 @@ def roll_embed(
     text_only: bool = False,
     sorted_dice: bool = False,
     status: RollStatus = RollStatus.OPEN,
-    secret: bool = False,
+    secret: int | None = None,
     compact: bool = False,
 ) -> discord.Embed:
     """The roll message's embed, within every Discord limit however big the roll.
 
     ``text_only`` is for screen readers: words instead of emoji, arrows and
     strikethrough. ``sorted_dice`` orders each group high to low (display only).
-    ``secret`` marks the full result of a secret roll (the roller's ephemeral
-    copy and the Storyteller's). ``compact`` keeps the card short: no fields, the pool
-    on one line, the roller in the footer.
+    ``secret``, the channel a secret roll was made in, marks its full result (the
+    roller's ephemeral copy and the Storyteller's) and names that channel: one copies
+    channel takes the secret rolls of every channel and thread of the server, and a
+    Storyteller must know which scene each comes from (and where `/history` lists it).
+    ``compact`` keeps the card short: no fields, the pool on one line, the roller in
+    the footer.
     """
     ruleset = result.request.ruleset
     phrase = _outcome_phrase(result)
@@ -164,8 +167,9 @@ def roll_embed(
     lines: list[str] = []
     if status is RollStatus.VOID:
         lines.append(_("**Voided by the Storyteller**: this roll no longer counts."))
-    if secret:
-        lines.append(_("Secret roll: the channel saw only that a roll was made."))
+    if secret is not None:
+        lines.append(_("Secret roll in <#{channel}>: the channel saw only that a roll was "
+                       "made.", channel=secret))
     if result.refused:
         lines.append(refusal(refusal_text(result.refusal) or _("this roll cannot be made")))
     else:
@@ -229,7 +233,7 @@ def roll_message(record: RollRecord, config: ChannelConfig) -> Message:
         text_only=config.text_only,
         sorted_dice=config.dice_order is DiceOrder.SORTED,
         status=status,
-        secret=record.private,
+        secret=record.channel_id if record.private else None,
         compact=config.compact,
     )
     view = roll_buttons(record.id, will=offered.will, beat=offered.beat, retry=offered.retry,
@@ -573,7 +577,8 @@ def _footer(
         parts.append(_("rolled by {name}", name=roller))
     parts.append(user(ruleset.value) if roller is not None else ruleset_name(ruleset))
     if status is RollStatus.CLOSED:
-        parts.append(_("Buttons closed"))
+        # Roll again and Save this roll stay: only Spend Will, Take a Beat, Try again go
+        parts.append(_("Roll closed"))
     return (", " if text_only else " · ").join(parts)
 
 

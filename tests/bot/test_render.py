@@ -232,7 +232,7 @@ def test_text_only_uses_words_and_no_emoji_or_symbols() -> None:
         rolled("cofd", 100, [10] * (MAX_POOL + MAX_EXTRA)),
     ]
     texts = [
-        text_of(embed_for(result, text_only=True, status=status, secret=True))
+        text_of(embed_for(result, text_only=True, status=status, secret=2**63))
         for result in results
         for status in RollStatus
     ]
@@ -291,8 +291,8 @@ def test_secret_notice_names_the_label_but_shows_no_dice() -> None:
     notice = secret_notice(roller="Ada", label="sneak past")
     assert notice == "**Ada** made a secret roll: sneak past."
     assert secret_notice(roller="Ada", label=None) == "**Ada** made a secret roll."
-    secret = embed_for(rolled("cofd", 2, [8, 3]), secret=True)
-    assert "Secret roll: the channel saw only that a roll was made." in (
+    secret = embed_for(rolled("cofd", 2, [8, 3]), secret=55)
+    assert "Secret roll in <#55>: the channel saw only that a roll was made." in (
         secret.description or ""
     )
     assert "Dice: **8** 3" in (secret.description or "")
@@ -305,7 +305,8 @@ def test_void_and_closed_statuses_say_so() -> None:
     assert (void.description or "").startswith("**Voided by the Storyteller**")
     assert void.colour == VOID_COLOUR
     closed = embed_for(result, status=RollStatus.CLOSED)
-    assert closed.footer.text == "Roll #7 · Chronicles of Darkness (2e) · Buttons closed"
+    # "Roll closed", not "Buttons closed": Roll again and Save this roll stay on the card
+    assert closed.footer.text == "Roll #7 · Chronicles of Darkness (2e) · Roll closed"
     assert embed_for(result, roll_id=None).footer.text == "Chronicles of Darkness (2e)"
 
 
@@ -362,7 +363,7 @@ def test_biggest_rolls_are_summarised_within_discord_limits(
     result = BIGGEST[name]()
     embed = embed_for(
         result, label="x" * 500, roller="y" * 500, roll_id=2**63, text_only=text_only,
-        sorted_dice=sorted_dice, status=RollStatus.VOID, secret=True,
+        sorted_dice=sorted_dice, status=RollStatus.VOID, secret=2**63,
     )
     description = embed.description or ""
     assert f"**{successes(result.successes)}**" in description
@@ -667,13 +668,14 @@ def test_a_compact_card_too_long_is_cut_visibly_and_keeps_its_pool_line() -> Non
 
 
 @pytest.mark.parametrize(("p", "shown"), [
-    (0.00996, "p = < 0.01 over 200 dice"),
+    (0.00996, "p < 0.01 over 200 dice"),
     (0.0094, "p = 0.0094 over 200 dice"),
     (0.01, "p = 0.01 over 200 dice"),
+    (0.00002, "p < 0.0001 over 200 dice"),
 ])
 def test_an_unusual_verdict_never_shows_a_p_value_that_reads_as_fair(p: float, shown: str) -> None:
     """Below p = 0.01 the dice are called unusual: a p rounded up to 0.01 would contradict
-    the verdict beside it, so it is shown as below 0.01."""
+    the verdict beside it, so it is shown as below 0.01 ("p < 0.01", not "p = < 0.01")."""
     verdict = Verdict.UNUSUAL if p < UNUSUAL_BELOW else Verdict.FAIR
     bands = [Band(count=20, observed=0.1, expected=0.1, low=0.05, high=0.15)] * 10
     text = stats_render._face_verdict(FitTest(verdict=verdict, sample=200, p=p, furthest=1), bands)

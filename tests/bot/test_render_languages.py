@@ -69,7 +69,7 @@ def test_the_biggest_cards_fit_discord_in_every_language(
     with speaking(voice(language)):
         embed = roll_embed(
             result, label="x" * 500, roller="y" * 500, roll_id=2**63, text_only=text_only,
-            status=RollStatus.CLOSED, secret=True, compact=compact,
+            status=RollStatus.CLOSED, secret=2**63, compact=compact,
         )
         void = roll_embed(
             result, label="x" * 500, roller="y" * 500, roll_id=2**63, text_only=text_only,

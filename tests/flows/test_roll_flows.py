@@ -496,6 +496,31 @@ async def test_a_secret_roll_is_copied_to_the_storyteller_channel(table: Table) 
     assert said.of("post")[0].target == COPIES
 
 
+async def test_the_storytellers_copy_of_a_secret_roll_names_the_channel_it_was_made_in(
+    table: Table,
+) -> None:
+    """One copies channel takes the secret rolls of every channel and thread of the server:
+    the copy names where the roll was made (a thread, not its channel), so the Storyteller
+    knows which scene it belongs to and where `/history` lists it; the roller's own answer
+    says it too. A channel mention pings no one."""
+    await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
+    thread = CHANNEL + 1
+    table.faces.add(8, 9)
+    said = await table.run(rolls.roll(
+        table.deps, table.ctx(channel_id=thread, parent_id=CHANNEL), ask(2), label="sneak",
+        private=True))
+    line = f"Secret roll in <#{thread}>: the channel saw only that a roll was made."
+    assert line in said.of("post")[0].text
+    assert line in said.answer.text
+    (roll_id,) = [int(custom_id.rsplit(":", 1)[1]) for custom_id in said.answer.custom_ids
+                  if custom_id.startswith("sb1:will:")]
+    table.speak(None)  # the pressed answer is the roller's own: no public pseudo-locale
+    table.faces.add(8, 8, 8)
+    spent = await table.run(rolls.spend_will_pressed(
+        table.deps, table.ctx(channel_id=thread, parent_id=CHANNEL), roll_id))
+    assert line in spent.of("edit")[0].text, "the copy brought up to date still names it"
+
+
 async def test_a_secret_roll_whose_copy_fails_still_stands_and_says_so(table: Table) -> None:
     await table.store.write(lambda tx: tx.settings.set_storyteller(GUILD, None, COPIES))
     table.faces.add(8, 9)
