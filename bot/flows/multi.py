@@ -27,7 +27,7 @@ from bot.store import Tx
 from bot.store.rolls import RollRepository
 from engine.constants import DIFFICULTY_RANGE, MAX_LABEL
 from engine.parser import NamedPart, PoolSyntaxError, parse_pool_names
-from engine.records import RollRecord, WillState
+from engine.records import DiceOrder, RollRecord, WillState
 from engine.roll import RuleError
 from engine.roll import roll as roll_dice
 from engine.table import multi
@@ -103,7 +103,8 @@ async def multi_actions(
     closed = await deps.store.write(write)
     with speaking(ctx.public_voice(config)):
         roller = ctx.user_name if character is None else f"{character.name} ({ctx.user_name})"
-        embed = multi_embed(results, roller=roller, label=label, text_only=config.text_only)
+        embed = multi_embed(results, roller=roller, label=label, text_only=config.text_only,
+                            sorted_dice=config.dice_order is DiceOrder.SORTED)
         return Reply(message=shaped(Message(embed=embed), config),
                      edits=closed_edits(closed, config))
 

@@ -28,7 +28,7 @@ from bot.render.text import (
     safe,
 )
 from engine.models import Degree, DieKind, Fate, RollResult, Ruleset, Term
-from engine.records import ActionRecord, ChannelConfig
+from engine.records import ActionRecord, ChannelConfig, DiceOrder
 from engine.table.contest import (
     ContestResult,
     ContestState,
@@ -149,15 +149,21 @@ def roll_summary(result: RollResult) -> str:
               outcome=words)
 
 
-def dice_text(result: RollResult, *, text_only: bool = False) -> str:
-    """Every die that counts, in draw order (the first :data:`DICE_SHOWN` of them).
+def dice_text(result: RollResult, *, text_only: bool = False, sorted_dice: bool = False) -> str:
+    """Every die that counts, in draw order (the first :data:`DICE_SHOWN` of them); with
+    ``sorted_dice`` (the channel's `dice_order`), high to low, as a roll card orders them.
 
     Successes are bold, cancelled dice and the 1s that cancelled them are
     struck (each named in words in text-only mode), a rote reroll shows ``2→10``.
     """
     tokens: list[str] = []
-    for die in result.dice:
-        if die.kind is DieKind.ROTE or die.fate is Fate.VOID:
+    dice = [die for die in result.dice if die.kind is not DieKind.ROTE]
+    if sorted_dice:  # a rerolled die by the face it was rerolled to (the one that counts)
+        dice.sort(key=lambda die: -(result.dice[die.pair].face
+                                    if die.fate is Fate.REPLACED and die.pair is not None
+                                    else die.face))
+    for die in dice:
+        if die.fate is Fate.VOID:
             continue
         shown = _face(die.face, die.fate, die.successes, text_only=text_only)
         if die.fate is Fate.REPLACED and die.pair is not None:
@@ -211,13 +217,13 @@ def pool_field(result: RollResult) -> str:
     return text
 
 
-def roll_block(result: RollResult, *, text_only: bool = False) -> str:
+def roll_block(result: RollResult, *, text_only: bool = False, sorted_dice: bool = False) -> str:
     """One roll as an embed field value: outcome, dice, pool; always within 1,024 characters."""
     block = "\n".join(
         part
         for part in (
             f"**{roll_summary(result)}**",
-            dice_text(result, text_only=text_only),
+            dice_text(result, text_only=text_only, sorted_dice=sorted_dice),
             pool_field(result),
         )
         if part
@@ -238,6 +244,7 @@ def contest_embed(
     opponent: RollResult | None,
     contest: ContestResult | None,
     text_only: bool = False,
+    sorted_dice: bool = False,
     scene_ended: bool = False,
 ) -> discord.Embed:
     """A contest card: both sides' rolls and who won by how much, or who still has to resist.
@@ -272,10 +279,13 @@ def contest_embed(
         description = _verdict(contest, actor_shown, opponent_shown)
         colour = _CONTEST_COLOURS[contest.winner]
     embed = discord.Embed(title=title, description=description, colour=colour)
-    embed.add_field(name=actor_shown, value=roll_block(actor, text_only=text_only), inline=False)
+    embed.add_field(name=actor_shown,
+                    value=roll_block(actor, text_only=text_only, sorted_dice=sorted_dice),
+                    inline=False)
     embed.add_field(
         name=opponent_shown,
-        value=roll_block(opponent, text_only=text_only) if opponent is not None
+        value=roll_block(opponent, text_only=text_only, sorted_dice=sorted_dice)
+        if opponent is not None
         else _("Not rolled yet."),
         inline=False,
     )
@@ -343,6 +353,7 @@ def multi_embed(
     roller: str,
     label: str | None,
     text_only: bool = False,
+    sorted_dice: bool = False,
 ) -> discord.Embed:
     """`/multi`: every declared action's roll, in order, with its penalty in the pool."""
     title = (
@@ -364,7 +375,7 @@ def multi_embed(
     for number, result in enumerate(results, start=1):
         embed.add_field(
             name=_("Action {number} of {count}", number=number, count=count),
-            value=roll_block(result, text_only=text_only),
+            value=roll_block(result, text_only=text_only, sorted_dice=sorted_dice),
             inline=False,
         )
     embed.add_field(name=_("Ruleset"), value=_(RULESET_NAMES[Ruleset.V20]), inline=True)
@@ -403,6 +414,7 @@ def contest_message(record: ActionRecord, state: ContestState, config: ChannelCo
         opponent=state.opponent,
         contest=state.result,
         text_only=config.text_only,
+        sorted_dice=config.dice_order is DiceOrder.SORTED,
         scene_ended=state.status is ContestStatus.SCENE_ENDED,
     )
     view = None

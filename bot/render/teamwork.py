@@ -139,6 +139,7 @@ def teamwork_embed(
     primary: RollResult | None,
     status: TeamworkStatus,
     text_only: bool = False,
+    sorted_dice: bool = False,
     pending: Sequence[Adjustment] = (),
 ) -> discord.Embed:
     """The teamwork card.
@@ -190,7 +191,7 @@ def teamwork_embed(
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
     embed.add_field(
         name=_("Helpers ({count})", count=len(state.helpers)),
-        value=_helper_lines(state, helper_names, text_only=text_only),
+        value=_helper_lines(state, helper_names, text_only=text_only, sorted_dice=sorted_dice),
         inline=False,
     )
     embed.add_field(
@@ -202,7 +203,7 @@ def teamwork_embed(
     if primary is not None:
         embed.add_field(
             name=_("{name} rolled", name=lead),
-            value=roll_block(primary, text_only=text_only),
+            value=roll_block(primary, text_only=text_only, sorted_dice=sorted_dice),
             inline=False,
         )
     elif status is TeamworkStatus.OPEN:
@@ -263,7 +264,7 @@ def _primary_will(state: TeamworkState) -> WillUse:
 
 
 def _helper_lines(
-    state: TeamworkState, names: Sequence[str], *, text_only: bool
+    state: TeamworkState, names: Sequence[str], *, text_only: bool, sorted_dice: bool
 ) -> str:
     """One line per helper, newest last; the oldest are counted when they do not fit."""
     if not state.helpers:
@@ -281,7 +282,7 @@ def _helper_lines(
                 ) + ")"
             else:
                 line += " (" + n_("{n} die", "{n} dice", abs(pool.dice)) + ")"
-        dice_shown = dice_text(result, text_only=text_only)
+        dice_shown = dice_text(result, text_only=text_only, sorted_dice=sorted_dice)
         lines.append(
             _("{helper}; dice: {dice}", helper=line, dice=dice_shown) if text_only
             else f"{line} · {dice_shown}"
@@ -437,6 +438,7 @@ def card_message(record: ActionRecord, action: TeamworkAction, config: ChannelCo
         primary=action.primary,
         status=action.status,
         text_only=config.text_only,
+        sorted_dice=config.dice_order is DiceOrder.SORTED,
         pending=_table_penalties(state, config, labelled=action.labelled),
     )
     view = None

@@ -364,3 +364,11 @@ def test_several_open_teamworks_name_ten_and_count_the_rest() -> None:
     assert "“lift 9”" in text and "“lift 10”" not in text
     assert "… and 3 more" in text
     assert len(text) < 2000
+
+
+def test_sorted_dice_put_a_rerolled_die_where_its_reroll_ranks() -> None:
+    """`dice_order: sorted` in a roll block: a rote die rerolled is ranked by the face it
+    was rerolled to, the one that counts (``3→9`` before ``8``), not by the failure."""
+    result = rolled(request("cofd", 3, rote=True), [2, 8, 3, 4, 9])
+    assert dice_text(result) == "2→4 **8** 3→**9**"
+    assert dice_text(result, sorted_dice=True) == "3→**9** **8** 2→4"

@@ -5,15 +5,17 @@ from __future__ import annotations
 import random
 
 import discord
+import pytest
 
-from bot.flows import extended, initiative, rolls, stats
+from bot.edge import ids
+from bot.flows import contest, extended, initiative, multi, rolls, stats, teamwork
 from bot.flows.help import show_help
 from bot.render.message import CONTENT_LIMIT, Message, embed_text, plain, shaped_in_full
 from bot.render.rolls import roll_embed
 from bot.store import Tx
 from engine.faces import ScriptedFaces
 from engine.models import RollRequest, Ruleset, Term
-from engine.records import ChannelConfig, ChannelOption
+from engine.records import ChannelConfig, ChannelOption, DiceOrder
 from engine.roll import roll
 from tests.flows.conftest import ALICE, CHANNEL, GUILD, STORYTELLER, Recorder, Table, parts
 
@@ -173,3 +175,48 @@ def test_a_plain_roll_too_long_keeps_who_rolled_the_pool_and_the_ruleset() -> No
     ]
     kept = "\n".join(lines[1:note]) + "\n"
     assert (embed.description or "").startswith(kept)  # the dice, cut between two lines
+
+
+@pytest.mark.parametrize("order", list(DiceOrder))
+async def test_the_roll_blocks_of_multi_a_contest_and_a_teamwork_follow_the_dice_order(
+    table: Table, order: DiceOrder
+) -> None:
+    """`dice_order: sorted` shows every die high to low, in the roll blocks of /multi, a
+    contest and a teamwork (a helper's line, the primary's roll) as on a roll card, where
+    they kept the order rolled; `rolled` keeps it."""
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.DICE_ORDER, order))
+    high_first = order is DiceOrder.SORTED
+
+    def shown(rolled: str, in_order: str) -> str:
+        return in_order if high_first else rolled
+
+    table.faces.add(2, 9, 4, 3, 8, 5)  # Alice's 3 dice, then the opposition's 3
+    said = await table.run(contest.contest(
+        table.deps, table.ctx(), parts((Term(value=3),)), against=parts((Term(value=3),)),
+        opponent=None, label=None, difficulty=None, opponent_difficulty=None))
+    assert shown("2 **9** 4", "**9** 4 2") in said.answer.text
+    assert shown("3 **8** 5", "**8** 5 3") in said.answer.text
+
+    begun = await table.run(teamwork.start(
+        table.deps, table.ctx(),
+        lambda config: rolls.build_request(config.ruleset, (Term(value=3),)),
+        label="lift", helper_limit=None))
+    press = ids.parse(begun.answer.custom_ids[0])
+    assert press is not None
+    table.faces.add(1, 9)
+    helped = await table.run(teamwork.form_submitted(
+        table.deps, table.ctx(STORYTELLER), ids.Press(ids.Kind.POOL_FORM, "help", press.key),
+        {"pool": "2"}))
+    assert shown("1 **9**", "**9** 1") in helped.of("edit")[-1].text, "the helper"
+    table.faces.add(2, 8, 3, 9)  # 3 dice and the helper's 1 success
+    rolled = await table.run(teamwork.roll_command(table.deps, table.ctx(), label=None))
+    card = rolled.of("edit")[-1].text
+    assert shown("2 **8** 3 **9**", "**9** **8** 3 2") in card, "the primary's roll"
+
+    await table.store.write(lambda tx: tx.settings.set_channel_option(
+        GUILD, CHANNEL, ChannelOption.RULESET, Ruleset.V20))
+    table.faces.add(2, 8, 3, 9, 5)  # 3 - 1 dice, then 5 - 2
+    said = await table.run(multi.multi_actions(table.deps, table.ctx(), "3; 5"))
+    assert shown("2 **8**", "**8** 2") in said.answer.text
+    assert shown("3 **9** 5", "**9** 5 3") in said.answer.text
