@@ -1,4 +1,8 @@
-"""`/character`: character sheets per server (RULES.md §6)."""
+"""`/character`: character sheets per server (RULES.md §6).
+
+`member` of show and list takes a user too: a player who left the server keeps their
+sheets, and Discord sends them as a user, not a member.
+"""
 
 from __future__ import annotations
 
@@ -105,7 +109,7 @@ class Characters(commands.GroupCog, group_name="character"):
     async def show(
         self, interaction: discord.Interaction,
         character: app_commands.Range[str, 1, MAX_NAME] | None = None,
-        member: discord.Member | None = None, public: bool = False,
+        member: discord.Member | discord.User | None = None, public: bool = False,
     ) -> None:
         """Show a character sheet."""
         flow = characters.show(deps_of(interaction), ctx_of(interaction), character,
@@ -127,7 +131,7 @@ class Characters(commands.GroupCog, group_name="character"):
     @app_commands.command(name="list")
     @app_commands.describe(member="Whose characters (default: yours)")
     async def list_(self, interaction: discord.Interaction,
-                    member: discord.Member | None = None) -> None:
+                    member: discord.Member | discord.User | None = None) -> None:
         """List a member's characters in this server."""
         flow = characters.list_(deps_of(interaction), ctx_of(interaction), _member(member))
         await run(flow, DiscordResponder(interaction))

@@ -1,4 +1,8 @@
-"""`/will`: each member's Willpower pool, tracked per server, and `cofd` Beats."""
+"""`/will`: each member's Willpower pool, tracked per server, and `cofd` Beats.
+
+`member` of show takes a user too (a player who left the server keeps their pool);
+gain takes a member only: Will is given to someone at the table.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +32,8 @@ class Will(commands.GroupCog, group_name="will"):
     @app_commands.command(name="show")
     @app_commands.describe(member="Whose Will to show (default: yours)")
     async def show(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction,
+        member: discord.Member | discord.User | None = None,
     ) -> None:
         """Show a Will pool (and cofd Beats)."""
         flow = will.show(

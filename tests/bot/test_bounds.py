@@ -14,6 +14,7 @@ import pytest
 from discord import app_commands
 from discord.app_commands.transformers import MemberTransformer
 
+from bot.cogs.characters import Characters
 from bot.cogs.history import History
 from bot.cogs.rolling import Rolling
 from bot.cogs.stats import Stats
@@ -134,13 +135,16 @@ def test_a_member_option_naming_someone_who_left_the_server_says_so() -> None:
     assert user_message(other) == "“7” is not a valid value here."
 
 
-@pytest.mark.parametrize("command", [Stats.stats, History.history], ids=["stats", "history"])
+@pytest.mark.parametrize(
+    "command", [Stats.stats, History.history, Characters.show, Characters.list_, Will.show],
+    ids=["stats", "history", "character show", "character list", "will show"])
 async def test_the_logs_take_a_player_who_left_the_server(
     command: app_commands.Command[Any, ..., Any],
 ) -> None:
     """A player's rolls stay in the log after they leave the server: /stats and /history
     take them by their user (Discord sends someone who left as one), where the member
-    option refused them and the Storyteller could not read a departed player's dice."""
+    option refused them and the Storyteller could not read a departed player's dice. So do
+    /character show and list (their sheets stay) and /will show (their pool stays)."""
     left = discord.User(state=cast("Any", None), data={
         "id": "3000000000000000003", "username": "bob", "discriminator": "0",
         "avatar": None, "global_name": "Bob",
