@@ -311,9 +311,10 @@ def _odds(ruleset: Ruleset) -> list[tuple[str, str]]:
         (
             _("Odds"),
             _(
-                "`/odds pool:<dice> [same options as /roll]` shows the exact chance of each "
-                "outcome and of at least N successes, with a bar chart. Exact means computed "
-                "from the rules, not simulated."
+                "`/odds pool:<dice> [options] [public]` shows you the exact chance of each "
+                "outcome and of at least N successes, with a bar chart; `public:True` shows it "
+                "to the whole channel. The options are /roll's, `spec` included (not `label` "
+                "or `private`). Exact means computed from the rules, not simulated."
             ),
         ),
         (_("Example"), _(_ODDS_EXAMPLES[ruleset])),

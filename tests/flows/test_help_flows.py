@@ -9,6 +9,8 @@ import discord
 import pytest
 
 from bot.client import EXTENSIONS, StorytellerBot
+from bot.cogs.rolling import Rolling
+from bot.edge.options import ROLL_OPTIONS
 from bot.flows import characters
 from bot.flows.help import TOPICS, show_help
 from bot.render.lang import voice
@@ -108,6 +110,22 @@ async def test_the_history_page_says_how_the_storyteller_voids_a_roll(
     table.speak(locale)
     page = (await table.run(show_help(table.deps, table.ctx(), "history"))).answer.text
     assert f"`{history} void:<" in page
+
+
+async def test_the_odds_page_names_the_options_odds_has_and_says_who_sees_the_odds(
+    table: Table,
+) -> None:
+    """/odds answers the asker alone unless `public:True` (bot.flows.rolls.odds); its page
+    said it took "the same options as /roll", which /odds's label and private are not, and
+    never named public, so a member who wanted to show the table the odds had no way to
+    learn how. Every option /odds has beyond the roll options is named on its page."""
+    table.speak("en-US")
+    page = (await table.run(show_help(table.deps, table.ctx(), "odds"))).answer.text
+    own = {p.name for p in Rolling.odds.parameters} - set(ROLL_OPTIONS)
+    assert own == {"pool", "spec", "public"}
+    assert [name for name in own if not re.search(rf"[` ]{name}[:`]", page)] == []
+    assert "`public:True` shows it to the whole channel" in page
+    assert "same options as /roll" not in page
 
 
 @pytest.mark.parametrize("ruleset", list(Ruleset))
