@@ -370,7 +370,7 @@ def _config(ruleset: Ruleset) -> list[tuple[str, str]]:
     ]
 
 
-def _history(_ruleset: Ruleset) -> list[tuple[str, str]]:
+def _history(ruleset: Ruleset) -> list[tuple[str, str]]:
     return [
         (
             _("History"),
@@ -387,13 +387,7 @@ def _history(_ruleset: Ruleset) -> list[tuple[str, str]]:
                 "card and the list show: it stays listed and its message says it was voided."
             ),
         ),
-        (
-            _("Time"),
-            _(
-                "`/turn next` and `/scene end` (Storyteller) reset penalties and close open "
-                "Will buttons."
-            ),
-        ),
+        (_("Time"), _(_CLOCK[ruleset])),
     ]
 
 

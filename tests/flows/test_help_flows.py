@@ -145,6 +145,25 @@ async def test_the_storyteller_page_names_the_successive_action_penalty_only_whe
     assert "`/turn next`: " in page and "open roll buttons close" in page
 
 
+@pytest.mark.parametrize("ruleset", list(Ruleset))
+async def test_the_history_page_says_what_the_clock_does_in_this_channels_ruleset(
+    table: Table, ruleset: Ruleset
+) -> None:
+    """The history page's Time is the storyteller page's clock: `/turn next` starts a
+    penalty over only in fistful (RULES.md §3), and both commands close every open roll
+    button, not only Spend Will (bot.flows.clock). It said at every table that `/turn
+    next` and `/scene end` "reset penalties and close open Will buttons"."""
+    def write(tx: Tx) -> None:
+        tx.settings.set_channel_option(GUILD, CHANNEL, ChannelOption.RULESET, ruleset)
+
+    await table.store.write(write)
+    table.speak("en-US")
+    page = (await table.run(show_help(table.deps, table.ctx(), "history"))).answer.text
+    assert "reset penalties" not in page
+    assert ("Successive Action Penalty" in page) is (ruleset is Ruleset.FISTFUL)
+    assert "`/turn next`: " in page and "open roll buttons close" in page
+
+
 async def test_an_unknown_topic_is_said_above_the_overview(table: Table) -> None:
     said = await table.run(show_help(table.deps, table.ctx(), "dragons"))
     assert "There is no help topic “dragons”" in said.answer.text
