@@ -101,9 +101,10 @@ _TEXTS: Final[dict[RefusalCode, str]] = {
     _C.EXTENDED_WILL: N_("Willpower is spent on one roll: declare it when rolling, not here"),
     _C.EXTENDED_TARGET_RANGE: N_("the successes required must be 1 to {max}, not {target}"),
     _C.EXTENDED_ROLLS_RANGE: N_("the roll limit must be 1 to {max}, not {rolls}"),
-    _C.EXTENDED_NO_TARGET: N_("set the successes required"),
+    _C.EXTENDED_NO_TARGET: N_("set the successes required with `target` (`target:10`)"),
     _C.EXTENDED_NO_TARGET_OR_ROLLS: N_(
-        "set the successes required (or, for an ongoing effort, a number of rolls)"
+        "set the successes required with `target` or, for an ongoing effort, a number of rolls "
+        "with `max_rolls`"
     ),
     # options foreign to the ruleset: named as typed, as OPTION_NOT_IN_RULESET's are
     _C.EXTENDED_SKILL_COFD_ONLY: N_(

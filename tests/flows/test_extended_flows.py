@@ -229,7 +229,7 @@ async def test_roll_and_abandon_with_an_invisible_label_mean_the_only_open_actio
         ({"interval": "3 \u3164"}, "I could not read the interval"),  # a blank unit
         ({"interval": "2 h\u202esruo"}, "I could not read the interval"),  # turned around
         ({"interval": "0 minutes"}, "must be more than zero"),
-        ({"target": None}, "set the successes required"),
+        ({"target": None}, "set the successes required with `target` (`target:10`)"),
         ({"options": {"difficulty": 7}}, "difficulty does not apply to the cofd ruleset"),
         ({"against": parts(dice(2))}, "against does not apply to the cofd ruleset"),
         ({"against_difficulty": 7}, wording.AGAINST_DIFFICULTY_ALONE),
@@ -243,6 +243,29 @@ async def test_bad_input_to_start_is_refused_and_stores_nothing(
     assert words in (said.answer.message.content or "")
     found = await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL))
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "words"),
+    [
+        (Ruleset.COFD, "set the successes required with `target` (`target:10`)."),
+        (Ruleset.V20, "set the successes required with `target` (`target:10`)."),
+        (Ruleset.FISTFUL, "set the successes required with `target` or, for an ongoing "
+                          "effort, a number of rolls with `max_rolls`."),
+    ],
+)
+async def test_a_start_without_a_target_is_refused_naming_the_option_to_give(
+    table: Table, ruleset: Ruleset, words: str
+) -> None:
+    """`target` may be left out of /extended start (fistful: with `max_rolls`), so Discord
+    lets a member send the command without it; the refusal names the option that sets what
+    it asks for, where it said "set the successes required" and the member had to guess
+    which option that was. Nothing is stored."""
+    await use_ruleset(table, ruleset)
+    said = await begin(table, target=None)
+    assert said.answer.ephemeral
+    assert (said.answer.message.content or "").endswith(words)
+    assert await table.store.read(lambda tx: tx.actions.find_open(GUILD, CHANNEL)) == []
 
 
 async def test_skill_outside_cofd_is_refused_naming_the_option_and_the_ruleset(
