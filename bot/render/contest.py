@@ -27,7 +27,7 @@ from bot.render.text import (
     capitalised,
     safe,
 )
-from engine.models import Degree, DieKind, Fate, RollResult, Ruleset, Term
+from engine.models import Degree, Die, DieKind, Fate, RollResult, Ruleset, Term
 from engine.records import ActionRecord, ChannelConfig, DiceOrder
 from engine.table.contest import (
     ContestResult,
@@ -157,17 +157,14 @@ def dice_text(result: RollResult, *, text_only: bool = False, sorted_dice: bool 
     struck (each named in words in text-only mode), a rote reroll shows ``2→10``.
     """
     tokens: list[str] = []
-    dice = [die for die in result.dice if die.kind is not DieKind.ROTE]
+    dice = [die for die in result.dice
+            if die.kind is not DieKind.ROTE and die.fate is not Fate.VOID]
     if sorted_dice:  # a rerolled die by the face it was rerolled to (the one that counts)
-        dice.sort(key=lambda die: -(result.dice[die.pair].face
-                                    if die.fate is Fate.REPLACED and die.pair is not None
-                                    else die.face))
+        dice.sort(key=lambda die: -(_reroll(result, die) or die).face)
     for die in dice:
-        if die.fate is Fate.VOID:
-            continue
         shown = _face(die.face, die.fate, die.successes, text_only=text_only)
-        if die.fate is Fate.REPLACED and die.pair is not None:
-            new = result.dice[die.pair]
+        new = _reroll(result, die)
+        if new is not None:
             replacement = _face(new.face, new.fate, new.successes, text_only=text_only)
             shown = (
                 _("{face} rerolled to {new}", face=die.face, new=replacement) if text_only
@@ -186,6 +183,11 @@ def dice_text(result: RollResult, *, text_only: bool = False, sorted_dice: bool 
     if hidden > 0:
         text += " " + n_("… and {n} more die", "… and {n} more dice", hidden)
     return text
+
+
+def _reroll(result: RollResult, die: Die) -> Die | None:
+    """The die a `cofd` rote rerolled ``die`` to, if it did."""
+    return result.dice[die.pair] if die.fate is Fate.REPLACED and die.pair is not None else None
 
 
 def _face(face: int, fate: Fate, successes: int, *, text_only: bool) -> str:
